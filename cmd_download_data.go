@@ -1,0 +1,7 @@
+package main
+
+import "context"
+
+func cmdDownloadData(ctx context.Context, env *cliEnv, args []string) error {
+	return exitError{code: 1, err: errNotBuilt}
+}

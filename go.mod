@@ -1,0 +1,23 @@
+module github.com/sbirtools/sbir-kernel
+
+go 1.26.0
+
+require (
+	github.com/apache/arrow-go/v18 v18.8.0 // indirect
+	github.com/elastic/go-seccomp-bpf v1.4.0 // indirect
+	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
+	github.com/go-zeromq/zmq4 v0.17.0 // indirect
+	github.com/gofrs/flock v0.13.1 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/landlock-lsm/go-landlock v0.11.0 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/schollz/progressbar/v3 v3.19.1 // indirect
+	github.com/traefik/yaegi v0.16.1 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/net v0.58.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.45.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)
