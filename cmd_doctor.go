@@ -1,7 +1,70 @@
 package main
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+const doctorDescription = `Describe this installation: the awards data in use (real or synthetic, where
+it is, how big, how it loaded) and which sandbox isolation layers are active on
+this host, with the reason for each one that is not. Exits 1 when the data
+cannot be loaded, or, with --require-isolation, when a layer is missing.`
 
 func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
-	return exitError{code: 1, err: errNotBuilt}
+	limits := sandbox.DefaultLimits()
+	fs, apply := newFlagSet(env, "doctor", "", doctorDescription)
+	requireIsolation := fs.Bool("require-isolation", false, "exit 1 unless every isolation layer is active")
+	asJSON := fs.Bool("json", false, "print the isolation layers as JSON")
+	limits.RegisterFlags(fs)
+	if err := parseFlags(fs, apply, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	out := env.Stdout
+
+	fmt.Fprintf(out, "sbir-kernel %s\n\n", version)
+	src, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
+	if err != nil {
+		return fmt.Errorf("data: %w", err)
+	}
+	if err := src.WriteDoctor(out); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(out, "\nSandbox\n")
+	fmt.Fprintf(out, "  limits: %s per cell (then %s grace before the worker is killed), %s heap, %s output, %s code\n",
+		limits.CellTimeout, limits.KillGrace, sizeString(limits.HeapBytes),
+		sizeString(int64(limits.MaxOutputBytes)), sizeString(int64(limits.MaxCodeBytes)))
+	layers, err := sandbox.ProbeIsolation(ctx, sandbox.Options{Limits: limits, DataPath: src.ArrowPath, Logger: env.Logger})
+	if err != nil {
+		return fmt.Errorf("start a sandbox worker: %w", err)
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(layers, "", "  ")
+		fmt.Fprintf(out, "%s\n", b)
+	}
+	missing := 0
+	for _, l := range layers {
+		mark := "active"
+		if !l.Active {
+			mark = "OFF"
+			missing++
+		}
+		fmt.Fprintf(out, "  %-7s %-18s %s\n", mark, l.Name, l.Detail)
+	}
+	if missing > 0 {
+		fmt.Fprintf(out, "  %d of %d isolation layers are off on this host.\n", missing, len(layers))
+		if *requireIsolation {
+			return exitError{code: 1, err: fmt.Errorf("%d isolation layers are not active (see above)", missing)}
+		}
+	} else {
+		fmt.Fprintf(out, "  all %d isolation layers are active.\n", len(layers))
+	}
+	return nil
 }

@@ -1,7 +1,109 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/kernel"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+const kernelDescription = `Serve the Jupyter messaging protocol on the sockets named in CONNECTION_FILE.
+Jupyter starts this command from the kernelspec written by 'sbir-kernel install';
+you rarely run it by hand. Cells run in a sandboxed worker process with the
+limits below. SIGINT interrupts the running cell; SIGTERM shuts the kernel down.`
 
 func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
-	return exitError{code: 1, err: errNotBuilt}
+	limits := sandbox.DefaultLimits()
+	fs, apply := newFlagSet(env, "kernel", "-f CONNECTION_FILE", kernelDescription)
+	connFile := fs.String("f", "", "connection file written by Jupyter (required)")
+	requireIsolation := fs.Bool("require-isolation", false, "refuse to run cells unless every isolation layer is active")
+	limits.RegisterFlags(fs)
+	if err := parseFlags(fs, apply, args); err != nil {
+		return err
+	}
+	if *connFile == "" {
+		return usageError{"missing -f CONNECTION_FILE"}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	conn, err := kernel.ReadConnectionFile(*connFile)
+	if err != nil {
+		return err
+	}
+	logger := env.Logger
+
+	// Locating the data is a few stats when the Arrow cache is current. It
+	// converts a CSV only the first time a new SBIR_CSV_PATH is seen.
+	src, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
+	if err != nil {
+		return fmt.Errorf("locate the awards data: %w", err)
+	}
+	for _, w := range src.Warnings {
+		logger.Warn(w)
+	}
+
+	ev := startSandboxEvaluator(ctx, sandbox.Options{
+		Limits:           limits,
+		DataPath:         src.ArrowPath,
+		RequireIsolation: *requireIsolation,
+		Logger:           logger,
+	})
+
+	// Jupyter interrupts with interrupt_request (interrupt_mode "message"),
+	// but a terminal or an older client may send SIGINT: Go would exit on it.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	res, err := kernel.Serve(ctx, conn, kernel.Config{
+		Evaluator:             ev,
+		Banner:                kernelBanner(src, limits),
+		ImplementationVersion: version,
+		HelpLinks: []kernel.HelpLink{
+			{Text: "sbir-kernel README", URL: "https://github.com/sbirtools/sbir-kernel#readme"},
+			{Text: "award_data API", URL: "https://github.com/sbirtools/sbir-kernel/blob/main/docs/analysis.md"},
+			{Text: "Go language specification", URL: "https://go.dev/ref/spec"},
+			{Text: "Go standard library", URL: "https://pkg.go.dev/std"},
+			{Text: "SBIR/STTR award data", URL: "https://www.sbir.gov/data-resources"},
+		},
+		Logger:  logger,
+		Signals: sigs,
+	})
+	if err != nil {
+		return err
+	}
+	logger.Info("kernel stopped", "reason", res.Reason, "restart", res.Restart)
+	return nil
+}
+
+// kernelBanner is what kernel_info shows: the data (and whether it is real)
+// and the limits a cell runs under.
+func kernelBanner(src *dataset.Source, l sandbox.Limits) string {
+	return fmt.Sprintf(`sbir-kernel %s: Go cells over the SBIR/STTR awards (yaegi, sandboxed)
+Data: %s
+Limits per cell: %s wall clock, %s heap per session, %s of output, %s of code.
+Try: award_data.Head(5)   award_data.Columns()   award_data.Count()`,
+		version, src.Describe(), l.CellTimeout, sizeString(l.HeapBytes),
+		sizeString(int64(l.MaxOutputBytes)), sizeString(int64(l.MaxCodeBytes)))
+}
+
+// sizeString formats a byte count the way the limits are usually written.
+func sizeString(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1000 && n%1000 == 0:
+		return fmt.Sprintf("%d KB", n/1000)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

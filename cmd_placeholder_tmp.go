@@ -4,5 +4,3 @@ import "errors"
 
 // Temporary scaffolding while the commands are being built; removed before landing.
 var errNotBuilt = errors.New("not built yet")
-
-func maybeRunWorker() bool { return false }

@@ -1,7 +1,161 @@
 package main
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+const runDescription = `
+Runs Go code in a fresh sandboxed session against the awards data and prints
+what it writes, then the value of its last expression. The code comes from -c,
+from FILE, or from standard input ("-"). Cells are REPL-style Go: statements,
+declarations and expressions mixed; award_data and the allowed standard
+packages need no import.
+
+Exit status: 0 when the code ran, 1 when it failed (compile error, panic,
+limit), 2 for a usage error.
+
+Example:
+  sbir-kernel run -c 'award_data.Head(5)'
+  echo 'fmt.Println(award_data.Count())' | sbir-kernel run --json -`
+
+// runOutput is the --json shape of `run`.
+type runOutput struct {
+	Stdout       string         `json:"stdout"`
+	Stderr       string         `json:"stderr"`
+	Success      bool           `json:"success"`
+	ErrorName    string         `json:"error_name,omitempty"`
+	ErrorMessage string         `json:"error_message,omitempty"`
+	Traceback    []string       `json:"traceback,omitempty"`
+	Value        map[string]any `json:"value,omitempty"`
+	ValueText    string         `json:"value_text,omitempty"`
+	Truncated    bool           `json:"truncated,omitempty"`
+	Data         string         `json:"data,omitempty"`
+}
 
 func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
-	return exitError{code: 1, err: errNotBuilt}
+	fs, apply := newFlagSet(env, "run", "[-c CODE | FILE | -]", runDescription)
+	code := fs.String("c", "", "the code to run")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of plain output")
+	requireIso := fs.Bool("require-isolation", false, "refuse to run unless every sandbox isolation layer is active")
+	limits := sandbox.DefaultLimits()
+	limits.RegisterFlags(fs)
+	if err := parseFlags(fs, apply, args); err != nil {
+		return err
+	}
+	src, err := runSource(env, fs.Args(), *code, isFlagSet(args, "c"))
+	if err != nil {
+		return err
+	}
+	data, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
+	if err != nil {
+		return exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)}
+	}
+	sess, err := sandbox.NewSession(ctx, sandbox.Options{
+		Limits:           limits,
+		DataPath:         data.ArrowPath,
+		RequireIsolation: *requireIso,
+		Logger:           env.Logger,
+	})
+	if err != nil {
+		return exitError{code: 1, err: err}
+	}
+	defer sess.Close()
+
+	h := &sandbox.Handlers{}
+	if !*asJSON {
+		h.Stream = func(name, text string) {
+			if name == "stderr" {
+				io.WriteString(env.Stderr, text)
+			} else {
+				io.WriteString(env.Stdout, text)
+			}
+		}
+		h.Display = func(d sandbox.Display) {
+			if t, ok := d.Data["text/plain"].(string); ok {
+				io.WriteString(env.Stdout, strings.TrimSuffix(t, "\n")+"\n")
+			}
+		}
+	}
+	res, err := sess.Run(ctx, src, h)
+	if err != nil {
+		return exitError{code: 1, err: err}
+	}
+	if *asJSON {
+		out := runOutput{
+			Stdout: res.Stdout, Stderr: res.Stderr, Success: res.Success,
+			ErrorName: res.ErrorName, ErrorMessage: res.ErrorMessage, Traceback: res.Traceback,
+			Value: res.Value, Truncated: res.Truncated, Data: data.Describe(),
+		}
+		if t, ok := res.Value["text/plain"].(string); ok {
+			out.ValueText = t
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		if t, ok := res.Value["text/plain"].(string); ok {
+			fmt.Fprintln(env.Stdout, t)
+		}
+		if !res.Success {
+			fmt.Fprintf(env.Stderr, "%s: %s\n", res.ErrorName, res.ErrorMessage)
+		}
+	}
+	if !res.Success {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+// isFlagSet reports whether flag name appears in args (so that -c "" is
+// distinguishable from no -c).
+func isFlagSet(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		t := strings.TrimLeft(a, "-")
+		if a != t && (t == name || strings.HasPrefix(t, name+"=")) {
+			return true
+		}
+	}
+	return false
+}
+
+// runSource picks the code from -c, a file or standard input.
+func runSource(env *cliEnv, rest []string, code string, haveC bool) (string, error) {
+	switch {
+	case haveC && len(rest) > 0:
+		return "", usageError{"give the code either with -c or as FILE, not both"}
+	case haveC:
+		return code, nil
+	case len(rest) > 1:
+		return "", usageError{fmt.Sprintf("expected one FILE, got %d arguments", len(rest))}
+	case len(rest) == 0:
+		return "", usageError{"no code: use -c CODE, a FILE, or - for standard input"}
+	case rest[0] == "-":
+		b, err := io.ReadAll(env.Stdin)
+		if err != nil {
+			return "", fmt.Errorf("reading the code from standard input: %w", err)
+		}
+		return string(b), nil
+	}
+	b, err := os.ReadFile(rest[0])
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", usageError{fmt.Sprintf("%s: no such file", rest[0])}
+		}
+		return "", fmt.Errorf("reading the code: %w", err)
+	}
+	return string(b), nil
 }

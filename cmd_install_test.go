@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sbirtools/sbir-kernel/kernelspec"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+func runInstallCLI(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	cli := &cliEnv{
+		Stdin:  strings.NewReader(""),
+		Stdout: &o,
+		Stderr: &e,
+		Getenv: func(k string) string { return env[k] },
+	}
+	cli.Logger = newLogger(&e, 0)
+	code = runMain(context.Background(), cli, args)
+	return o.String(), e.String(), code
+}
+
+func TestInstallUsageErrors(t *testing.T) {
+	env := map[string]string{"JUPYTER_DATA_DIR": t.TempDir()}
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"install", "--user", "--sys-prefix"}, "choose one of --user, --sys-prefix and --prefix"},
+		{[]string{"install", "--sys-prefix", "--prefix", "/p"}, "choose one of"},
+		{[]string{"install", "--prefix", ""}, "--prefix needs a directory"},
+		{[]string{"install", "stray"}, `unexpected argument "stray"`},
+		{[]string{"install", "--cell-timeout", "later"}, "invalid value"},
+		{[]string{"install", "--max-output-bytes", "lots"}, "invalid size"},
+		{[]string{"uninstall", "--user", "--prefix", "/p"}, "choose one of"},
+		{[]string{"uninstall", "extra"}, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, stderr, code := runInstallCLI(t, env, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.wantErr) {
+				t.Errorf("exit %d, stderr %q; want exit 2 mentioning %q", code, stderr, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestUninstallNotInstalled(t *testing.T) {
+	data := t.TempDir()
+	_, stderr, code := runInstallCLI(t, map[string]string{"JUPYTER_DATA_DIR": data}, "uninstall", "--name", "nothing-here")
+	if code != 1 || !strings.Contains(stderr, "not installed") || !strings.Contains(stderr, data) {
+		t.Errorf("exit %d, stderr %q; want exit 1 saying where it looked", code, stderr)
+	}
+}
+
+func TestChosenLimitArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{nil, nil},
+		{[]string{"--cell-timeout", "5s"}, []string{"--cell-timeout=5s"}},
+		{[]string{"--heap-limit", "512MiB", "--max-code-bytes", "1KB"}, []string{"--max-code-bytes=1000", "--heap-limit=536870912"}},
+		// Setting a flag to its default still records it: the user chose it.
+		{[]string{"--kill-grace=2s"}, []string{"--kill-grace=2s"}},
+	}
+	for _, tt := range tests {
+		fs := flag.NewFlagSet("install", flag.ContinueOnError)
+		limits := sandbox.DefaultLimits()
+		limits.RegisterFlags(fs)
+		fs.String("name", kernelspec.DefaultName, "")
+		if err := fs.Parse(append(tt.args, "--name", "x")); err != nil {
+			t.Fatal(err)
+		}
+		if got := chosenLimitArgs(fs, limits); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("chosenLimitArgs(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runEnv returns a cliEnv whose data cache is a private directory.
+func runEnv(t testing.TB, stdin string) (*cliEnv, *bytes.Buffer, *bytes.Buffer) {
+	cache := t.TempDir()
+	var out, errb bytes.Buffer
+	env := &cliEnv{
+		Stdin:  strings.NewReader(stdin),
+		Stdout: &out,
+		Stderr: &errb,
+		Getenv: func(k string) string {
+			if k == "SBIR_CACHE_DIR" {
+				return cache
+			}
+			return ""
+		},
+	}
+	env.Logger = newLogger(env.Stderr, 0)
+	return env, &out, &errb
+}
+
+func TestRunCommand(t *testing.T) {
+	code := filepath.Join(t.TempDir(), "cell.go")
+	if err := os.WriteFile(code, []byte("x := 20\nx * 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		status   int
+		stdout   string // exact, unless json
+		stderr   string // contained
+		jsonWant map[string]any
+	}{
+		{name: "print", args: []string{"-c", "fmt.Println(1)"}, status: 0, stdout: "1\n"},
+		{name: "value", args: []string{"-c", "award_data.Count()"}, status: 0, stdout: "2000\n"},
+		{name: "file", args: []string{code}, status: 0, stdout: "40\n"},
+		{name: "stdin", args: []string{"-"}, stdin: `fmt.Print("in")`, status: 0, stdout: "in"},
+		{name: "cell error", args: []string{"-c", `panic("no")`}, status: 1, stderr: "Panic: no"},
+		{name: "refused", args: []string{"-c", `import "os"`}, status: 1, stderr: `NotAllowed: line 1, column 8: import "os" is not allowed`},
+		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"stdout": "a\n", "success": true, "value_text": "7"}},
+		{name: "json error", args: []string{"--json", "-c", `undefinedName`}, status: 1, jsonWant: map[string]any{"success": false, "error_name": "CompileError"}},
+		{name: "no code", args: nil, status: 2, stderr: "no code"},
+		{name: "both", args: []string{"-c", "1", code}, status: 2, stderr: "not both"},
+		{name: "missing file", args: []string{"/nonexistent/cell.go"}, status: 2, stderr: "no such file"},
+		{name: "bad limit", args: []string{"--max-output-bytes", "lots", "-c", "1"}, status: 2, stderr: "invalid size"},
+		{name: "small output cap", args: []string{"--max-output-bytes", "10", "-c", `fmt.Println("0123456789abcdef")`}, status: 0, stdout: "0123456789... [output truncated at 10 bytes]\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env, out, errb := runEnv(t, tc.stdin)
+			status := runMain(context.Background(), env, append([]string{"run"}, tc.args...))
+			if status != tc.status {
+				t.Fatalf("status %d, want %d\nstdout: %s\nstderr: %s", status, tc.status, out, errb)
+			}
+			if tc.jsonWant != nil {
+				var got map[string]any
+				if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+					t.Fatalf("not JSON: %v\n%s", err, out)
+				}
+				for k, v := range tc.jsonWant {
+					if got[k] != v {
+						t.Errorf("%s = %#v, want %#v", k, got[k], v)
+					}
+				}
+				for _, k := range []string{"stdout", "stderr", "success"} {
+					if _, ok := got[k]; !ok {
+						t.Errorf("JSON lacks %q", k)
+					}
+				}
+				return
+			}
+			if tc.status != 2 && out.String() != tc.stdout {
+				t.Errorf("stdout %q, want %q", out, tc.stdout)
+			}
+			if !strings.Contains(errb.String(), tc.stderr) {
+				t.Errorf("stderr %q, want it to contain %q", errb, tc.stderr)
+			}
+		})
+	}
+}
+
+// BenchmarkRunCommandProcess measures `sbir-kernel run -c 'fmt.Println(1)'`
+// as a whole process (data already converted).
+func BenchmarkRunCommandProcess(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "sbir-kernel")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	env := []string{"SBIR_CACHE_DIR=" + filepath.Join(dir, "cache"), "HOME=" + dir}
+	warm := exec.Command(bin, "run", "-c", "1")
+	warm.Env = env
+	if out, err := warm.CombinedOutput(); err != nil {
+		b.Fatalf("warm-up: %v\n%s", err, out)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		cmd := exec.Command(bin, "run", "-c", "fmt.Println(1)")
+		cmd.Env = env
+		out, err := cmd.Output()
+		if err != nil || string(out) != "1\n" {
+			b.Fatalf("%v: %q", err, out)
+		}
+	}
+}

@@ -1,0 +1,498 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// File names in the cache directory.
+const (
+	// CSVFileName is the downloaded bulk CSV.
+	CSVFileName = "award_data.csv"
+	// ArrowFileName is the Arrow file converted from CSVFileName.
+	ArrowFileName = "award_data.arrow"
+)
+
+// DownloadCommand is the command that fetches the real data; descriptions
+// of synthetic data name it.
+const DownloadCommand = "sbir-kernel download-data"
+
+// Config says where Locate looks for data.
+type Config struct {
+	// CacheDir holds the download and the Arrow files. Default (see
+	// ConfigFromEnv): $SBIR_CACHE_DIR, else $XDG_CACHE_HOME/sbir-kernel,
+	// else ~/.cache/sbir-kernel.
+	CacheDir string
+	// CSVPath is a local awards CSV to use instead of the download
+	// ($SBIR_CSV_PATH). When set it wins.
+	CSVPath string
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// Progress receives human-readable conversion progress lines; nil
+	// keeps conversion quiet.
+	Progress io.Writer
+}
+
+// ConfigFromEnv returns the configuration described by the environment,
+// read through getenv (os.Getenv in production): SBIR_CACHE_DIR,
+// XDG_CACHE_HOME, HOME and SBIR_CSV_PATH.
+func ConfigFromEnv(getenv func(string) string) Config {
+	return Config{CacheDir: defaultCacheDir(getenv), CSVPath: getenv("SBIR_CSV_PATH")}
+}
+
+func defaultCacheDir(getenv func(string) string) string {
+	if d := getenv("SBIR_CACHE_DIR"); d != "" {
+		return d
+	}
+	if d := getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "sbir-kernel")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "sbir-kernel")
+	}
+	return ""
+}
+
+// fallbackCacheDir is used when the configured cache directory cannot be
+// written.
+func fallbackCacheDir() string {
+	return filepath.Join(os.TempDir(), "sbir-kernel-"+strconv.Itoa(os.Getuid()))
+}
+
+// SourceKind says where the data came from.
+type SourceKind int
+
+// Where Locate found the data, in the order it looks.
+const (
+	SourceCSVPath    SourceKind = iota + 1 // $SBIR_CSV_PATH (Config.CSVPath)
+	SourceDownloaded                       // award_data.csv in the cache directory
+	SourceEmbedded                         // the synthetic sample compiled into the binary
+)
+
+func (k SourceKind) String() string {
+	switch k {
+	case SourceCSVPath:
+		return "SBIR_CSV_PATH"
+	case SourceDownloaded:
+		return "downloaded"
+	case SourceEmbedded:
+		return "embedded sample"
+	}
+	return "SourceKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Source describes the data Locate chose and its current Arrow file.
+type Source struct {
+	Kind      SourceKind
+	Synthetic bool   // true for the embedded sample
+	CSVPath   string // "" for the embedded sample
+	ArrowPath string // the Arrow file to map (read-only)
+	CacheDir  string // the cache directory in use
+
+	CSVSize    int64     // bytes of CSV (uncompressed, for the embedded sample)
+	CSVModTime time.Time // zero for the embedded sample
+	ArrowSize  int64
+	Rows       int64
+	Columns    int
+	Report     *LoadReport // the load report stored in the Arrow file
+	// Converted is true if this Locate call converted the CSV.
+	Converted bool
+	// Warnings are conditions worth telling the user, such as an
+	// unwritable cache directory replaced by a temporary one.
+	Warnings []string
+}
+
+// sourceID identifies the CSV an Arrow file was converted from. It is
+// stored under MetaSource and compared on every Locate.
+type sourceID struct {
+	Path    string `json:"path,omitempty"`
+	Size    int64  `json:"size"`
+	ModTime int64  `json:"mtime_ns,omitempty"`
+	// Digest is the SHA-256 of the first and last 64 KiB (of the whole
+	// content for the embedded sample), catching a file rewritten with the
+	// same size within the same modification-time tick.
+	Digest string `json:"digest"`
+}
+
+func (s sourceID) String() string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+const digestSpan = 64 << 10
+
+func fileID(path string, f *os.File, st fs.FileInfo) (sourceID, error) {
+	h := sha256.New()
+	size := st.Size()
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, min(size, digestSpan))); err != nil {
+		return sourceID{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if size > digestSpan {
+		off := max(digestSpan, size-digestSpan)
+		if _, err := io.Copy(h, io.NewSectionReader(f, off, size-off)); err != nil {
+			return sourceID{}, fmt.Errorf("reading %s: %w", path, err)
+		}
+	}
+	return sourceID{Path: path, Size: size, ModTime: st.ModTime().UnixNano(), Digest: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// Locate picks the data — Config.CSVPath, then the cached download, then
+// the embedded synthetic sample — makes sure its Arrow file is current and
+// says where it is. It is cheap when nothing needs converting: it maps the
+// existing Arrow file and checks that it was converted, by this format
+// version, from the CSV as it is now.
+//
+// Otherwise it converts under a file lock (two processes never convert the
+// same CSV twice, the second waits and uses the first one's result), into a
+// temporary file that is synced and renamed into place, so a reader never
+// sees a partial file and a conversion killed midway leaves nothing that is
+// used later. A truncated or corrupt Arrow file fails validation and is
+// rebuilt. If the cache directory cannot be written, the Arrow file goes to
+// a directory under os.TempDir and Source.Warnings says so.
+func Locate(ctx context.Context, cfg Config) (*Source, error) {
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	cacheDir := cfg.CacheDir
+	src := &Source{}
+	if cacheDir == "" {
+		cacheDir = fallbackCacheDir()
+		src.Warnings = append(src.Warnings, "no cache directory configured (set SBIR_CACHE_DIR or HOME); using "+cacheDir)
+	}
+	src.CacheDir = cacheDir
+	var (
+		id   sourceID
+		open func() (io.ReadCloser, int64, error)
+	)
+	switch {
+	case cfg.CSVPath != "":
+		src.Kind = SourceCSVPath
+		path, err := filepath.Abs(cfg.CSVPath)
+		if err != nil {
+			return nil, fmt.Errorf("SBIR_CSV_PATH %q: %w", cfg.CSVPath, err)
+		}
+		src.CSVPath = path
+		name := "csv-" + shortHash(path) + ".arrow"
+		if filepath.Dir(path) == filepath.Clean(cacheDir) && filepath.Base(path) == CSVFileName {
+			name = ArrowFileName
+		}
+		src.ArrowPath = filepath.Join(cacheDir, name)
+		if id, err = csvFileID(path); err != nil {
+			return nil, fmt.Errorf("SBIR_CSV_PATH: %w", err)
+		}
+	default:
+		path := filepath.Join(cacheDir, CSVFileName)
+		if _, err := os.Stat(path); err == nil {
+			src.Kind = SourceDownloaded
+			src.CSVPath = path
+			src.ArrowPath = filepath.Join(cacheDir, ArrowFileName)
+			if id, err = csvFileID(path); err != nil {
+				return nil, err
+			}
+		} else {
+			src.Kind = SourceEmbedded
+			src.Synthetic = true
+			src.ArrowPath = filepath.Join(cacheDir, "sample-v"+strconv.Itoa(FormatVersion)+".arrow")
+			sum := sha256.Sum256(sampleGzip)
+			id = sourceID{Size: int64(len(sampleGzip)), Digest: hex.EncodeToString(sum[:])}
+		}
+	}
+	if src.CSVPath != "" {
+		path := src.CSVPath
+		src.CSVSize = id.Size
+		src.CSVModTime = time.Unix(0, id.ModTime)
+		open = func() (io.ReadCloser, int64, error) {
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, 0, err
+			}
+			return f, id.Size, nil
+		}
+	} else {
+		open = func() (io.ReadCloser, int64, error) {
+			zr, err := gzip.NewReader(bytes.NewReader(sampleGzip))
+			return zr, 0, err
+		}
+	}
+
+	if ok := src.check(id); ok {
+		return src, nil
+	}
+	// Conversion needed: it requires a writable directory.
+	if err := probeWritable(cacheDir); err != nil {
+		alt := fallbackCacheDir()
+		if filepath.Clean(alt) == filepath.Clean(cacheDir) {
+			return nil, fmt.Errorf("cache directory %s is not writable: %w; set SBIR_CACHE_DIR to a writable directory", cacheDir, err)
+		}
+		if err2 := probeWritable(alt); err2 != nil {
+			return nil, fmt.Errorf("cache directory %s is not writable (%w), nor is %s (%v); set SBIR_CACHE_DIR to a writable directory", cacheDir, err, alt, err2)
+		}
+		src.Warnings = append(src.Warnings, fmt.Sprintf("cache directory %s is not writable (%v); using %s", cacheDir, err, alt))
+		logger.Warn("cache directory not writable; using a temporary directory", "dir", cacheDir, "err", err, "using", alt)
+		src.ArrowPath = filepath.Join(alt, filepath.Base(src.ArrowPath))
+		if ok := src.check(id); ok {
+			return src, nil
+		}
+	}
+	if err := src.convert(ctx, cfg, logger, id, open); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+func csvFileID(path string) (sourceID, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return sourceID{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return sourceID{}, err
+	}
+	if st.IsDir() {
+		return sourceID{}, fmt.Errorf("%s is a directory, not an awards CSV", path)
+	}
+	return fileID(path, f, st)
+}
+
+// check reports whether src.ArrowPath is a valid Arrow file converted from
+// the CSV identified by id, filling in what it learns.
+func (src *Source) check(id sourceID) bool {
+	d, err := OpenFile(src.ArrowPath)
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	got, _ := d.Metadata(MetaSource)
+	if got != id.String() {
+		return false
+	}
+	src.Rows = int64(d.NumRows())
+	src.Columns = len(d.Schema().Fields())
+	src.Report = d.Report()
+	if src.Synthetic {
+		src.CSVSize = d.Report().Bytes
+	}
+	if st, err := os.Stat(src.ArrowPath); err == nil {
+		src.ArrowSize = st.Size()
+	}
+	return true
+}
+
+// convert rebuilds src.ArrowPath under the lock.
+func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger, id sourceID, open func() (io.ReadCloser, int64, error)) error {
+	lock := flock.New(src.ArrowPath+".lock", flock.SetPermissions(0o644))
+	locked, err := lock.TryLockContext(ctx, 50*time.Millisecond)
+	if err != nil {
+		return fmt.Errorf("locking %s: %w", lock.Path(), err)
+	}
+	if !locked {
+		return fmt.Errorf("locking %s: %w", lock.Path(), ctx.Err())
+	}
+	defer lock.Unlock()
+	// Another process may have converted while this one waited.
+	if src.check(id) {
+		return nil
+	}
+	// Only the lock holder creates temporary files, so any left here come
+	// from a conversion that was killed: remove them.
+	stale, _ := filepath.Glob(src.ArrowPath + ".tmp-*")
+	for _, p := range stale {
+		os.Remove(p)
+	}
+	r, size, err := open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(src.ArrowPath), filepath.Base(src.ArrowPath)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("creating the Arrow file: %w", err)
+	}
+	defer func() {
+		if tmp != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	what := "the embedded sample"
+	if src.CSVPath != "" {
+		what = src.CSVPath
+	}
+	logger.Info("converting awards CSV to Arrow", "csv", what, "arrow", src.ArrowPath)
+	start := time.Now()
+	opts := ConvertOptions{Logger: logger, Metadata: map[string]string{MetaSource: id.String()}}
+	if cfg.Progress != nil {
+		opts.Progress = progressPrinter(cfg.Progress, "converting "+what, 10*time.Second)
+	}
+	report, err := convertTo(ctx, r, size, tmp, opts)
+	if err != nil {
+		if src.Kind == SourceDownloaded {
+			return fmt.Errorf("converting %s: %w; run `%s` again, or remove the file to use the built-in sample", what, err, DownloadCommand)
+		}
+		return fmt.Errorf("converting %s: %w", what, err)
+	}
+	// The CSV must not have changed while it was read.
+	if src.CSVPath != "" {
+		now, err := csvFileID(src.CSVPath)
+		if err != nil {
+			return err
+		}
+		if now != id {
+			return fmt.Errorf("%s changed while it was being converted; run the command again", src.CSVPath)
+		}
+	}
+	if err := os.Rename(tmp.Name(), src.ArrowPath); err != nil {
+		return fmt.Errorf("installing the Arrow file: %w", err)
+	}
+	tmp = nil
+	syncDir(filepath.Dir(src.ArrowPath))
+	if cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "converted %s rows to %s in %.1fs\n", groupDigits(report.Rows), src.ArrowPath, time.Since(start).Seconds())
+	}
+	if !src.check(id) {
+		return fmt.Errorf("the Arrow file %s written by this conversion does not validate", src.ArrowPath)
+	}
+	src.Converted = true
+	return nil
+}
+
+// convertTo converts r into the new file tmp: buffered, synced, closed
+// and readable by everyone (workers may run as another user).
+func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions) (*LoadReport, error) {
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	report, err := Convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return nil, err
+	}
+	if err := tmp.Sync(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	return report, nil
+}
+
+// ConvertFile converts the awards CSV at csvPath into the Arrow file
+// arrowPath, atomically: the result appears under arrowPath complete or
+// not at all. It is Convert for files, handy for fixtures and tools; Locate
+// adds caching and locking on top.
+func ConvertFile(ctx context.Context, csvPath, arrowPath string, opts ConvertOptions) (*LoadReport, error) {
+	f, err := os.Open(csvPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not an awards CSV", csvPath)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(arrowPath), filepath.Base(arrowPath)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if tmp != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	report, err := convertTo(ctx, f, st.Size(), tmp, opts)
+	if err != nil {
+		return nil, fmt.Errorf("converting %s: %w", csvPath, err)
+	}
+	if err := os.Rename(tmp.Name(), arrowPath); err != nil {
+		return nil, err
+	}
+	tmp = nil
+	return report, nil
+}
+
+// syncDir makes a rename durable. Errors are ignored: some file systems do
+// not support syncing directories, and the rename itself succeeded.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// probeWritable creates dir if needed and checks that files can be
+// created in it.
+func probeWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+// progressPrinter returns a ConvertOptions.Progress function printing a
+// line to w at most every interval (and at the end).
+func progressPrinter(w io.Writer, what string, interval time.Duration) func(read, total int64) {
+	start := time.Now()
+	last := start
+	return func(read, total int64) {
+		now := time.Now()
+		done := total > 0 && read >= total
+		if !done && now.Sub(last) < interval {
+			return
+		}
+		last = now
+		if total > 0 {
+			fmt.Fprintf(w, "%s: %d%% (%s of %s)\n", what, read*100/total, formatBytes(read), formatBytes(total))
+		} else {
+			fmt.Fprintf(w, "%s: %s\n", what, formatBytes(read))
+		}
+	}
+}
+
+// formatBytes formats n as "394.1 MB".
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1e9:
+		return strconv.FormatFloat(float64(n)/1e9, 'f', 2, 64) + " GB"
+	case n >= 1e6:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
+	case n >= 1e3:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " kB"
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}

@@ -1,0 +1,338 @@
+package dataset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+)
+
+// Schema metadata keys of a converted Arrow file.
+const (
+	// MetaFormatVersion holds FormatVersion as a decimal string.
+	MetaFormatVersion = "sbir-kernel.format_version"
+	// MetaLoadReport holds the LoadReport as JSON.
+	MetaLoadReport = "sbir-kernel.load_report"
+	// MetaSource holds the identity of the source CSV (see Locate) as JSON.
+	MetaSource = "sbir-kernel.source"
+)
+
+// ConvertOptions configures Convert. The zero value is ready to use.
+type ConvertOptions struct {
+	// Logger receives progress and diagnostics at debug level; nil discards.
+	Logger *slog.Logger
+	// Progress, if set, is called as input is read with the bytes read so
+	// far and the size passed to Convert (0 if unknown).
+	Progress func(bytesRead, total int64)
+	// Metadata is added to the Arrow schema metadata (keys starting with
+	// "sbir-kernel." are reserved).
+	Metadata map[string]string
+}
+
+// ErrNotAwardsCSV is wrapped by the errors Convert returns for input that
+// is not an SBIR awards CSV (an HTML page, another table, an empty file).
+var ErrNotAwardsCSV = errors.New("not an SBIR awards CSV")
+
+// readChunk is the size of reads from the CSV.
+const readChunk = 4 << 20
+
+// Convert reads an SBIR awards CSV from src and writes it to dst as an
+// Arrow IPC file holding one record batch with every row, in the layout of
+// Schema plus any extra CSV columns. size is the input size in bytes if
+// known (0 otherwise); it is used to pre-size buffers and for progress.
+//
+// Records with the wrong number of fields are skipped; unparseable numbers
+// and dates become null; invalid UTF-8 is replaced. All of it is counted in
+// the returned LoadReport, which is also stored in the file. Convert fails
+// if the header lacks the core award columns (the error wraps
+// ErrNotAwardsCSV and names them), if a quoted field is still open at the
+// end of the input, if reading or writing fails, or if ctx is cancelled.
+// On failure dst may hold a partial file.
+func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts ConvertOptions) (*LoadReport, error) {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	bufSize := readChunk
+	if size > 0 && size < readChunk {
+		bufSize = int(size) + 512 // small inputs: no 4 MiB buffer
+	}
+	rd := newCSVReader(src, bufSize)
+	lastProgress := int64(-1)
+	rd.onRead = func(total int64) {
+		if err := ctx.Err(); err != nil && rd.readErr == nil {
+			rd.readErr = err
+		}
+		if opts.Progress != nil && total-lastProgress >= readChunk {
+			lastProgress = total
+			opts.Progress(total, size)
+		}
+	}
+	report := &LoadReport{FormatVersion: FormatVersion}
+
+	header, _, err := rd.next()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%w: %w", ErrNotAwardsCSV, errEmpty)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(header) > 0 && len(header[0]) >= 3 && string(header[0][:3]) == "\uFEFF" {
+		header[0] = header[0][3:]
+		report.BOM = true
+	}
+	m, err := mapHeader(header, report)
+	if err != nil {
+		return nil, err
+	}
+	ncols := len(header) // header points into the reader's buffer: keep only its length
+
+	builders := make([]colBuilder, len(m.fields))
+	for i, f := range m.fields {
+		kind := kindText
+		if i < len(canonical) {
+			kind = canonical[i].kind
+		}
+		builders[i] = newColBuilder(f.Name, kind, report)
+	}
+	// Column of each CSV field, and the canonical columns the CSV lacks.
+	target := make([]colBuilder, ncols)
+	for i, ci := range m.fieldCol {
+		target[i] = builders[ci]
+	}
+	var absent []colBuilder
+	for _, ci := range m.missing {
+		absent = append(absent, builders[ci])
+	}
+
+	reserved := size <= 0
+	const sampleRecords = 2000
+	for {
+		fields, line, err := rd.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if isBlank(fields) {
+			report.BlankLines++
+			continue
+		}
+		report.Records++
+		switch {
+		case len(fields) != ncols:
+			report.skip(line, fmt.Sprintf("%d fields, want %d", len(fields), ncols))
+			continue
+		case rd.malformed != "":
+			report.skip(line, rd.malformed)
+			continue
+		}
+		for i, f := range fields {
+			if len(f) == 0 {
+				target[i].addNull()
+			} else {
+				target[i].add(f, line)
+			}
+		}
+		for _, b := range absent {
+			b.addNull()
+		}
+		report.Rows++
+		if !reserved && report.Rows == sampleRecords {
+			reserved = true
+			reserve(builders, rd.consumed, size, report.Rows)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	report.Bytes = rd.consumed
+	report.Lines = rd.line
+	if rd.consumed > 0 && rd.lastByte != '\n' {
+		report.Lines++ // last line without a terminator
+	}
+	if opts.Progress != nil {
+		opts.Progress(rd.consumed, size)
+	}
+	rd.buf = nil // the input buffer is no longer needed while writing
+
+	cols := make([]arrow.Array, len(builders))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, b := range builders {
+		if cols[i], err = b.finish(); err != nil {
+			return nil, err
+		}
+	}
+	reportJSON, err := json.Marshal(report)
+	if err != nil {
+		return nil, fmt.Errorf("encoding load report: %w", err)
+	}
+	keys := []string{MetaFormatVersion, MetaLoadReport}
+	vals := []string{strconv.Itoa(FormatVersion), string(reportJSON)}
+	for k, v := range opts.Metadata {
+		if strings.HasPrefix(k, "sbir-kernel.") && k != MetaSource {
+			return nil, fmt.Errorf("ConvertOptions.Metadata: key %q is reserved", k)
+		}
+		keys = append(keys, k)
+		vals = append(vals, v)
+	}
+	md := arrow.NewMetadata(keys, vals)
+	schema := arrow.NewSchema(m.fields, &md)
+	rec := array.NewRecordBatch(schema, cols, report.Rows)
+	defer rec.Release()
+
+	w, err := ipc.NewFileWriter(dst, ipc.WithSchema(schema))
+	if err != nil {
+		return nil, fmt.Errorf("writing Arrow file: %w", err)
+	}
+	if err := w.Write(rec); err != nil {
+		return nil, fmt.Errorf("writing Arrow file: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("writing Arrow file: %w", err)
+	}
+	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes)
+	return report, nil
+}
+
+// reserve pre-sizes the builders for the whole input from what the first
+// rows used, so that the large text columns are not copied while growing.
+func reserve(builders []colBuilder, consumed, size, rows int64) {
+	if consumed <= 0 || size <= consumed {
+		return
+	}
+	scale := float64(size-consumed) / float64(consumed) * 1.05
+	moreRows := int(float64(rows)*scale) + 1024
+	for _, b := range builders {
+		b.reserve(moreRows, int(float64(b.textBytes())*scale)+64<<10)
+	}
+}
+
+// headerMap says where each CSV field goes.
+type headerMap struct {
+	fields   []arrow.Field // canonical fields, then extras
+	fieldCol []int         // CSV field index → output column index
+	missing  []int         // canonical columns absent from the CSV
+}
+
+func mapHeader(header [][]byte, report *LoadReport) (*headerMap, error) {
+	m := &headerMap{fields: canonicalFields(), fieldCol: make([]int, len(header))}
+	report.CSVColumns = len(header)
+	seen := make([]bool, len(canonical))
+	names := make(map[string]bool)
+	for _, c := range canonical {
+		names[c.name] = true
+	}
+	if len(header) == 1 && len(header[0]) == 0 {
+		return nil, fmt.Errorf("%w: the first line is empty", ErrNotAwardsCSV)
+	}
+	for i, h := range header {
+		name := strings.TrimSpace(strings.ToValidUTF8(string(h), "\uFFFD"))
+		if ci, ok := canonicalIndex[normalizeHeader(name)]; ok && !seen[ci] {
+			seen[ci] = true
+			m.fieldCol[i] = ci
+			if name != canonical[ci].name {
+				if report.RenamedColumns == nil {
+					report.RenamedColumns = make(map[string]string)
+				}
+				report.RenamedColumns[name] = canonical[ci].name
+			}
+			continue
+		}
+		// Unknown or repeated name: keep the column as text under a unique name.
+		if name == "" {
+			name = fmt.Sprintf("Column %d", i+1)
+		}
+		unique := name
+		for n := 2; names[unique]; n++ {
+			unique = fmt.Sprintf("%s (%d)", name, n)
+		}
+		names[unique] = true
+		m.fieldCol[i] = len(m.fields)
+		m.fields = append(m.fields, arrow.Field{Name: unique, Type: arrow.BinaryTypes.String, Nullable: true})
+		report.ExtraColumns = append(report.ExtraColumns, unique)
+	}
+	var missingRequired []string
+	for _, r := range requiredColumns {
+		if !seen[canonicalIndex[normalizeHeader(r)]] {
+			missingRequired = append(missingRequired, r)
+		}
+	}
+	if len(missingRequired) > 0 {
+		return nil, fmt.Errorf("%w: %s; the header has no %s column%s", ErrNotAwardsCSV, describeStart(header),
+			quoteList(missingRequired), plural(len(missingRequired)))
+	}
+	for ci, ok := range seen {
+		if !ok {
+			m.missing = append(m.missing, ci)
+			report.MissingColumns = append(report.MissingColumns, canonical[ci].name)
+		}
+	}
+	report.Columns = len(m.fields)
+	switch {
+	case len(header) == 42 && len(report.MissingColumns) == 0 && len(report.ExtraColumns) == 0:
+		report.HeaderShape = ShapeBulk42
+	case len(header) == 41 && len(report.MissingColumns) == 1 && report.MissingColumns[0] == ColUEI && len(report.ExtraColumns) == 0:
+		report.HeaderShape = ShapeLegacy41
+	default:
+		report.HeaderShape = ShapeOther
+	}
+	return m, nil
+}
+
+// describeStart says what the first line looks like, for errors about
+// files that are not award CSVs: HTML pages are the common case.
+func describeStart(header [][]byte) string {
+	var b []byte
+	for i, h := range header {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, h...)
+		if len(b) > 60 {
+			break
+		}
+	}
+	return "starts with " + truncate(strings.TrimSpace(strings.ToValidUTF8(string(b), "\uFFFD")), 60)
+}
+
+// truncate shortens valid UTF-8 text to at most n runes, marking the cut.
+func truncate(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sbirtools/sbir-kernel/kernel"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+// sandboxEvaluator adapts a sandbox.Session to kernel.Evaluator. The session
+// (a worker process) starts in the background so that kernel_info is answered
+// at once; the first request that needs it waits for it.
+type sandboxEvaluator struct {
+	ready chan struct{} // closed when sess/err are set
+	sess  *sandbox.Session
+	err   error
+}
+
+var _ kernel.Evaluator = (*sandboxEvaluator)(nil)
+
+func startSandboxEvaluator(ctx context.Context, opts sandbox.Options) *sandboxEvaluator {
+	e := &sandboxEvaluator{ready: make(chan struct{})}
+	go func() {
+		defer close(e.ready)
+		e.sess, e.err = sandbox.NewSession(context.WithoutCancel(ctx), opts)
+		if e.err != nil {
+			opts.Logger.Error("sandbox did not start", "err", e.err)
+		}
+	}()
+	return e
+}
+
+func (e *sandboxEvaluator) session(ctx context.Context) (*sandbox.Session, error) {
+	select {
+	case <-e.ready:
+		if e.err != nil {
+			return nil, fmt.Errorf("the sandbox could not start: %w", e.err)
+		}
+		return e.sess, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (e *sandboxEvaluator) Execute(ctx context.Context, code string, out kernel.Output) kernel.ExecuteResult {
+	sess, err := e.session(ctx)
+	if err != nil {
+		return kernel.ExecuteResult{Err: &kernel.ExecError{
+			Name: "SandboxError", Value: err.Error(), Traceback: []string{"SandboxError: " + err.Error()},
+		}}
+	}
+	res, err := sess.Run(ctx, code, &sandbox.Handlers{
+		Stream: out.Stream,
+		Display: func(d sandbox.Display) {
+			out.Display(kernel.DisplayData{Data: d.Data, Metadata: d.Metadata, DisplayID: d.DisplayID, Update: d.Update})
+		},
+		Clear: out.ClearOutput,
+		Input: func(prompt string, password bool) (string, error) {
+			s, err := out.Input(ctx, prompt, password)
+			if errors.Is(err, kernel.ErrStdinNotAllowed) {
+				return "", fmt.Errorf("%w; pass values to the notebook as variables instead", err)
+			}
+			return s, err
+		},
+	})
+	if err != nil {
+		return kernel.ExecuteResult{Err: &kernel.ExecError{
+			Name: "SandboxError", Value: err.Error(), Traceback: []string{"SandboxError: " + err.Error()},
+		}}
+	}
+	var r kernel.ExecuteResult
+	if res.Value != nil {
+		r.Value = &kernel.DisplayData{Data: res.Value}
+	}
+	if !res.Success {
+		tb := res.Traceback
+		if len(tb) == 0 {
+			tb = []string{res.ErrorName + ": " + res.ErrorMessage}
+		}
+		r.Err = &kernel.ExecError{Name: res.ErrorName, Value: res.ErrorMessage, Traceback: tb}
+	}
+	return r
+}
+
+func (e *sandboxEvaluator) Complete(ctx context.Context, code string, cursor int) (kernel.Completion, error) {
+	sess, err := e.session(ctx)
+	if err != nil {
+		return kernel.Completion{}, err
+	}
+	c, err := sess.Complete(ctx, code, cursor)
+	if err != nil {
+		return kernel.Completion{}, err
+	}
+	return kernel.Completion{Matches: c.Matches, CursorStart: c.Start, CursorEnd: c.End}, nil
+}
+
+func (e *sandboxEvaluator) Inspect(ctx context.Context, code string, cursor, detailLevel int) (kernel.Inspection, error) {
+	sess, err := e.session(ctx)
+	if err != nil {
+		return kernel.Inspection{}, err
+	}
+	in, err := sess.Inspect(ctx, code, cursor, detailLevel)
+	if err != nil {
+		return kernel.Inspection{}, err
+	}
+	return kernel.Inspection{Found: in.Found, Data: in.Data}, nil
+}
+
+func (e *sandboxEvaluator) IsComplete(code string) (status, indent string) {
+	return sandbox.IsComplete(code)
+}
+
+func (e *sandboxEvaluator) Close() error {
+	<-e.ready
+	if e.sess == nil {
+		return nil
+	}
+	return e.sess.Close()
+}

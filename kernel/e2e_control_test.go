@@ -1,0 +1,270 @@
+package kernel
+
+import (
+	"encoding/hex"
+	"os"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+func TestInterruptRunningCell(t *testing.T) {
+	started := make(chan string, 8)
+	ev := &scriptEvaluator{started: started}
+	sigs := make(chan os.Signal, 1)
+	k := startKernel(t, Config{Evaluator: ev, Signals: sigs})
+	c := k.client
+	for _, how := range []string{"interrupt_request", "SIGINT"} {
+		t.Run(how, func(t *testing.T) {
+			id := c.execute("block", nil)
+			<-started
+			// Control answers while the cell runs.
+			info, io := c.roundTrip(c.control, c.controlC, "kernel_info_request", map[string]any{})
+			if info.Header.MsgType != "kernel_info_reply" || !slices.Equal(types(io), []string{"status:busy", "status:idle"}) {
+				t.Errorf("control while running: %s %v", info.Header.MsgType, types(io))
+			}
+			if how == "SIGINT" {
+				sigs <- os.Interrupt
+			} else {
+				rep, io := c.roundTrip(c.control, c.controlC, "interrupt_request", map[string]any{})
+				if rep.Header.MsgType != "interrupt_reply" || content(t, rep)["status"] != "ok" {
+					t.Errorf("interrupt reply = %s %v", rep.Header.MsgType, content(t, rep))
+				}
+				if !slices.Equal(types(io), []string{"status:busy", "status:idle"}) {
+					t.Errorf("interrupt iopub = %v", types(io))
+				}
+			}
+			rc := content(t, c.reply(c.shellC, id))
+			if rc["status"] != "error" || rc["ename"] != "Interrupted" {
+				t.Errorf("interrupted cell reply = %v", rc)
+			}
+			c.untilIdle(id)
+		})
+	}
+}
+
+func TestShutdown(t *testing.T) {
+	tests := []struct {
+		name    string
+		restart bool
+		shell   bool // deprecated shell form
+		signal  bool // SIGTERM instead of a request
+		running bool // a cell is running when the request arrives
+	}{
+		{name: "shutdown", restart: false},
+		{name: "restart", restart: true},
+		{name: "shell form", restart: true, shell: true},
+		{name: "while running", running: true},
+		{name: "SIGTERM", signal: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			started := make(chan string, 1)
+			ev := &scriptEvaluator{started: started}
+			sigs := make(chan os.Signal, 1)
+			k := startKernel(t, Config{Evaluator: ev, Signals: sigs})
+			c := k.client
+			var runID string
+			if tt.running {
+				runID = c.execute("block", nil)
+				<-started
+			}
+			begin := time.Now()
+			switch {
+			case tt.signal:
+				sigs <- syscall.SIGTERM
+			default:
+				s, ch := c.control, c.controlC
+				if tt.shell {
+					s, ch = c.shell, c.shellC
+				}
+				id := c.send(s, "shutdown_request", map[string]any{"restart": tt.restart})
+				rep := c.reply(ch, id)
+				if rc := content(t, rep); rep.Header.MsgType != "shutdown_reply" || rc["restart"] != tt.restart || rc["status"] != "ok" {
+					t.Errorf("reply = %s %v", rep.Header.MsgType, rc)
+				}
+				io := c.untilIdle(id)
+				if got := types(io); !slices.Equal(got, []string{"status:busy", "shutdown_reply", "status:idle"}) {
+					t.Errorf("iopub = %v", got)
+				}
+			}
+			if !k.wait(time.Second) {
+				t.Fatal("Serve did not return within 1 s")
+			}
+			t.Logf("Serve returned %v after the request", time.Since(begin))
+			want := Shutdown{Restart: tt.restart, Reason: "shutdown_request"}
+			if tt.signal {
+				want = Shutdown{Reason: "SIGTERM"}
+			}
+			if k.result != want || k.err != nil {
+				t.Errorf("Serve = %+v, %v; want %+v", k.result, k.err, want)
+			}
+			if !ev.closed.Load() {
+				t.Error("evaluator not closed")
+			}
+			if tt.running {
+				if rc := content(t, c.reply(c.shellC, runID)); rc["ename"] != "Interrupted" {
+					t.Errorf("running cell reply = %v", rc)
+				}
+			}
+		})
+	}
+}
+
+func TestBadMessagesAreDroppedAndKernelKeepsServing(t *testing.T) {
+	k := startKernel(t, Config{MaxFrameBytes: 4096})
+	c := k.client
+	good := func() [][]byte { return c.encode(c.message("kernel_info_request", map[string]any{})) }
+	tests := []struct {
+		name   string
+		frames func() [][]byte
+	}{
+		{"bad signature", func() [][]byte { f := good(); f[1] = []byte("00" + string(f[1][2:])); return f }},
+		{"signature not hex", func() [][]byte { f := good(); f[1] = []byte("zz"); return f }},
+		{"unsigned", func() [][]byte { f := good(); f[1] = nil; return f }},
+		{"no delimiter", func() [][]byte { return good()[1:] }},
+		{"too few frames", func() [][]byte { return good()[:4] }},
+		{"header not JSON", func() [][]byte {
+			m := c.message("kernel_info_request", map[string]any{})
+			f := Codec{}.mustEncode(t, m)
+			f[2] = []byte("{not json")
+			f[1] = []byte(hexSign(f))
+			return f
+		}},
+		{"content not an object", func() [][]byte {
+			m := c.message("kernel_info_request", map[string]any{})
+			m.Content = []byte(`[1,2]`)
+			return c.encode(m)
+		}},
+		{"oversized frame", func() [][]byte {
+			return c.encode(c.message("execute_request", map[string]any{"code": string(make([]byte, 5000))}))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c.sendFrames(c.shell, tt.frames())
+			// The next good request is answered, and nothing else was.
+			m := c.message("kernel_info_request", map[string]any{})
+			c.sendFrames(c.shell, c.encode(m))
+			select {
+			case rep := <-c.shellC:
+				if rep.ParentHeader == nil || rep.ParentHeader.MsgID != m.Header.MsgID {
+					t.Errorf("got a reply to the bad message: %s %v", rep.Header.MsgType, content(t, rep))
+				}
+			case <-time.After(waitTime):
+				t.Fatal("kernel stopped answering")
+			}
+		})
+	}
+	t.Run("replayed", func(t *testing.T) {
+		f := good()
+		c.sendFrames(c.shell, f)
+		c.sendFrames(c.shell, f)
+		m := c.message("kernel_info_request", map[string]any{})
+		c.sendFrames(c.shell, c.encode(m))
+		n := 0
+		for {
+			rep := <-c.shellC
+			n++
+			if rep.ParentHeader.MsgID == m.Header.MsgID {
+				break
+			}
+		}
+		if n != 2 {
+			t.Errorf("got %d replies, want 2 (the replay must be dropped)", n)
+		}
+	})
+}
+
+// mustEncode encodes m or fails the test.
+func (c Codec) mustEncode(t testing.TB, m *Message) [][]byte {
+	f, err := c.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// hexSign signs frames (delimiter at 0) with testKey.
+func hexSign(f [][]byte) string {
+	return hex.EncodeToString(sign([]byte(testKey), f[2], f[3], f[4], f[5]))
+}
+
+func TestUnknownMessageType(t *testing.T) {
+	k := startKernel(t, Config{})
+	c := k.client
+	id := c.send(c.shell, "frobnicate_request", map[string]any{})
+	if got := types(c.untilIdle(id)); !slices.Equal(got, []string{"status:busy", "status:idle"}) {
+		t.Errorf("iopub = %v", got)
+	}
+	rep, _ := c.roundTrip(c.shell, c.shellC, "kernel_info_request", map[string]any{})
+	if rep.Header.MsgType != "kernel_info_reply" {
+		t.Errorf("next reply = %s (an unknown type must get no reply)", rep.Header.MsgType)
+	}
+}
+
+func TestWrongChannel(t *testing.T) {
+	k := startKernel(t, Config{})
+	c := k.client
+	rep, io := c.roundTrip(c.control, c.controlC, "execute_request", map[string]any{"code": "value 1"})
+	if rc := content(t, rep); rep.Header.MsgType != "execute_reply" || rc["status"] != "error" {
+		t.Errorf("execute on control = %s %v", rep.Header.MsgType, rc)
+	}
+	if !slices.Equal(types(io), []string{"status:busy", "status:idle"}) {
+		t.Errorf("iopub = %v", types(io))
+	}
+}
+
+func TestRepliesGoToTheirSender(t *testing.T) {
+	k := startKernel(t, Config{})
+	a, b := k.client, k.connect()
+	defer b.close()
+	ida := a.execute("value a", nil)
+	idb := b.execute("value b", nil)
+	if rep := a.reply(a.shellC, ida); content(t, rep)["status"] != "ok" {
+		t.Error("a's reply")
+	}
+	if rep := b.reply(b.shellC, idb); content(t, rep)["status"] != "ok" {
+		t.Error("b's reply")
+	}
+	select {
+	case m := <-a.shellC:
+		t.Errorf("a received a stray reply %s", m.Header.MsgType)
+	case m := <-b.shellC:
+		t.Errorf("b received a stray reply %s", m.Header.MsgType)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+func TestHeartbeatEchoes(t *testing.T) {
+	k := startKernel(t, Config{})
+	c := k.client
+	for _, ping := range []string{"ping", "\x00binary\xff"} {
+		if err := c.hb.Send(zmq4.NewMsgString(ping)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.hb.Recv()
+		if err != nil || string(got.Bytes()) != ping {
+			t.Errorf("heartbeat echoed %q, %v; want %q", got.Bytes(), err, ping)
+		}
+	}
+}
+
+// slowCloser is an evaluator whose Close hangs, like a worker that will
+// not die.
+type slowCloser struct{ *scriptEvaluator }
+
+func (slowCloser) Close() error { time.Sleep(5 * time.Second); return nil }
+
+func TestShutdownWithinOneSecondEvenIfCloseHangs(t *testing.T) {
+	k := startKernel(t, Config{Evaluator: slowCloser{&scriptEvaluator{}}})
+	c := k.client
+	begin := time.Now()
+	c.reply(c.controlC, c.send(c.control, "shutdown_request", map[string]any{"restart": false}))
+	if !k.wait(time.Second) {
+		t.Fatalf("Serve still running %v after shutdown_request", time.Since(begin))
+	}
+}

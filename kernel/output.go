@@ -1,0 +1,141 @@
+package kernel
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Stream batching: text written by a cell is sent when streamFlushBytes
+// are pending or streamFlushInterval after the first pending write,
+// whichever comes first, rather than as one message per write.
+const (
+	streamFlushBytes    = 64 << 10
+	streamFlushInterval = 10 * time.Millisecond
+)
+
+// cellOutput is the Output of one execute_request. It publishes to iopub
+// with the request as parent; silent cells publish nothing.
+type cellOutput struct {
+	s      *server
+	parent *Header
+	req    *request
+	silent bool
+	stdin  bool // allow_stdin
+
+	mu      sync.Mutex
+	name    string // stream of pending text
+	pending strings.Builder
+	timer   *time.Timer
+	done    bool
+}
+
+var _ Output = (*cellOutput)(nil)
+
+// Stream implements Output.
+func (o *cellOutput) Stream(name, text string) {
+	if text == "" || o.silent {
+		return
+	}
+	if name != "stderr" {
+		name = "stdout"
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.done {
+		o.s.log.Warn("dropping output written after its cell finished", "bytes", len(text), "parent", o.parent.MsgID)
+		return
+	}
+	if o.pending.Len() > 0 && o.name != name {
+		o.flushLocked()
+	}
+	o.name = name
+	o.pending.WriteString(text)
+	if o.pending.Len() >= streamFlushBytes {
+		o.flushLocked()
+		return
+	}
+	if o.timer == nil {
+		o.timer = time.AfterFunc(streamFlushInterval, o.flush)
+	}
+}
+
+func (o *cellOutput) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+}
+
+func (o *cellOutput) flushLocked() {
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
+	if o.pending.Len() == 0 {
+		return
+	}
+	o.s.pub.publish("stream", o.parent, streamContent{Name: o.name, Text: o.pending.String()})
+	o.pending.Reset()
+}
+
+// Display implements Output.
+func (o *cellOutput) Display(d DisplayData) {
+	if o.silent {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.done {
+		return
+	}
+	o.flushLocked()
+	msgType := "display_data"
+	if d.Update {
+		msgType = "update_display_data"
+	}
+	o.s.pub.publish(msgType, o.parent, displayContent(d))
+}
+
+// ClearOutput implements Output.
+func (o *cellOutput) ClearOutput(wait bool) {
+	if o.silent {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.done {
+		return
+	}
+	o.flushLocked()
+	o.s.pub.publish("clear_output", o.parent, map[string]bool{"wait": wait})
+}
+
+// Input implements Output: it sends input_request on the stdin socket to
+// the client that sent the execute request and waits for its input_reply.
+func (o *cellOutput) Input(ctx context.Context, prompt string, password bool) (string, error) {
+	if !o.stdin {
+		return "", ErrStdinNotAllowed
+	}
+	o.flush()
+	return o.s.input(ctx, o.req, prompt, password)
+}
+
+// finish flushes pending text and makes later calls no-ops: a cell's
+// output must not arrive after its idle status.
+func (o *cellOutput) finish() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	o.done = true
+}
+
+// discardOutput is the Output of user_expressions: they print nothing.
+type discardOutput struct{}
+
+func (discardOutput) Stream(string, string) {}
+func (discardOutput) Display(DisplayData)   {}
+func (discardOutput) ClearOutput(bool)      {}
+func (discardOutput) Input(context.Context, string, bool) (string, error) {
+	return "", ErrStdinNotAllowed
+}

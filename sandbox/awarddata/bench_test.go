@@ -1,0 +1,167 @@
+package award_data_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
+)
+
+// The benchmarks run on the full-scale synthetic data (219,500 awards,
+// dataset.Generate with seed 1), generated once and cached in
+// $SBIR_BENCH_DIR (default /tmp/sbir-bench): awards.csv is also what
+// bench/analysis_vs_pandas.sh gives pandas.
+
+var (
+	benchOnce sync.Once
+	benchErr  error
+)
+
+// BenchDir is where the full-scale CSV and Arrow files are cached.
+func benchDir() string {
+	if d := os.Getenv("SBIR_BENCH_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "sbir-bench")
+}
+
+// useFullScale makes the full-scale data current for award_data.
+func useFullScale(b *testing.B) {
+	b.Helper()
+	benchOnce.Do(func() { benchErr = prepareFullScale() })
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+}
+
+func prepareFullScale() error {
+	dir := benchDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	csvPath := filepath.Join(dir, "awards.csv")
+	arrowPath := filepath.Join(dir, "awards.arrow")
+	if _, err := os.Stat(csvPath); err != nil {
+		tmp := csvPath + ".tmp"
+		f, err := os.Create(tmp)
+		if err != nil {
+			return err
+		}
+		if err := dataset.Generate(f, dataset.GenerateOptions{Rows: dataset.FullScaleRows, Seed: 1}); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, csvPath); err != nil {
+			return err
+		}
+		os.Remove(arrowPath)
+	}
+	if _, err := os.Stat(arrowPath); err != nil {
+		if _, err := dataset.ConvertFile(context.Background(), csvPath, arrowPath, dataset.ConvertOptions{}); err != nil {
+			return err
+		}
+	}
+	d, err := dataset.OpenFile(arrowPath)
+	if err != nil {
+		return err
+	}
+	if d.NumRows() != dataset.FullScaleRows {
+		return fmt.Errorf("%s has %d rows, want %d (delete it to regenerate)", arrowPath, d.NumRows(), dataset.FullScaleRows)
+	}
+	return award_data.Use(d)
+}
+
+// The issue's questions, as cells type them.
+var benchCells = []struct{ name, code string }{
+	{"GroupByAgencySum", `award_data.GroupBy("Agency").Sum("Award Amount")`},
+	{"CountYearPhase", `award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()`},
+	{"ContainsAbstract", `award_data.Where("Abstract", "contains", "lidar").Count()`},
+	{"TopCompaniesPhaseII", `award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20)`},
+}
+
+// BenchmarkDirect runs the questions as compiled Go.
+func BenchmarkDirect(b *testing.B) {
+	useFullScale(b)
+	funcs := map[string]func() any{
+		"GroupByAgencySum": func() any { return award_data.GroupBy("Agency").Sum("Award Amount") },
+		"CountYearPhase": func() any {
+			return award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()
+		},
+		"ContainsAbstract": func() any { return award_data.Where("Abstract", "contains", "lidar").Count() },
+		"TopCompaniesPhaseII": func() any {
+			return award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20)
+		},
+	}
+	for _, c := range benchCells {
+		b.Run(c.name, func(b *testing.B) {
+			f := funcs[c.name]
+			f() // touch the mapped pages once
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				f()
+			}
+		})
+	}
+}
+
+// BenchmarkInterpreted evaluates the questions as cells in a yaegi
+// interpreter over the sandbox's symbol table (compile + run per
+// iteration, as a session does), in this process.
+func BenchmarkInterpreted(b *testing.B) {
+	useFullScale(b)
+	var out strings.Builder
+	in := newInterpreter(b, &out)
+	for _, c := range benchCells {
+		b.Run(c.name, func(b *testing.B) {
+			if _, err := in.Eval(c.code); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := in.Eval(c.code); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSession runs the questions as cells through a sandbox
+// Session: a worker process with its isolation layers, mapping the
+// full-scale Arrow file, so interpreter and IPC overhead count.
+func BenchmarkSession(b *testing.B) {
+	useFullScale(b)
+	s, err := sandbox.NewSession(context.Background(), sandbox.Options{DataPath: filepath.Join(benchDir(), "awards.arrow")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range benchCells {
+		b.Run(c.name, func(b *testing.B) {
+			run := func() {
+				res, err := s.Run(context.Background(), c.code, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !res.Success {
+					b.Fatalf("%s: %s: %s", c.code, res.ErrorName, res.ErrorMessage)
+				}
+			}
+			run()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				run()
+			}
+		})
+	}
+}

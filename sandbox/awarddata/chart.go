@@ -1,0 +1,513 @@
+package award_data
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// VegaLiteMIME is the MIME type of the charts' Vega-Lite v5 specification.
+const VegaLiteMIME = "application/vnd.vegalite.v5+json"
+
+// maxChartPoints bounds the rows a line or scatter chart embeds; larger
+// frames are sampled evenly (in order) and the title says so.
+const maxChartPoints = 5000
+
+// A Chart is a Vega-Lite v5 chart made from a Frame by Bar, Line, Scatter
+// or Histogram. As a cell's last expression (or with display.Show) it is
+// drawn by JupyterLab; other clients get a text rendering. Its methods
+// return a changed copy, so options chain:
+//
+//	award_data.GroupBy("Award Year", "Agency").Sum("Award Amount").Line("Award Year", "Award Amount").Color("Agency").Title("Dollars by agency")
+type Chart struct {
+	mark   string // "bar", "line", "point"
+	x, y   string // field names
+	xType  string // Vega-Lite types: nominal, ordinal, quantitative, temporal
+	yType  string
+	color  string
+	cType  string
+	title  string
+	width  int
+	height int
+	values []map[string]any
+	yearX  bool // x is a year: no thousands separators on the axis
+	binned bool // histogram: x is bin start, x2 bin end
+	horiz  bool // bar with categories on the vertical axis
+	note   string
+	frame  Frame // source rows, for Color
+	err    error
+}
+
+func chartError(err error) Chart { return Chart{err: err} }
+
+// Err returns the error of the chain that produced c, or nil.
+//
+// Example:
+//
+//	fmt.Println(award_data.ValueCounts("Agency").Bar("Agncy", "Count").Err())
+func (c Chart) Err() error { return c.err }
+
+// vegaType picks the Vega-Lite field type of a column.
+func vegaType(c *vector) string {
+	switch c.kind {
+	case kindInt, kindFloat:
+		return "quantitative"
+	case kindDate:
+		return "temporal"
+	}
+	return "nominal"
+}
+
+// jsonValue is the value of row i of c for the chart data (nil for null).
+func jsonValue(c *vector, i int) any {
+	if c.isNull(i) {
+		return nil
+	}
+	switch c.kind {
+	case kindInt:
+		return c.ints[i]
+	case kindFloat:
+		v := c.floats[i]
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return v
+	case kindBool:
+		return c.bools[i]
+	}
+	return c.format(i)
+}
+
+func (f Frame) chart(op, mark, x, y string, limit int) Chart {
+	if f.err != nil {
+		return chartError(f.err)
+	}
+	cx, err := f.lookup(op, x)
+	if err != nil {
+		return chartError(err)
+	}
+	cy, err := f.lookup(op, y)
+	if err != nil {
+		return chartError(err)
+	}
+	if !cy.numeric() && mark != "point" {
+		return chartError(wrongType(op, cy, "int or float", "the y axis needs numbers, e.g. the result of GroupBy(...).Sum(...) or ValueCounts"))
+	}
+	ch := Chart{mark: mark, x: cx.name, y: cy.name, xType: vegaType(cx), yType: vegaType(cy), width: 600, height: 300}
+	ch.yearX = cx.kind == kindInt && strings.Contains(cx.name, "Year")
+	if mark == "bar" && cx.textual() {
+		ch.horiz = true
+	}
+	if mark == "bar" && ch.yearX {
+		ch.xType = "ordinal"
+	}
+	positions := chartPositions(f.Len(), limit)
+	if len(positions) < f.Len() {
+		ch.note = fmt.Sprintf("%s of %s rows", groupThousands(itoa(len(positions))), groupThousands(itoa(f.Len())))
+	}
+	ch.values = make([]map[string]any, len(positions))
+	for k, p := range positions {
+		i := f.row(p)
+		ch.values[k] = map[string]any{cx.name: jsonValue(cx, i), cy.name: jsonValue(cy, i)}
+	}
+	ch.frame = f
+	return ch
+}
+
+// chartPositions picks at most limit evenly spaced positions of n.
+func chartPositions(n, limit int) []int {
+	if limit <= 0 || n <= limit {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	out := make([]int, limit)
+	for i := range out {
+		out[i] = int(int64(i) * int64(n) / int64(limit))
+	}
+	return out
+}
+
+// Bar draws one bar per row: its position from column x and its length
+// from the numeric column y, in the frame's order (sort the frame to sort
+// the bars). Text categories go on the vertical axis so that long names
+// stay readable.
+//
+// Example:
+//
+//	award_data.GroupBy("Agency").Sum("Award Amount").Sort("-Award Amount").Bar("Agency", "Award Amount")
+func (f Frame) Bar(x, y string) Chart { return f.chart("Bar", "bar", x, y, 0) }
+
+// Line draws a line through the rows in x order; with Color, one line per
+// value of another column. Frames over 5,000 rows are sampled evenly.
+//
+// Example:
+//
+//	award_data.Where("Phase", "==", "Phase I").GroupBy("Award Year").Median("Award Amount").Line("Award Year", "Award Amount")
+func (f Frame) Line(x, y string) Chart { return f.chart("Line", "line", x, y, maxChartPoints) }
+
+// Scatter draws one point per row at (x, y). Frames over 5,000 rows are
+// sampled evenly (in order); the title says how many points are shown.
+//
+// Example:
+//
+//	award_data.Where("Number Employees", "<", 9999).Scatter("Number Employees", "Award Amount")
+func (f Frame) Scatter(x, y string) Chart { return f.chart("Scatter", "point", x, y, maxChartPoints) }
+
+// Histogram draws the distribution of a numeric column in bins of equal
+// width between its smallest and largest value (bins ≤ 0 picks 20). The
+// counting happens here, so every row counts and the chart stays small.
+//
+// Example:
+//
+//	award_data.Where("Phase", "==", "Phase I").Histogram("Award Amount", 30)
+func (f Frame) Histogram(column string, bins int) Chart {
+	if f.err != nil {
+		return chartError(f.err)
+	}
+	c, err := f.lookup("Histogram", column)
+	if err != nil {
+		return chartError(err)
+	}
+	if !c.numeric() {
+		return chartError(wrongType("Histogram", c, "int or float", "for text or categories, use ValueCounts(column).Bar(column, \"Count\")"))
+	}
+	if bins <= 0 {
+		bins = 20
+	}
+	if bins > 1000 {
+		return chartError(errorf("Histogram", "bins is %d; use at most 1000", bins))
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k := 0; k < f.Len(); k++ {
+		v := c.float(f.row(k))
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	counts := make([]int64, bins)
+	if lo > hi { // no values
+		lo, hi = 0, 1
+	}
+	width := (hi - lo) / float64(bins)
+	if width == 0 {
+		width = 1
+	}
+	for k := 0; k < f.Len(); k++ {
+		v := c.float(f.row(k))
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		b := int((v - lo) / width)
+		if b >= bins {
+			b = bins - 1
+		}
+		counts[b]++
+	}
+	ch := Chart{mark: "bar", x: c.name, y: "Count", xType: "quantitative", yType: "quantitative", width: 600, height: 300, binned: true}
+	ch.yearX = strings.Contains(c.name, "Year")
+	for b, n := range counts {
+		start := lo + float64(b)*width
+		ch.values = append(ch.values, map[string]any{c.name: start, c.name + " (end)": start + width, "Count": n})
+	}
+	return ch
+}
+
+// Color splits the chart by a column of the frame: one color (and, for
+// Line, one line) per value.
+//
+// Example:
+//
+//	award_data.GroupBy("Award Year", "Phase").Sum("Award Amount").Line("Award Year", "Award Amount").Color("Phase")
+func (c Chart) Color(column string) Chart {
+	if c.err != nil {
+		return c
+	}
+	if c.binned {
+		return chartError(errorf("Color", "a histogram has one series; filter the frame with Where and draw one histogram per value"))
+	}
+	col, err := c.frame.lookup("Color", column)
+	if err != nil {
+		return chartError(err)
+	}
+	positions := chartPositions(c.frame.Len(), len(c.values))
+	if len(c.values) == c.frame.Len() {
+		positions = chartPositions(c.frame.Len(), 0)
+	}
+	values := make([]map[string]any, len(c.values))
+	for k, v := range c.values {
+		m := make(map[string]any, len(v)+1)
+		for key, x := range v {
+			m[key] = x
+		}
+		m[col.name] = jsonValue(col, c.frame.row(positions[k]))
+		values[k] = m
+	}
+	c.values = values
+	c.color = col.name
+	c.cType = vegaType(col)
+	if col.kind == kindInt && !strings.Contains(col.name, "Year") {
+		c.cType = "quantitative"
+	} else if col.kind == kindInt {
+		c.cType = "ordinal"
+	}
+	return c
+}
+
+// Title sets the chart's title.
+//
+// Example:
+//
+//	award_data.ValueCounts("Phase").Bar("Phase", "Count").Title("Awards by phase")
+func (c Chart) Title(title string) Chart {
+	c.title = title
+	return c
+}
+
+// Size sets the chart's width and height in pixels (default 600 × 300).
+//
+// Example:
+//
+//	award_data.ValueCounts("Agency").Bar("Agency", "Count").Size(800, 400)
+func (c Chart) Size(width, height int) Chart {
+	if c.err != nil {
+		return c
+	}
+	if width <= 0 || height <= 0 || width > 4000 || height > 4000 {
+		return chartError(errorf("Size", "%d × %d: width and height must be between 1 and 4000 pixels", width, height))
+	}
+	c.width, c.height = width, height
+	return c
+}
+
+// field escapes a column name for a Vega-Lite field reference (dots and
+// brackets would otherwise mean nested fields).
+func field(name string) string {
+	r := strings.NewReplacer(`\`, `\\`, ".", `\.`, "[", `\[`, "]", `\]`)
+	return r.Replace(name)
+}
+
+// Spec returns the chart's Vega-Lite v5 specification as JSON, with the
+// data inline.
+//
+// Example:
+//
+//	spec := award_data.ValueCounts("Phase").Bar("Phase", "Count").Spec()
+func (c Chart) Spec() string {
+	if c.err != nil {
+		return ""
+	}
+	b, err := json.Marshal(c.spec())
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+func (c Chart) spec() map[string]any {
+	x := map[string]any{"field": field(c.x), "type": c.xType, "title": c.x}
+	y := map[string]any{"field": field(c.y), "type": c.yType, "title": c.y}
+	if c.yearX {
+		x["axis"] = map[string]any{"format": "d"}
+	}
+	enc := map[string]any{}
+	mark := map[string]any{"type": c.mark, "tooltip": true}
+	switch {
+	case c.binned:
+		x["bin"] = map[string]any{"binned": true}
+		enc["x2"] = map[string]any{"field": field(c.x + " (end)")}
+	case c.horiz:
+		x["sort"] = nil
+	case c.mark == "bar":
+		x["sort"] = nil
+	case c.mark == "line":
+		mark["point"] = len(c.values) <= 100
+	}
+	if c.horiz {
+		enc["x"], enc["y"] = y, x
+	} else {
+		enc["x"], enc["y"] = x, y
+	}
+	if c.color != "" {
+		enc["color"] = map[string]any{"field": field(c.color), "type": c.cType, "title": c.color}
+	}
+	spec := map[string]any{
+		"$schema":  "https://vega.github.io/schema/vega-lite/v5.json",
+		"width":    c.width,
+		"height":   c.height,
+		"data":     map[string]any{"values": c.values},
+		"mark":     mark,
+		"encoding": enc,
+	}
+	if t := c.fullTitle(); t != "" {
+		spec["title"] = t
+	}
+	return spec
+}
+
+func (c Chart) fullTitle() string {
+	t := c.title
+	if c.note != "" {
+		if t != "" {
+			t += " "
+		}
+		t += "(" + c.note + ")"
+	}
+	return t
+}
+
+// MIMEBundle returns the chart as a Jupyter MIME bundle: the Vega-Lite
+// specification (application/vnd.vegalite.v5+json) and the text of
+// String as "text/plain". A Chart with an error gives only the error text.
+//
+// Example:
+//
+//	bundle := award_data.ValueCounts("Phase").Bar("Phase", "Count").MIMEBundle()
+func (c Chart) MIMEBundle() map[string]any {
+	if c.err != nil {
+		return map[string]any{"text/plain": c.String()}
+	}
+	return map[string]any{VegaLiteMIME: json.RawMessage(c.Spec()), "text/plain": c.String()}
+}
+
+// String renders the chart as text, for clients without Vega-Lite: bar
+// charts and histograms as rows of bars, line and scatter charts as a
+// summary of their ranges.
+//
+// Example:
+//
+//	fmt.Println(award_data.ValueCounts("Phase").Bar("Phase", "Count"))
+func (c Chart) String() string {
+	if c.err != nil {
+		return c.err.Error()
+	}
+	var b strings.Builder
+	kind := map[string]string{"bar": "Bar chart", "line": "Line chart", "point": "Scatter chart"}[c.mark]
+	if c.binned {
+		kind = "Histogram"
+	}
+	if c.binned {
+		fmt.Fprintf(&b, "%s of %s", kind, c.x)
+	} else {
+		fmt.Fprintf(&b, "%s of %s by %s", kind, c.y, c.x)
+	}
+	if c.color != "" {
+		fmt.Fprintf(&b, ", colored by %s", c.color)
+	}
+	if t := c.fullTitle(); t != "" {
+		fmt.Fprintf(&b, ": %s", t)
+	}
+	b.WriteByte('\n')
+	if c.mark == "bar" && c.color == "" {
+		c.textBars(&b)
+	} else {
+		c.textSummary(&b)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+const textBarWidth = 40
+
+func (c Chart) textBars(b *strings.Builder) {
+	labels := make([]string, len(c.values))
+	nums := make([]float64, len(c.values))
+	maxAbs, lw := 0.0, 0
+	for i, v := range c.values {
+		if c.binned {
+			lo, _ := v[c.x].(float64)
+			hi, _ := v[c.x+" (end)"].(float64)
+			d := floatDecimals(&vector{kind: kindFloat, n: 2, floats: []float64{lo, hi}}, []int{0, 1})
+			labels[i] = formatFloat(lo, d) + " – " + formatFloat(hi, d)
+		} else {
+			labels[i] = abbreviate(fmt.Sprint(displayAny(v[c.x], c.yearX)), maxCellText)
+		}
+		nums[i] = toF(v[c.y])
+		lw = max(lw, len([]rune(labels[i])))
+		maxAbs = math.Max(maxAbs, math.Abs(nums[i]))
+	}
+	shown := len(c.values)
+	if shown > 50 {
+		shown = 50
+	}
+	for i := 0; i < shown; i++ {
+		n := 0
+		if maxAbs > 0 && !math.IsNaN(nums[i]) {
+			n = int(math.Round(math.Abs(nums[i]) / maxAbs * textBarWidth))
+		}
+		fmt.Fprintf(b, "%s  %s %s\n", pad(labels[i], lw, false), strings.Repeat("█", n)+strings.Repeat(" ", textBarWidth-n), formatFloat(nums[i], floatDecimals(&vector{kind: kindFloat, n: 1, floats: []float64{nums[i]}}, []int{0})))
+	}
+	if shown < len(c.values) {
+		fmt.Fprintf(b, "... %d more bars\n", len(c.values)-shown)
+	}
+}
+
+func (c Chart) textSummary(b *strings.Builder) {
+	fmt.Fprintf(b, "%s points", groupThousands(itoa(len(c.values))))
+	for _, axis := range []string{c.x, c.y} {
+		var lo, hi any
+		for _, v := range c.values {
+			x := v[axis]
+			if x == nil {
+				continue
+			}
+			if lo == nil || lessAny(x, lo) {
+				lo = x
+			}
+			if hi == nil || lessAny(hi, x) {
+				hi = x
+			}
+		}
+		if lo == nil {
+			fmt.Fprintf(b, "; %s has no values", axis)
+			continue
+		}
+		year := axis == c.x && c.yearX
+		fmt.Fprintf(b, "; %s from %v to %v", axis, displayAny(lo, year), displayAny(hi, year))
+	}
+	if c.color != "" {
+		seen := map[any]bool{}
+		for _, v := range c.values {
+			seen[v[c.color]] = true
+		}
+		fmt.Fprintf(b, "; %d series", len(seen))
+	}
+	b.WriteByte('\n')
+}
+
+func toF(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	}
+	return math.NaN()
+}
+
+func displayAny(v any, year bool) any {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case int64:
+		if year {
+			return x
+		}
+		return groupThousands(itoa(int(x)))
+	case float64:
+		return formatFloat(x, floatDecimals(&vector{kind: kindFloat, n: 1, floats: []float64{x}}, []int{0}))
+	}
+	return v
+}
+
+// lessAny orders chart values: numbers numerically, others as text.
+func lessAny(a, b any) bool {
+	fa, fb := toF(a), toF(b)
+	if !math.IsNaN(fa) && !math.IsNaN(fb) {
+		return fa < fb
+	}
+	return fmt.Sprint(a) < fmt.Sprint(b)
+}

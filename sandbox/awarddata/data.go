@@ -1,0 +1,186 @@
+package award_data
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+)
+
+// loaded is the award data the package-level functions read; Use sets it.
+var loaded atomic.Pointer[table]
+
+// Use makes d the data every package-level function reads. The sandbox
+// worker calls it once, before any cell runs; cells cannot call it. d's
+// columns are used in place (no copy), so d must stay open while cells
+// run.
+func Use(d *dataset.Dataset) error {
+	if d == nil {
+		return fmt.Errorf("award_data: Use: nil dataset")
+	}
+	t, err := tableFromRecord(d.Record(), true)
+	if err != nil {
+		return fmt.Errorf("award_data: Use: %w", err)
+	}
+	loaded.Store(t)
+	return nil
+}
+
+// tableFromRecord wraps the columns of rec without copying them.
+func tableFromRecord(rec arrow.Record, source bool) (*table, error) {
+	if rec == nil {
+		return nil, fmt.Errorf("no record")
+	}
+	if rec.NumRows() > 1<<31-1 {
+		return nil, fmt.Errorf("%d rows is more than this package can index", rec.NumRows())
+	}
+	cols := make([]*vector, rec.NumCols())
+	for i := range cols {
+		c, err := columnFromArrow(rec.ColumnName(i), rec.Column(i))
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = c
+	}
+	return newTable(cols, source), nil
+}
+
+// All returns every award as a Frame, in the order of the data file. The
+// package-level functions (Where, GroupBy, Head, ...) are shorthands for
+// the same methods on All().
+//
+// Example:
+//
+//	awards := award_data.All()
+//	fmt.Println(awards.Len(), "awards")
+func All() Frame {
+	t := loaded.Load()
+	if t == nil {
+		return errFrame(errorf("All", "no award data is loaded in this session"))
+	}
+	return frameOf(t)
+}
+
+// Count returns the number of awards.
+//
+// Example:
+//
+//	award_data.Count() // 219500 with the full data
+func Count() int { return All().Count() }
+
+// Columns returns the column names of the award data: the CSV header
+// names, which every function that takes a column expects.
+//
+// Example:
+//
+//	award_data.Columns()
+func Columns() []string { return All().Columns() }
+
+// Head returns the first n awards. See Frame.Head.
+//
+// Example:
+//
+//	award_data.Head(5)
+func Head(n int) Frame { return All().Head(n) }
+
+// Tail returns the last n awards. See Frame.Tail.
+//
+// Example:
+//
+//	award_data.Tail(5)
+func Tail(n int) Frame { return All().Tail(n) }
+
+// Sample returns n awards chosen at random with the given seed. See
+// Frame.Sample.
+//
+// Example:
+//
+//	award_data.Sample(5, 1)
+func Sample(n int, seed uint64) Frame { return All().Sample(n, seed) }
+
+// Select returns all awards with only the named columns. See Frame.Select.
+//
+// Example:
+//
+//	award_data.Select("Company", "Award Amount")
+func Select(columns ...string) Frame { return All().Select(columns...) }
+
+// Drop returns all awards without the named columns. See Frame.Drop.
+//
+// Example:
+//
+//	award_data.Drop("Abstract")
+func Drop(columns ...string) Frame { return All().Drop(columns...) }
+
+// Strings returns a column of all awards as strings ("" for null). See
+// Frame.Strings.
+//
+// Example:
+//
+//	companies := award_data.Strings("Company")
+func Strings(column string) []string { return All().Strings(column) }
+
+// Floats returns a numeric column of all awards (NaN for null). See
+// Frame.Floats.
+//
+// Example:
+//
+//	amounts := award_data.Floats("Award Amount")
+func Floats(column string) []float64 { return All().Floats(column) }
+
+// Ints returns an int column of all awards (0 for null). See Frame.Ints.
+//
+// Example:
+//
+//	years := award_data.Ints("Award Year")
+func Ints(column string) []int64 { return All().Ints(column) }
+
+// Times returns a date column of all awards (the zero time for null). See
+// Frame.Times.
+//
+// Example:
+//
+//	dates := award_data.Times("Proposal Award Date")
+func Times(column string) []time.Time { return All().Times(column) }
+
+// Nulls reports for every award whether the column is null. See Frame.Nulls.
+//
+// Example:
+//
+//	missing := award_data.Nulls("UEI")
+func Nulls(column string) []bool { return All().Nulls(column) }
+
+// Where returns the awards where column op value holds. See Frame.Where
+// for the operators and value types.
+//
+// Example:
+//
+//	award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()
+func Where(column, op string, value any) Frame { return All().Where(column, op, value) }
+
+// Filter returns the awards for which keep returns true (slower than
+// Where: one cell function call per award). See Frame.Filter.
+//
+// Example:
+//
+//	award_data.Filter(func(r award_data.Row) bool { return r.Int("Award Year")%2 == 0 })
+func Filter(keep func(r Row) bool) Frame { return All().Filter(keep) }
+
+// Histogram draws the distribution of a numeric column over all awards.
+// See Frame.Histogram.
+//
+// Example:
+//
+//	award_data.Histogram("Award Year", 0)
+func Histogram(column string, bins int) Chart { return All().Histogram(column, bins) }
+
+// Scatter draws one point per award at (x, y), sampling evenly beyond
+// 5,000 awards. See Frame.Scatter.
+//
+// Example:
+//
+//	award_data.Scatter("Number Employees", "Award Amount")
+func Scatter(x, y string) Chart { return All().Scatter(x, y) }

@@ -1,0 +1,109 @@
+package award_data
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+func quote(s string) string { return strconv.Quote(s) }
+
+// An Error describes a bad request: an unknown column, a value of the wrong
+// type for a column, an unknown operator. A Frame that carries an Error
+// prints it instead of a table; methods that return plain Go values (Count,
+// Sum, Strings, ...) panic with it, which a cell shows as its error.
+//
+// Example:
+//
+//	f := award_data.Where("Agncy", "==", "NASA")
+//	if err := f.Err(); err != nil {
+//		fmt.Println(err) // award_data: Where: unknown column "Agncy" (did you mean "Agency"?)
+//	}
+type Error struct {
+	Op  string // the method that failed, e.g. "Where"
+	Msg string // what was wrong and what to do
+}
+
+// Error returns the message prefixed with "award_data: " and the operation.
+//
+// Example:
+//
+//	err := award_data.Select("Nope").Err()
+//	fmt.Println(err.Error())
+func (e *Error) Error() string { return "award_data: " + e.Op + ": " + e.Msg }
+
+func errorf(op, format string, args ...any) *Error {
+	return &Error{Op: op, Msg: fmt.Sprintf(format, args...)}
+}
+
+// unknownColumn builds the error for a name that is not a column, with the
+// closest names as suggestions.
+func unknownColumn(op, name string, names []string) *Error {
+	s := suggest(name, names, 3)
+	msg := fmt.Sprintf("unknown column %q", name)
+	if len(s) > 0 {
+		msg += " (did you mean " + quoteList(s, " or ") + "?)"
+	} else {
+		msg += "; the columns are " + quoteList(names, ", ")
+	}
+	return &Error{Op: op, Msg: msg}
+}
+
+func quoteList(xs []string, sep string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, sep)
+}
+
+// suggest returns up to max names close to name: case-insensitive
+// substring matches first, then small edit distances.
+func suggest(name string, names []string, max int) []string {
+	type cand struct {
+		s string
+		d int
+	}
+	low := strings.ToLower(strings.TrimSpace(name))
+	var cs []cand
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		d := editDistance(low, ln)
+		if low != "" && (strings.Contains(ln, low) || strings.Contains(low, ln)) {
+			d = 0
+		}
+		limit := len(low)/3 + 1
+		if d <= limit {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for i := 0; i < len(cs) && i < max; i++ {
+		out = append(out, cs[i].s)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,314 @@
+package award_data
+
+import (
+	"math/rand/v2"
+	"sort"
+	"strings"
+)
+
+// table is an immutable set of equally long columns.
+type table struct {
+	cols   []*vector
+	byName map[string]int
+	n      int
+	// source is true for the award data itself: printed tables then show
+	// each row's ordinal in the data file, which identifies an award.
+	source bool
+}
+
+func newTable(cols []*vector, source bool) *table {
+	t := &table{cols: cols, byName: make(map[string]int, len(cols)), source: source}
+	for i, c := range cols {
+		t.byName[c.name] = i
+		if i == 0 {
+			t.n = c.n
+		}
+	}
+	return t
+}
+
+// A Frame is a view of award data (or of a result computed from it): some
+// rows, in some order, and some columns. Frames are values; every method
+// returns a new Frame and leaves its receiver unchanged, so chains read
+// left to right:
+//
+//	award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20)
+//
+// Errors (an unknown column, a wrong type) stick to the Frame: later
+// methods in the chain do nothing, printing the Frame shows the error, Err
+// returns it, and methods that return plain Go values (Count, Sum,
+// Strings, ...) panic with it so that a cell stops with a clear message.
+//
+// The zero Frame has no rows and no columns.
+type Frame struct {
+	t    *table
+	cols []int   // visible columns, as indices into t.cols
+	rows []int32 // selected rows in order; ignored when all is true
+	all  bool    // all rows 0..t.n-1 in order
+	err  error
+}
+
+func frameOf(t *table) Frame {
+	cols := make([]int, len(t.cols))
+	for i := range cols {
+		cols[i] = i
+	}
+	return Frame{t: t, cols: cols, all: true}
+}
+
+func errFrame(err error) Frame { return Frame{err: err} }
+
+// Err returns the first error of the chain that produced f, or nil. It is
+// an *Error for bad requests.
+//
+// Example:
+//
+//	f := award_data.Where("Award Yeer", ">=", 2015)
+//	fmt.Println(f.Err()) // award_data: Where: unknown column "Award Yeer" (did you mean "Award Year"?)
+func (f Frame) Err() error { return f.err }
+
+// must panics with f's error, if any; methods returning plain values call it.
+func (f Frame) must() {
+	if f.err != nil {
+		panic(f.err)
+	}
+}
+
+// Len returns the number of rows in f (0 for a Frame with an error).
+//
+// Example:
+//
+//	n := award_data.Where("Agency", "==", "National Science Foundation").Len()
+func (f Frame) Len() int {
+	if f.t == nil {
+		return 0
+	}
+	if f.all {
+		return f.t.n
+	}
+	return len(f.rows)
+}
+
+// Count returns the number of rows in f. It panics with f's error, if any.
+//
+// Example:
+//
+//	award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()
+func (f Frame) Count() int {
+	f.must()
+	return f.Len()
+}
+
+// row returns the table row shown at position k of f.
+func (f Frame) row(k int) int {
+	if f.all {
+		return k
+	}
+	return int(f.rows[k])
+}
+
+// rowList returns the selected rows as a slice the caller must not modify.
+func (f Frame) rowList() []int32 {
+	if !f.all {
+		return f.rows
+	}
+	rows := make([]int32, f.t.n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	return rows
+}
+
+func (f Frame) withRows(rows []int32) Frame {
+	g := f
+	g.rows = rows
+	g.all = false
+	return g
+}
+
+// Columns returns the names of f's columns, in order.
+//
+// Example:
+//
+//	for _, name := range award_data.Columns() {
+//		fmt.Println(name)
+//	}
+func (f Frame) Columns() []string {
+	if f.t == nil {
+		return []string{}
+	}
+	names := make([]string, len(f.cols))
+	for i, c := range f.cols {
+		names[i] = f.t.cols[c].name
+	}
+	return names
+}
+
+// lookup finds a visible column by name: an exact match, else the only
+// case-insensitive match.
+func (f Frame) lookup(op, name string) (*vector, error) {
+	if f.t == nil {
+		return nil, errorf(op, "the frame is empty (no columns)")
+	}
+	if i, ok := f.t.byName[name]; ok && f.visible(i) {
+		return f.t.cols[i], nil
+	}
+	var found *vector
+	n := 0
+	for _, i := range f.cols {
+		if strings.EqualFold(f.t.cols[i].name, strings.TrimSpace(name)) {
+			found = f.t.cols[i]
+			n++
+		}
+	}
+	if n == 1 {
+		return found, nil
+	}
+	return nil, unknownColumn(op, name, f.Columns())
+}
+
+func (f Frame) visible(i int) bool {
+	for _, c := range f.cols {
+		if c == i {
+			return true
+		}
+	}
+	return false
+}
+
+// Select returns f with only the named columns, in the order given.
+//
+// Example:
+//
+//	award_data.Select("Company", "Award Year", "Award Amount").Head(5)
+func (f Frame) Select(columns ...string) Frame {
+	if f.err != nil {
+		return f
+	}
+	cols := make([]int, 0, len(columns))
+	for _, name := range columns {
+		c, err := f.lookup("Select", name)
+		if err != nil {
+			return errFrame(err)
+		}
+		cols = append(cols, f.t.byName[c.name])
+	}
+	g := f
+	g.cols = cols
+	return g
+}
+
+// Drop returns f without the named columns.
+//
+// Example:
+//
+//	award_data.Drop("Abstract").Head(3)
+func (f Frame) Drop(columns ...string) Frame {
+	if f.err != nil {
+		return f
+	}
+	drop := make(map[int]bool, len(columns))
+	for _, name := range columns {
+		c, err := f.lookup("Drop", name)
+		if err != nil {
+			return errFrame(err)
+		}
+		drop[f.t.byName[c.name]] = true
+	}
+	var cols []int
+	for _, c := range f.cols {
+		if !drop[c] {
+			cols = append(cols, c)
+		}
+	}
+	g := f
+	g.cols = cols
+	return g
+}
+
+// Head returns the first n rows of f (all of them when f has fewer).
+//
+// Example:
+//
+//	award_data.Head(5)
+func (f Frame) Head(n int) Frame {
+	if f.err != nil {
+		return f
+	}
+	if n < 0 {
+		return errFrame(errorf("Head", "n is %d; it must be 0 or more", n))
+	}
+	if n >= f.Len() {
+		return f
+	}
+	return f.slice(0, n)
+}
+
+// Tail returns the last n rows of f (all of them when f has fewer).
+//
+// Example:
+//
+//	award_data.Sort("Award Amount").Tail(5)
+func (f Frame) Tail(n int) Frame {
+	if f.err != nil {
+		return f
+	}
+	if n < 0 {
+		return errFrame(errorf("Tail", "n is %d; it must be 0 or more", n))
+	}
+	if n >= f.Len() {
+		return f
+	}
+	return f.slice(f.Len()-n, f.Len())
+}
+
+func (f Frame) slice(from, to int) Frame {
+	if f.all {
+		rows := make([]int32, to-from)
+		for i := range rows {
+			rows[i] = int32(from + i)
+		}
+		return f.withRows(rows)
+	}
+	return f.withRows(f.rows[from:to:to])
+}
+
+// Sample returns n rows of f chosen at random without replacement, in
+// their order in f. The same seed gives the same rows. When f has n rows
+// or fewer, Sample returns f.
+//
+// Example:
+//
+//	award_data.Where("Agency", "==", "Department of Energy").Sample(10, 42)
+func (f Frame) Sample(n int, seed uint64) Frame {
+	if f.err != nil {
+		return f
+	}
+	if n < 0 {
+		return errFrame(errorf("Sample", "n is %d; it must be 0 or more", n))
+	}
+	total := f.Len()
+	if n >= total {
+		return f
+	}
+	// Floyd's algorithm: n distinct positions without a permutation of total.
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	chosen := make(map[int]bool, n)
+	for j := total - n; j < total; j++ {
+		k := rng.IntN(j + 1)
+		if chosen[k] {
+			k = j
+		}
+		chosen[k] = true
+	}
+	pos := make([]int, 0, n)
+	for k := range chosen {
+		pos = append(pos, k)
+	}
+	sort.Ints(pos)
+	rows := make([]int32, n)
+	for i, k := range pos {
+		rows[i] = int32(f.row(k))
+	}
+	return f.withRows(rows)
+}

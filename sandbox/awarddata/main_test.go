@@ -1,0 +1,24 @@
+package award_data_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/sbirtools/sbir-kernel/sandbox"
+	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
+)
+
+// TestMain makes the test binary double as the sandbox worker (for the
+// session benchmarks) and loads the fixture before tests and examples
+// run, so that examples can use the package-level functions directly.
+func TestMain(m *testing.M) {
+	if sandbox.IsWorker() {
+		os.Exit(sandbox.WorkerMain())
+	}
+	if err := award_data.LoadFixture(); err != nil {
+		fmt.Fprintln(os.Stderr, "loading the fixture:", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}

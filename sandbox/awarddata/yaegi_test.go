@@ -1,0 +1,134 @@
+package award_data_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/traefik/yaegi/interp"
+
+	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
+	"github.com/sbirtools/sbir-kernel/sandbox/display"
+	"github.com/sbirtools/sbir-kernel/sandbox/symbols"
+)
+
+// newInterpreter builds a yaegi interpreter over the sandbox's generated
+// symbol table, as the worker does, with award_data and display imported.
+func newInterpreter(t testing.TB, out *strings.Builder) *interp.Interpreter {
+	t.Helper()
+	in := interp.New(interp.Options{Stdout: out, Stderr: out, SourcecodeFilesystem: fstest.MapFS{}, GoPath: "/nonexistent"})
+	if err := in.Use(symbols.Exports(symbols.Options{})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Eval(`import ("fmt"; "strings"; "time"; "award_data"; "display")`); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// TestThroughYaegi runs the API as cells do and compares with the same
+// calls made from compiled code.
+func TestThroughYaegi(t *testing.T) {
+	var out strings.Builder
+	in := newInterpreter(t, &out)
+	tests := []struct {
+		code string
+		want any
+	}{
+		{`award_data.Count()`, award_data.Count()},
+		{`len(award_data.Columns())`, len(award_data.Columns())},
+		{`award_data.Strings("Company")[3]`, award_data.Strings("Company")[3]},
+		{`award_data.Head(3).String()`, award_data.Head(3).String()},
+		{`award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()`, award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()},
+		{`award_data.Where("Agency", "in", []string{"Department of Energy", "National Science Foundation"}).Count()`, award_data.Where("Agency", "in", []string{"Department of Energy", "National Science Foundation"}).Count()},
+		{`award_data.Where("Award Year", "between", []int{2010, 2015}).Len()`, award_data.Where("Award Year", "between", []int{2010, 2015}).Len()},
+		{`award_data.Where("Proposal Award Date", ">=", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)).Count()`, award_data.Where("Proposal Award Date", ">=", "2020-01-01").Count()},
+		{`award_data.Where("Abstract", "contains", "LiDAR").Count()`, award_data.Where("Abstract", "contains", "lidar").Count()},
+		{`award_data.GroupBy("Agency").Sum("Award Amount").String()`, award_data.GroupBy("Agency").Sum("Award Amount").String()},
+		{`award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20).String()`,
+			award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20).String()},
+		{`award_data.GroupBy("Award Year", "Phase").Count().Len()`, award_data.GroupBy("Award Year", "Phase").Count().Len()},
+		{`award_data.Filter(func(r award_data.Row) bool { return r.Float("Award Amount") > 1e6 }).Count()`, award_data.Where("Award Amount", ">", 1e6).Count()},
+		{`award_data.Filter(func(r award_data.Row) bool { return strings.HasPrefix(r.String("Company"), "A") }).Count()`, award_data.Where("Company", "prefix", "A").Where("Company", "matches", "^A").Count()},
+		{`award_data.Median("Award Amount")`, award_data.Median("Award Amount")},
+		{`award_data.GroupBy("State").Share("Woman Owned", "==", "Y").Len()`, award_data.GroupBy("State").Share("Woman Owned", "==", "Y").Len()},
+		{`award_data.ValueCounts("Agency").Bar("Agency", "Count").Title("x").String()`, award_data.ValueCounts("Agency").Bar("Agency", "Count").Title("x").String()},
+		{`award_data.Where("Agncy", "==", 1).Err().Error()`, `award_data: Where: unknown column "Agncy" (did you mean "Agency"?)`},
+		{`fmt.Sprint(award_data.Where("Agncy", "==", 1))`, `award_data: Where: unknown column "Agncy" (did you mean "Agency"?)`},
+		{`len(award_data.Head(2).MIMEBundle())`, 2},
+	}
+	for _, tt := range tests {
+		v, err := in.Eval(tt.code)
+		if err != nil {
+			t.Errorf("%s: %v", tt.code, err)
+			continue
+		}
+		if got := v.Interface(); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s = %v, want %v", tt.code, got, tt.want)
+		}
+	}
+}
+
+// TestPanicsAreCellErrors checks that award_data's panics (bad columns,
+// wrong types, errors inside a Filter function) become ordinary errors of
+// the evaluation and the interpreter keeps working.
+func TestPanicsAreCellErrors(t *testing.T) {
+	var out strings.Builder
+	in := newInterpreter(t, &out)
+	for _, tt := range []struct{ code, want string }{
+		{`award_data.Sum("Agency")`, `award_data: Sum: column "Agency" is category, not int or float`},
+		{`award_data.Where("Agncy", "==", "x").Count()`, `award_data: Where: unknown column "Agncy"`},
+		{`award_data.Filter(func(r award_data.Row) bool { return r.Int("Nope") > 0 }).Count()`, `award_data: Row.Int: unknown column "Nope"`},
+		{`award_data.Strings("Compny")`, `did you mean "Company"?`},
+		{`display.PNG([]byte("not a png"))`, "display: PNG: the data is not a PNG image"},
+	} {
+		_, err := in.Eval(tt.code)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tt.code, err, tt.want)
+		}
+		if v, err := in.Eval(`award_data.Count()`); err != nil || v.Interface() != award_data.Count() {
+			t.Fatalf("interpreter unusable after %s: %v", tt.code, err)
+		}
+	}
+}
+
+// TestDisplayThroughYaegi checks that display calls in a cell reach the
+// sink with the MIME bundles, ids and updates.
+func TestDisplayThroughYaegi(t *testing.T) {
+	var msgs []display.Message
+	display.SetSink(func(m display.Message) { msgs = append(msgs, m) })
+	defer display.SetSink(nil)
+	var out strings.Builder
+	in := newInterpreter(t, &out)
+	code := `
+display.Markdown("# hi")
+display.Show(award_data.Head(2))
+h := display.NewHandle("progress")
+h.HTML("<b>1</b>")
+h.HTML("<b>2</b>")
+display.Show(award_data.ValueCounts("Phase").Bar("Phase", "Count"))
+display.Clear(true)
+`
+	if _, err := in.Eval(code); err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 6 {
+		t.Fatalf("%d messages, want 6: %+v", len(msgs), msgs)
+	}
+	if msgs[0].Data["text/markdown"] != "# hi" {
+		t.Errorf("markdown: %+v", msgs[0])
+	}
+	if msgs[1].Data["text/html"] != award_data.Head(2).HTML() {
+		t.Errorf("frame: %+v", msgs[1].Data)
+	}
+	if msgs[2].DisplayID != "progress" || msgs[2].Update || msgs[3].DisplayID != "progress" || !msgs[3].Update || msgs[3].Data["text/plain"] != "2" {
+		t.Errorf("handle: %+v %+v", msgs[2], msgs[3])
+	}
+	if _, ok := msgs[4].Data[display.VegaLiteMIME]; !ok {
+		t.Errorf("chart: %+v", msgs[4].Data)
+	}
+	if !msgs[5].Clear || !msgs[5].Wait {
+		t.Errorf("clear: %+v", msgs[5])
+	}
+}

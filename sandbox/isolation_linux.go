@@ -1,0 +1,271 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
+	"github.com/landlock-lsm/go-landlock/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// nobodyID is the host uid and gid a worker runs as when the supervisor
+// may map it (the supervisor is root); otherwise the worker keeps the
+// supervisor's uid inside its user namespace.
+const nobodyID = 65534
+
+// namespaceFlags are the namespaces a worker gets when the host allows.
+const namespaceFlags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID |
+	syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+
+// procAttr returns the process attributes of a worker: its own process
+// group, SIGKILL when the supervisor's thread dies, and the namespaces
+// when withNamespaces is set.
+func procAttr(withNamespaces bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if !withNamespaces {
+		return a
+	}
+	a.Cloneflags = namespaceFlags
+	hostID := os.Geteuid()
+	hostGID := os.Getegid()
+	if hostID == 0 {
+		hostID, hostGID = nobodyID, nobodyID
+	}
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: hostID, Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: hostGID, Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+	// Without an explicit credential the child keeps the supervisor's
+	// host identity for file access; uid 0 inside maps to the host id.
+	a.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true}
+	return a
+}
+
+// namespaceDetail describes the namespaces layer when it is active.
+func namespaceDetail() string {
+	who := "the supervisor's uid " + strconv.Itoa(os.Geteuid())
+	if os.Geteuid() == 0 {
+		who = "host uid 65534 (nobody)"
+	}
+	return "user (running as " + who + "), network (no interfaces up), pid (the worker is pid 1), mount, ipc and uts namespaces"
+}
+
+// seccompDenied are the system calls the worker never needs once it runs
+// cells. The Go runtime keeps working without them.
+var seccompDenied = []string{
+	"execve", "execveat", "fork", "vfork",
+	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd",
+	"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+	"mount", "umount2", "pivot_root", "chroot", "unshare", "setns",
+	"bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+	"keyctl", "add_key", "request_key", "kexec_load", "kexec_file_load",
+	"init_module", "finit_module", "delete_module", "swapon", "swapoff", "reboot",
+	"open_by_handle_at", "name_to_handle_at", "mknod", "mknodat", "personality",
+	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setgroups",
+	"memfd_create",
+}
+
+// applyIsolation applies the in-process layers to the worker (rlimits,
+// Landlock, seccomp with no_new_privs) and reports each.
+func applyIsolation(cfg workerConfig) []Layer {
+	var layers []Layer
+	layers = append(layers, applyRlimits(cfg))
+	layers = append(layers, applyLandlock())
+	layers = append(layers, applySeccomp()...)
+	return layers
+}
+
+// vmSize returns the worker's current address-space size.
+func vmSize() (int64, error) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmSize:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmSize in /proc/self/status")
+}
+
+// cpuSeconds is the worker's lifetime CPU-time backstop; the supervisor's
+// wall-clock timeout is the real per-cell limit.
+const cpuSeconds = 3600
+
+func applyRlimits(cfg workerConfig) Layer {
+	l := Layer{Name: "rlimits"}
+	vm, err := vmSize()
+	if err != nil {
+		l.Detail = "cannot read the address-space size: " + err.Error()
+		return l
+	}
+	dataSize := cfg.DataSize
+	// The Go runtime reserves address space far beyond what it uses; the
+	// backstop sits well above the watchdog's heap budget.
+	as := uint64(vm+2*cfg.HeapBytes+dataSize+1<<30+(1<<20-1)) &^ (1<<20 - 1)
+	limits := []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"AS", unix.RLIMIT_AS, as},
+		{"CPU", unix.RLIMIT_CPU, cpuSeconds},
+		{"NOFILE", unix.RLIMIT_NOFILE, 64},
+		{"FSIZE", unix.RLIMIT_FSIZE, 0},
+		{"NPROC", unix.RLIMIT_NPROC, 512},
+		{"CORE", unix.RLIMIT_CORE, 0},
+	}
+	var failed []string
+	for _, r := range limits {
+		if err := unix.Setrlimit(r.resource, &unix.Rlimit{Cur: r.value, Max: r.value}); err != nil {
+			failed = append(failed, r.name+": "+err.Error())
+		}
+	}
+	if len(failed) > 0 {
+		l.Detail = "could not set " + strings.Join(failed, "; ")
+		return l
+	}
+	l.Active = true
+	l.Detail = fmt.Sprintf("address space %s, CPU %ds per worker, 64 open files, no file writes, 512 processes per uid, no core dumps", formatBytes(int64(as)), cpuSeconds)
+	if os.Geteuid() == 0 && os.Getuid() == 0 && !inUserNamespace() {
+		l.Detail += " (NPROC is not enforced: the worker runs as real root)"
+	}
+	return l
+}
+
+// inUserNamespace reports whether the process runs in a user namespace
+// other than the initial one.
+func inUserNamespace() bool {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return !(len(f) == 3 && f[0] == "0" && f[1] == "0" && f[2] == "4294967295")
+}
+
+// landlockABI returns the Landlock ABI version of the kernel, or 0.
+func landlockABI() int {
+	const createRulesetVersion = 1
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, createRulesetVersion)
+	if errno != 0 {
+		return 0
+	}
+	return int(v)
+}
+
+// applyLandlock denies the worker every file and TCP port: the data is
+// already mapped, and nothing else is needed once cells run.
+func applyLandlock() Layer {
+	l := Layer{Name: "landlock"}
+	abi := landlockABI()
+	if abi == 0 {
+		l.Detail = "not supported by this kernel (needs Linux 5.13+ with Landlock enabled in the LSM list)"
+		return l
+	}
+	if builtWithCgo {
+		l.Detail = "not applied: this binary was built with cgo, where Landlock cannot cover every thread; build with CGO_ENABLED=0"
+		return l
+	}
+	if err := landlock.V7.BestEffort().Restrict(); err != nil {
+		l.Detail = "failed: " + err.Error()
+		return l
+	}
+	l.Active = true
+	l.Detail = fmt.Sprintf("ABI %d: no file can be opened, read, written or executed (the data file was mapped read-only before)", abi)
+	if abi >= 4 {
+		l.Detail += "; TCP bind and connect denied"
+	}
+	if abi >= 6 {
+		l.Detail += "; signals and abstract sockets limited to the worker"
+	}
+	return l
+}
+
+func applySeccomp() []Layer {
+	sc := Layer{Name: "seccomp"}
+	nnp := Layer{Name: "no_new_privs"}
+	if !seccomp.Supported() {
+		sc.Detail = "not supported by this kernel"
+		if err := seccomp.SetNoNewPrivs(); err != nil {
+			nnp.Detail = "failed: " + err.Error()
+		} else {
+			nnp.Active, nnp.Detail = true, "set-uid binaries and file capabilities cannot raise privileges"
+		}
+		return []Layer{sc, nnp}
+	}
+	// The library ends each syscall group with the default action, so
+	// only a filter's first group takes effect: one filter per action.
+	// The kernel applies the most restrictive verdict of all filters.
+	deny := seccomp.Filter{
+		NoNewPrivs: true,
+		Flag:       seccomp.FilterFlagTSync,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls: []seccomp.SyscallGroup{{
+				Action: seccomp.ActionErrno,
+				Names:  supportedSyscalls(seccompDenied),
+				// clone without CLONE_THREAD is a fork.
+				NamesWithCondtions: []seccomp.NameWithConditions{{
+					Name: "clone",
+					Conditions: []seccomp.Condition{{
+						Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD,
+					}},
+				}},
+			}},
+		},
+	}
+	// clone3 cannot be filtered by its flags (they live in a struct);
+	// ENOSYS makes libc fall back to clone, whose flags are checked.
+	clone3 := seccomp.Filter{
+		NoNewPrivs: true,
+		Flag:       seccomp.FilterFlagTSync,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls: []seccomp.SyscallGroup{{
+				Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS),
+				Names:  supportedSyscalls([]string{"clone3"}),
+			}},
+		},
+	}
+	for _, f := range []seccomp.Filter{deny, clone3} {
+		if len(f.Policy.Syscalls[0].Names) == 0 {
+			continue
+		}
+		if err := seccomp.LoadFilter(f); err != nil {
+			sc.Detail = "failed: " + err.Error()
+			return []Layer{sc, nnp}
+		}
+	}
+	sc.Active = true
+	sc.Detail = fmt.Sprintf("deny-list of %d system calls (exec, fork, sockets, ptrace, mount, namespaces, bpf, io_uring, keys, ...) fails with EPERM", len(seccompDenied)+1)
+	nnp.Active, nnp.Detail = true, "set-uid binaries and file capabilities cannot raise privileges"
+	return []Layer{sc, nnp}
+}
+
+// supportedSyscalls drops names the architecture does not have (fork and
+// vfork are absent on arm64), which LoadFilter would reject.
+func supportedSyscalls(names []string) []string {
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return names
+	}
+	var out []string
+	for _, n := range names {
+		if _, ok := info.SyscallNames[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}

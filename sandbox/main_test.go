@@ -1,0 +1,80 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+)
+
+// testDataPath is the Arrow file of the embedded sample, shared by the
+// package's tests.
+var testDataPath string
+
+// TestMain makes the test binary double as the worker: sessions re-execute
+// it with the worker marker.
+func TestMain(m *testing.M) {
+	if IsWorker() {
+		os.Exit(WorkerMain())
+	}
+	dir, err := os.MkdirTemp("", "sandbox-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	src, err := dataset.Locate(context.Background(), dataset.Config{CacheDir: dir})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "preparing test data:", err)
+		os.Exit(1)
+	}
+	testDataPath = src.ArrowPath
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// newTestSession starts a session on the sample data with limits suited to
+// tests; change adjusts them.
+func newTestSession(t testing.TB, change func(*Limits)) *Session {
+	t.Helper()
+	l := DefaultLimits()
+	l.CellTimeout = 5 * time.Second
+	if change != nil {
+		change(&l)
+	}
+	s, err := NewSession(context.Background(), Options{Limits: l, DataPath: testDataPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// run runs code and fails the test on a session error.
+func run(t testing.TB, s *Session, code string) *Result {
+	t.Helper()
+	res, err := s.Run(context.Background(), code, nil)
+	if err != nil {
+		t.Fatalf("Run(%q): %v", code, err)
+	}
+	return res
+}
+
+// value returns the text/plain value of a result.
+func value(r *Result) string {
+	v, _ := r.Value["text/plain"].(string)
+	return v
+}
+
+// layerActive reports whether the session's worker has the named layer.
+func layerActive(s *Session, name string) (bool, string) {
+	for _, l := range s.Layers() {
+		if l.Name == name {
+			return l.Active, l.Detail
+		}
+	}
+	return false, "not reported"
+}

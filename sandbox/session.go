@@ -1,0 +1,359 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configures a Session.
+type Options struct {
+	// Limits bounds each cell; the zero value means DefaultLimits.
+	Limits Limits
+	// DataPath is the Arrow file the worker maps read-only
+	// (dataset.Source.ArrowPath). Empty runs without data: award_data
+	// then reports that nothing is loaded.
+	DataPath string
+	// RequireIsolation makes NewSession fail unless every isolation layer
+	// is active on this host.
+	RequireIsolation bool
+	// Logger receives the supervisor's own logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// A Session is one interpreter's state across cells, in its own worker
+// process. Its methods may be called from several goroutines; they are
+// serialised.
+type Session struct {
+	opts Options
+
+	mu     sync.Mutex
+	p      *proc
+	st     *sessionState
+	layers []Layer
+	closed bool
+}
+
+// NewSession starts a worker and returns when it is ready to run cells.
+func NewSession(ctx context.Context, opts Options) (*Session, error) {
+	if opts.Limits == (Limits{}) {
+		opts.Limits = DefaultLimits()
+	}
+	if err := opts.Limits.validate(); err != nil {
+		return nil, err
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Session{opts: opts, st: newSessionState()}
+	if err := s.start(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// start replaces the worker; the caller holds s.mu (or owns s).
+func (s *Session) start(ctx context.Context) error {
+	t0 := time.Now()
+	p, err := startProc(ctx, s.opts)
+	if err != nil {
+		return err
+	}
+	if s.opts.RequireIsolation {
+		if missing := inactive(p.layers); len(missing) > 0 {
+			p.kill("")
+			return fmt.Errorf("sandbox: --require-isolation: these isolation layers are not active on this host: %s", strings.Join(missing, "; "))
+		}
+	}
+	s.p, s.layers, s.st = p, p.layers, newSessionState()
+	s.opts.Logger.Debug("sandbox worker ready", "pid", p.cmd.Process.Pid, "elapsed", time.Since(t0))
+	return nil
+}
+
+// inactive lists the layers that did not apply, with the reason.
+func inactive(layers []Layer) []string {
+	var out []string
+	for _, l := range layers {
+		if !l.Active {
+			out = append(out, l.Name+" ("+l.Detail+")")
+		}
+	}
+	return out
+}
+
+// Layers reports the isolation layers of the current worker.
+func (s *Session) Layers() []Layer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Layer(nil), s.layers...)
+}
+
+// Run runs one cell. Output reaches h while the cell runs. Cancelling ctx
+// interrupts the cell. A cell error is reported in the Result, not as an
+// error; Run returns an error only when the session cannot run cells at
+// all (closed, or no worker can be started).
+func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
+	}
+	if h == nil {
+		h = &Handlers{}
+	}
+	l := s.opts.Limits
+	if len(code) > l.MaxCodeBytes {
+		return failed("CodeTooLarge", fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), formatBytes(int64(l.MaxCodeBytes)))), nil
+	}
+	prep, err := prepare(code, s.st)
+	if err != nil {
+		var ce *CheckError
+		var se syntaxError
+		switch {
+		case errors.As(err, &ce):
+			return failed("NotAllowed", ce.Error()), nil
+		case errors.As(err, &se):
+			return failed("SyntaxError", se.Error()), nil
+		}
+		return failed("SyntaxError", err.Error()), nil
+	}
+	if len(prep.chunks) == 0 {
+		return &Result{Success: true}, nil
+	}
+	if s.p == nil {
+		if err := s.start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	res, restart := s.exchange(ctx, prep, h)
+	if !res.Success && len(res.Traceback) == 0 {
+		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
+	}
+	if res.Success {
+		s.st.commit(prep)
+	}
+	if restart {
+		res.Restarted = true
+		res.ErrorMessage += "; the worker was restarted and all variables of this session were lost"
+		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
+		s.p.kill("")
+		<-s.p.exited
+		s.p = nil
+		if err := s.start(context.WithoutCancel(ctx)); err != nil {
+			s.opts.Logger.Warn("sandbox: restarting the worker failed; the next cell retries", "err", err)
+		}
+	}
+	return res, nil
+}
+
+func failed(name, msg string) *Result {
+	return &Result{ErrorName: name, ErrorMessage: msg, Traceback: []string{name + ": " + msg}}
+}
+
+// exchange sends a cell to the worker and relays what comes back until the
+// result, enforcing the timeout and the interrupt. restart reports that
+// the worker is gone or unusable.
+func (s *Session) exchange(ctx context.Context, prep *prepared, h *Handlers) (res *Result, restart bool) {
+	p, l := s.p, s.opts.Limits
+	var stdout, stderr strings.Builder
+	outBytes := 0
+	collect := func(name, text string) {
+		// The worker enforces the cap; this bounds a misbehaving one.
+		if outBytes+len(text) > l.MaxOutputBytes+256 {
+			return
+		}
+		outBytes += len(text)
+		if name == "stderr" {
+			stderr.WriteString(text)
+		} else {
+			stdout.WriteString(text)
+		}
+		if h.Stream != nil {
+			h.Stream(name, text)
+		}
+	}
+	finish := func(r *Result) *Result {
+		r.Stdout, r.Stderr = stdout.String(), stderr.String()
+		return r
+	}
+	if err := p.c.send(&message{Op: opRun, Chunks: prep.chunks}); err != nil {
+		name, msg := p.death(l)
+		return finish(failed(name, msg)), true
+	}
+	timeout := time.NewTimer(l.CellTimeout)
+	defer timeout.Stop()
+	var kill <-chan time.Time
+	reason := ""
+	done := ctx.Done()
+	interrupt := func(why string) {
+		if reason == "" {
+			reason = why
+			_ = p.c.send(&message{Op: opInterrupt})
+			kill = time.After(l.KillGrace)
+		}
+	}
+	for {
+		select {
+		case m, ok := <-p.msgs:
+			if !ok {
+				if reason != "" {
+					p.kill(reason)
+				}
+				name, msg := p.death(l)
+				return finish(failed(name, msg)), true
+			}
+			switch m.Op {
+			case opStream:
+				collect(m.Name, m.Text)
+			case opDisplay:
+				if h.Display != nil && m.Display != nil {
+					h.Display(*m.Display)
+				}
+			case opClear:
+				if h.Clear != nil {
+					h.Clear(m.Wait)
+				}
+			case opInputReq:
+				go s.answerInput(p, h, m)
+			case opResult:
+				r := m.Result
+				if r == nil {
+					r = failed("WorkerCrashed", "the worker sent an empty result")
+				}
+				if reason == "timeout" {
+					r.Success = false
+					r.ErrorName = "Timeout"
+					r.ErrorMessage = fmt.Sprintf("the cell exceeded the %v time limit and was interrupted", l.CellTimeout)
+					r.Traceback = []string{r.ErrorName + ": " + r.ErrorMessage}
+				}
+				poisoned := r.Restarted
+				r.Restarted = false
+				return finish(r), poisoned
+			}
+		case <-done:
+			done = nil
+			interrupt("interrupt")
+		case <-timeout.C:
+			interrupt("timeout")
+		case <-kill:
+			kill = nil
+			p.kill(reason)
+		}
+	}
+}
+
+// answerInput asks the Input handler for a line and sends it to the
+// worker.
+func (s *Session) answerInput(p *proc, h *Handlers, m *message) {
+	reply := &message{Op: opInputRep}
+	if h.Input == nil {
+		reply.Err = "reading input is not supported here (no input handler); put the data in the cell instead"
+	} else if text, err := h.Input(m.Text, m.Password); err != nil {
+		reply.Err = err.Error()
+	} else {
+		reply.Text = text
+	}
+	_ = p.c.send(reply)
+}
+
+// replyTimeout bounds a completion or inspect request.
+const replyTimeout = 5 * time.Second
+
+// request sends a completion or inspect request and waits for the reply.
+func (s *Session) request(ctx context.Context, m *message) (*message, error) {
+	if s.closed {
+		return nil, errClosed
+	}
+	if s.p == nil {
+		if err := s.start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	p := s.p
+	names := make([]string, 0, len(s.st.declared))
+	for n := range s.st.declared {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	m.Names = names
+	if err := p.c.send(m); err != nil {
+		return nil, fmt.Errorf("sandbox: sending %s request: %w", m.Op, err)
+	}
+	t := time.NewTimer(replyTimeout)
+	defer t.Stop()
+	for {
+		select {
+		case r, ok := <-p.msgs:
+			if !ok {
+				s.p = nil
+				return nil, errors.New("sandbox: the worker exited during the request")
+			}
+			if r.Op == opReply {
+				return r, nil
+			}
+		case <-t.C:
+			return nil, fmt.Errorf("sandbox: no %s reply within %v", m.Op, replyTimeout)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Complete returns completions for code at cursor (a rune offset): names of
+// the session, members of allowed packages and of session values, and
+// column names inside string literals passed to award_data.
+func (s *Session) Complete(ctx context.Context, code string, cursor int) (Completion, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.request(ctx, &message{Op: opComplete, Code: code, Cursor: cursor})
+	if err != nil || r.Completion == nil {
+		return Completion{Start: cursor, End: cursor}, err
+	}
+	return *r.Completion, nil
+}
+
+// Inspect describes the name at cursor (a rune offset): signature and
+// documentation for package members, type and value for session variables.
+// detail is 0 or 1, as in Jupyter's inspect_request.
+func (s *Session) Inspect(ctx context.Context, code string, cursor, detail int) (Inspection, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.request(ctx, &message{Op: opInspect, Code: code, Cursor: cursor, Detail: detail})
+	if err != nil || r.Inspection == nil {
+		return Inspection{}, err
+	}
+	return *r.Inspection, nil
+}
+
+// Close stops the worker. It is safe to call more than once.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.p != nil {
+		s.p.close(time.Second)
+		s.p = nil
+	}
+	return nil
+}
+
+// ProbeIsolation starts a worker as NewSession would and reports which
+// isolation layers applied and why the others did not. opts.DataPath may
+// be empty.
+func ProbeIsolation(ctx context.Context, opts Options) ([]Layer, error) {
+	opts.RequireIsolation = false
+	s, err := NewSession(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Layers(), nil
+}

@@ -1,0 +1,387 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// workerDataFD is the worker's file descriptor of the data file: the
+// supervisor opens it, so the worker (an unprivileged uid that may not be
+// able to walk to the file) never needs the path.
+const workerDataFD = 5
+
+// workerEnv is the worker's whole environment: nothing of the
+// supervisor's (secrets, paths) is inherited.
+var workerEnv = []string{"GOTRACEBACK=single"}
+
+// readyTimeout bounds a worker's start.
+const readyTimeout = 15 * time.Second
+
+// proc is one running worker process seen from the supervisor.
+type proc struct {
+	cmd     *exec.Cmd
+	c       *conn
+	msgs    chan *message // frames from the worker; closed when its pipe ends
+	exited  chan struct{} // closed after the process was reaped
+	waitErr error
+	stderr  *tailBuffer
+	layers  []Layer
+	columns []string
+
+	mu       sync.Mutex
+	killedBy string   // "timeout" or "interrupt" when the supervisor killed it
+	fatal    *message // the worker's last words (heap watchdog)
+}
+
+// namespaces caches whether this host lets the supervisor create the
+// worker's namespaces, and why not.
+var namespaces struct {
+	sync.Mutex
+	tried  bool
+	ok     bool
+	reason string
+}
+
+// startProc starts a worker and waits until it is ready.
+func startProc(ctx context.Context, opts Options) (*proc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: finding the executable to start as the worker: %w", err)
+	}
+	var dataFile *os.File
+	var dataSize int64
+	if opts.DataPath != "" {
+		dataFile, err = os.Open(opts.DataPath)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: opening the data for the worker: %w", err)
+		}
+		defer dataFile.Close()
+		if fi, err := dataFile.Stat(); err == nil {
+			dataSize = fi.Size()
+		}
+	}
+	namespaces.Lock()
+	useNS := !namespaces.tried || namespaces.ok
+	namespaces.Unlock()
+	p, err := spawn(exe, dataFile, useNS)
+	if err != nil && useNS {
+		namespaces.Lock()
+		namespaces.tried, namespaces.ok = true, false
+		namespaces.reason = "the host refused to create them: " + err.Error() + " (containers often forbid user namespaces; on Debian/Ubuntu check kernel.unprivileged_userns_clone and apparmor_restrict_unprivileged_userns)"
+		namespaces.Unlock()
+		p, err = spawn(exe, dataFile, false)
+	} else if err == nil && useNS {
+		namespaces.Lock()
+		namespaces.tried, namespaces.ok = true, true
+		namespaces.Unlock()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: starting the worker: %w", err)
+	}
+	cfg := &workerConfig{
+		HeapBytes:      opts.Limits.HeapBytes,
+		MaxOutputBytes: opts.Limits.MaxOutputBytes,
+		Isolate:        true,
+		DataSize:       dataSize,
+	}
+	if dataFile != nil {
+		cfg.DataPath = fmt.Sprintf("/proc/self/fd/%d", workerDataFD)
+	}
+	if err := p.c.send(&message{Op: opConfig, Config: cfg}); err != nil {
+		p.kill("")
+		return nil, fmt.Errorf("sandbox: configuring the worker: %w%s", err, p.stderrHint())
+	}
+	timer := time.NewTimer(readyTimeout)
+	defer timer.Stop()
+	select {
+	case m, ok := <-p.msgs:
+		if !ok {
+			p.kill("")
+			<-p.exited
+			return nil, fmt.Errorf("sandbox: the worker exited while starting (%v)%s", p.waitErr, p.stderrHint())
+		}
+		if m.Op != opReady || m.Ready == nil {
+			p.kill("")
+			return nil, fmt.Errorf("sandbox: the worker sent %q instead of ready", m.Op)
+		}
+		if m.Ready.Err != "" {
+			p.kill("")
+			return nil, fmt.Errorf("sandbox: the worker could not start: %s", m.Ready.Err)
+		}
+		p.columns = m.Ready.Columns
+		p.layers = append(supervisorLayers(useNS && namespaces.ok), m.Ready.Layers...)
+	case <-timer.C:
+		p.kill("")
+		return nil, fmt.Errorf("sandbox: the worker was not ready after %v%s", readyTimeout, p.stderrHint())
+	case <-ctx.Done():
+		p.kill("")
+		return nil, ctx.Err()
+	}
+	return p, nil
+}
+
+// supervisorLayers are the layers the supervisor applies when it starts
+// the worker.
+func supervisorLayers(ns bool) []Layer {
+	layers := []Layer{
+		{Name: "worker-process", Active: true, Detail: "cells run in a separate process with an empty environment and its own process group; its death never ends the kernel"},
+		{Name: "pdeathsig", Active: runtime.GOOS == "linux", Detail: "the worker is killed when the kernel exits"},
+	}
+	l := Layer{Name: "namespaces", Active: ns}
+	if ns {
+		l.Detail = namespaceDetail()
+	} else {
+		namespaces.Lock()
+		l.Detail = namespaces.reason
+		namespaces.Unlock()
+		if l.Detail == "" {
+			l.Detail = "not attempted"
+		}
+	}
+	return append(layers, l)
+}
+
+// spawn starts the worker process from a goroutine locked to its OS
+// thread: Pdeathsig fires when the thread that started the child exits,
+// so that thread must live exactly as long as the worker.
+func spawn(exe string, dataFile *os.File, withNamespaces bool) (*proc, error) {
+	reqR, reqW, err := blockingPipe()
+	if err != nil {
+		return nil, err
+	}
+	respR, respW, err := blockingPipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, err
+	}
+	p := &proc{
+		msgs:   make(chan *message, 256),
+		exited: make(chan struct{}),
+		stderr: newTailBuffer(4<<10, 8<<10),
+	}
+	// /proc/self/exe rather than the path: the worker may run as a uid
+	// that cannot walk to the binary (a test binary in a private build
+	// directory, a binary under /root), but the magic link needs no
+	// directory permissions.
+	cmd := exec.Command(exe, workerArg)
+	cmd.Path = "/proc/self/exe"
+	cmd.Env = workerEnv
+	cmd.Dir = "/"
+	cmd.Stdout = p.stderr
+	cmd.Stderr = p.stderr
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	if dataFile != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, dataFile)
+	}
+	cmd.SysProcAttr = procAttr(withNamespaces)
+	p.cmd = cmd
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		// Never unlocked: the thread ends with this goroutine, after
+		// the worker.
+		if err := cmd.Start(); err != nil {
+			started <- err
+			close(p.exited)
+			return
+		}
+		started <- nil
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	err = <-started
+	reqR.Close()
+	respW.Close()
+	if err != nil {
+		reqW.Close()
+		respR.Close()
+		return nil, err
+	}
+	p.c = newConn(respR, reqW)
+	go func() {
+		defer close(p.msgs)
+		defer respR.Close()
+		for {
+			m, err := p.c.recv()
+			if err != nil {
+				return
+			}
+			if m.Op == opFatal {
+				p.mu.Lock()
+				p.fatal = m
+				p.mu.Unlock()
+				continue
+			}
+			p.msgs <- m
+		}
+	}()
+	return p, nil
+}
+
+// blockingPipe returns a pipe in blocking mode. Reads then block their
+// thread in the kernel instead of going through the network poller, which
+// halves the latency of a request/reply exchange with the worker.
+func blockingPipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, fmt.Errorf("creating a pipe: %w", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// kill ends the worker; reason records why for the error message.
+func (p *proc) kill(reason string) {
+	p.mu.Lock()
+	if p.killedBy == "" {
+		p.killedBy = reason
+	}
+	p.mu.Unlock()
+	if p.cmd.Process != nil {
+		// The worker leads its process group; with a pid namespace it is
+		// its init, and its death ends everything inside.
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		_ = p.cmd.Process.Kill()
+	}
+}
+
+// close asks the worker to exit (end of its request pipe) and kills it if
+// it has not after grace.
+func (p *proc) close(grace time.Duration) {
+	if w, ok := p.c.w.(*os.File); ok {
+		w.Close()
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		p.kill("")
+		<-p.exited
+	}
+}
+
+// stderrHint returns the worker's own error output for error messages.
+func (p *proc) stderrHint() string {
+	s := strings.TrimSpace(p.stderr.String())
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+// death explains why a worker died, for a cell's result.
+func (p *proc) death(l Limits) (name, msg string) {
+	<-p.exited
+	p.mu.Lock()
+	killedBy, fatal := p.killedBy, p.fatal
+	p.mu.Unlock()
+	out := p.stderr.String()
+	var ws syscall.WaitStatus
+	if p.cmd.ProcessState != nil {
+		ws, _ = p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	}
+	switch {
+	case killedBy == "timeout":
+		return "Timeout", fmt.Sprintf("the cell exceeded the %v time limit and did not stop within %v of the interrupt, so its worker was killed", l.CellTimeout, l.KillGrace)
+	case killedBy == "interrupt":
+		return "Interrupted", fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
+	case fatal != nil && fatal.Name == "MemoryError", ws.Exited() && ws.ExitStatus() == exitHeapLimit:
+		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit", formatBytes(l.HeapBytes))
+	case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
+		return "StackOverflow", fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", formatBytes(maxStackBytes))
+	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
+		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", formatBytes(l.HeapBytes))
+	case strings.Contains(out, "concurrent map"):
+		return "WorkerCrashed", "the worker crashed: " + firstLine(out, "fatal error:")
+	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
+		return "WorkerCrashed", fmt.Sprintf("the worker was killed by SIGKILL (its %ds CPU-time limit, or the host's out-of-memory killer)", cpuSeconds)
+	case ws.Signaled():
+		return "WorkerCrashed", "the worker was killed by " + ws.Signal().String()
+	}
+	detail := firstLine(out, "panic:")
+	if detail == "" {
+		detail = firstLine(out, "fatal error:")
+	}
+	if detail == "" {
+		detail = fmt.Sprintf("exit status %d", ws.ExitStatus())
+		if t := strings.TrimSpace(out); t != "" {
+			detail += ": " + lastLines(t, 5)
+			if os.Getenv("SBIR_DEBUG_WORKER") != "" {
+				detail += "\n" + t
+			}
+		}
+	}
+	return "WorkerCrashed", "the worker crashed: " + detail
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// firstLine returns the first line of s that starts with prefix.
+func firstLine(s, prefix string) string {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), prefix) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
+}
+
+// tailBuffer keeps the head and the tail of what is written to it.
+type tailBuffer struct {
+	mu         sync.Mutex
+	head, tail []byte
+	headMax    int
+	tailMax    int
+	dropped    bool
+}
+
+func newTailBuffer(headMax, tailMax int) *tailBuffer {
+	return &tailBuffer{headMax: headMax, tailMax: tailMax}
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := len(p)
+	if room := b.headMax - len(b.head); room > 0 {
+		k := min(room, len(p))
+		b.head = append(b.head, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) > 0 {
+		b.tail = append(b.tail, p...)
+		if over := len(b.tail) - b.tailMax; over > 0 {
+			b.tail = append(b.tail[:0], b.tail[over:]...)
+			b.dropped = true
+		}
+	}
+	return n, nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dropped {
+		return string(b.head) + "\n...\n" + string(b.tail)
+	}
+	return string(b.head) + string(b.tail)
+}
+
+// errClosed is returned by a closed Session.
+var errClosed = errors.New("sandbox: the session is closed")

@@ -1,0 +1,3 @@
+award_data.Count()
+// Output:
+// 2000

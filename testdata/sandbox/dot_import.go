@@ -1,0 +1,3 @@
+import . "strings"
+// Error:
+// the dot import of "strings" is not allowed

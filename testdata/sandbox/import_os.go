@@ -1,0 +1,3 @@
+import "os"
+// Error:
+// NotAllowed: line 1, column 8: import "os" is not allowed

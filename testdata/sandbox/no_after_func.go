@@ -1,0 +1,3 @@
+time.AfterFunc(time.Second, func() {})
+// Error:
+// has no symbol AfterFunc

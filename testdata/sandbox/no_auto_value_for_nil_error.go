@@ -1,0 +1,3 @@
+var err error
+err
+// Output:

@@ -1,0 +1,3 @@
+import "unsafe"
+// Error:
+// import "unsafe" is not allowed

@@ -1,0 +1,3 @@
+package main
+// Error:
+// NotAllowed: line 1, column 1: package clause is not allowed

@@ -1,0 +1,3 @@
+panic("boom")
+// Error:
+// Panic: boom

@@ -1,0 +1,4 @@
+var s string
+fmt.Scanln(&s)
+// Error:
+// reading input is not supported

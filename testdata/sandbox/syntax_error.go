@@ -1,0 +1,3 @@
+x := 
+// Error:
+// SyntaxError: line 2

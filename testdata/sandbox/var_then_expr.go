@@ -1,0 +1,3 @@
+var y = 3; y
+// Output:
+// 3

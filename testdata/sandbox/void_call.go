@@ -1,0 +1,4 @@
+func hi() { fmt.Println("hi") }
+hi()
+// Output:
+// hi
