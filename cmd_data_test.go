@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
 )
@@ -137,5 +141,73 @@ func TestDownloadProgressBar(t *testing.T) {
 	s := out.String()
 	if !strings.Contains(s, "downloading") || !strings.Contains(s, "MB") || !strings.Contains(s, "converting to Arrow") {
 		t.Errorf("progress bar output:\n%q", s)
+	}
+}
+
+// TestDownloadDataInterrupt sends a real SIGINT to a real sbir-kernel
+// process in the middle of a download: it must stop, say so, and leave the
+// previous data exactly as it was.
+func TestDownloadDataInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildKernel(t, t.TempDir())
+	cache := t.TempDir()
+	var good bytes.Buffer
+	if err := dataset.Generate(&good, dataset.GenerateOptions{Rows: 100, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(t.TempDir(), "good.csv")
+	os.WriteFile(local, good.Bytes(), 0o644)
+	if _, err := dataset.Download(context.Background(), dataset.DownloadOptions{URL: local, CacheDir: cache}); err != nil {
+		t.Fatal(err)
+	}
+	csvBefore, _ := os.ReadFile(filepath.Join(cache, "award_data.csv"))
+	arrowBefore, _ := os.ReadFile(filepath.Join(cache, "award_data.arrow"))
+
+	streaming := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "500000000")
+		w.Write(good.Bytes())
+		w.(http.Flusher).Flush()
+		once.Do(func() { close(streaming) })
+		<-r.Context().Done() // a slow server: nothing more until the client leaves
+	}))
+	defer srv.Close()
+
+	cmd := exec.Command(bin, "download-data", srv.URL+"/award_data.csv")
+	cmd.Env = append(os.Environ(), "SBIR_CACHE_DIR="+cache)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-streaming:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the download did not start")
+	}
+	time.Sleep(100 * time.Millisecond) // let the client write what it received
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit: %v; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), "the previous data is kept") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	csvAfter, _ := os.ReadFile(filepath.Join(cache, "award_data.csv"))
+	arrowAfter, _ := os.ReadFile(filepath.Join(cache, "award_data.arrow"))
+	if !bytes.Equal(csvBefore, csvAfter) || !bytes.Equal(arrowBefore, arrowAfter) {
+		t.Error("the interrupted download changed the cached data")
+	}
+	entries, _ := os.ReadDir(cache)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".download-") || strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
 	}
 }

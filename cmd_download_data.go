@@ -108,11 +108,11 @@ func newDownloadProgress(w io.Writer, terminal bool) func(dataset.Stage, int64, 
 				return
 			}
 			if terminal {
-				max := total
-				if max <= 0 {
-					max = -1
+				limit := total
+				if limit <= 0 {
+					limit = -1 // unknown size: a spinner with bytes and rate
 				}
-				bar = progressbar.NewOptions64(max,
+				bar = progressbar.NewOptions64(limit,
 					progressbar.OptionSetWriter(w),
 					progressbar.OptionSetDescription(describe[s]),
 					progressbar.OptionShowBytes(true),

@@ -100,6 +100,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(out); err != nil {
 			return err
 		}

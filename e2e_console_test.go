@@ -110,8 +110,9 @@ func startConsole(t *testing.T, j *jupyterEnv, tmux, jupyter, kernel string, arg
 }
 
 // exit leaves the console as a person does (Ctrl-D, then "y") and checks
-// that it ended cleanly.
-func (s *tmuxSession) exit() {
+// that it ended cleanly. With consoleBug, a traceback of the console's own
+// KeyboardInterrupt is tolerated (jupyter_console#296).
+func (s *tmuxSession) exit(consoleBug bool) {
 	s.t.Helper()
 	s.key("C-d")
 	s.waitFor("the exit confirmation", regexp.MustCompile(`Do you really want to exit`), 10*time.Second)
@@ -120,8 +121,10 @@ func (s *tmuxSession) exit() {
 	if !strings.Contains(scr, "[console exited with status 0]") {
 		s.t.Errorf("jupyter console did not exit cleanly. Screen:\n%s", lastLines(scr, 20))
 	}
-	if strings.Contains(scr, "Traceback (most recent call last)") {
-		s.t.Errorf("jupyter console printed a Python traceback. Screen:\n%s", scr)
+	if tb := strings.Index(scr, "Traceback (most recent call last)"); tb >= 0 {
+		if !consoleBug || !strings.Contains(scr[tb:], "KeyboardInterrupt") {
+			s.t.Errorf("jupyter console printed a Python traceback. Screen:\n%s", scr)
+		}
 	}
 }
 
@@ -192,15 +195,26 @@ func TestE2EConsole(t *testing.T) {
 			t.Errorf("the interrupted cell shows no interrupt error. Screen:\n%s", lastLines(scr, 20))
 		}
 
-		// The next cell runs (behind the loop's time limit when Ctrl-C
-		// did not get through).
+		if consoleBug {
+			// The kernel is still running the loop. A cell typed now would
+			// meet an unanswered is_complete_request, after which this
+			// console never submits a cell again (its fallback waits for an
+			// empty last line that splitlines() cannot produce). Wait for
+			// the kernel's 5 s limit instead, as the user has to.
+			time.Sleep(6 * time.Second)
+		}
 		before = s.prompts()
 		s.typeLine(`fmt.Println("still here", add(40, 2))`)
 		scr = s.waitForNewPrompt("the cell after Ctrl-C", before, 30*time.Second)
 		if !strings.Contains(scr, "still here 42") {
 			t.Errorf("the cell after Ctrl-C printed nothing. Screen:\n%s", lastLines(scr, 20))
 		}
-		s.exit()
+		if consoleBug && !strings.Contains(scr[strings.LastIndex(scr, "for {}"):], "Timeout") {
+			t.Errorf("the loop's time-limit error never reached the console. Screen:\n%s", lastLines(scr, 20))
+		}
+		// The console's abandoned task ends in a KeyboardInterrupt traceback
+		// when it exits; that is the same upstream bug.
+		s.exit(consoleBug)
 	})
 
 	t.Run("simple_prompt", func(t *testing.T) {
@@ -211,10 +225,7 @@ func TestE2EConsole(t *testing.T) {
 		s.waitForNewPrompt("a one-line definition", before, 15*time.Second)
 
 		scr, took := s.interruptEndlessLoop(10 * time.Second)
-		loop := scr[strings.LastIndex(scr, "for {}"):]
-		if !regexp.MustCompile(`(?i)interrupt`).MatchString(loop) {
-			t.Errorf("Ctrl-C ended the loop after %v without an interrupt error. Screen:\n%s", took, lastLines(scr, 20))
-		}
+		shownAtOnce := regexp.MustCompile(`(?i)interrupt`).MatchString(scr[strings.LastIndex(scr, "for {}"):])
 		t.Logf("Ctrl-C ended the loop after %v", took.Round(10*time.Millisecond))
 
 		before = s.prompts()
@@ -223,6 +234,15 @@ func TestE2EConsole(t *testing.T) {
 		if !strings.Contains(scr, "still here 42") {
 			t.Errorf("the cell after the interrupt printed nothing. Screen:\n%s", lastLines(scr, 20))
 		}
-		s.exit()
+		// The console stops waiting for a cell at the first idle status of
+		// its session, and the interrupt_request's own idle (on control)
+		// can come before the cell's error: the error then shows up late,
+		// when the next line is entered.
+		if !regexp.MustCompile(`(?i)interrupt`).MatchString(scr[strings.LastIndex(scr, "for {}"):]) {
+			t.Errorf("the interrupted cell's error never appeared. Screen:\n%s", lastLines(scr, 20))
+		} else if !shownAtOnce {
+			t.Logf("the interrupt error appeared only after the next input: the interrupt_request's idle status overtook the cell's error")
+		}
+		s.exit(false)
 	})
 }

@@ -190,6 +190,10 @@ func TestE2ENotebooks(t *testing.T) {
 				return ok && strings.Contains(string(o.Data["text/html"]), "<b>SBIR</b>") && o.Data["text/plain"] != ""
 			}, "display_data with text/html and text/plain"},
 			{"cell-7", func(c nbCell) bool { return plain(c) == "true" }, `execute_result "true" (the data is loaded)`},
+			{"cell-8", func(c nbCell) bool {
+				o, ok := c.output("execute_result")
+				return ok && strings.Contains(string(o.Data["text/html"]), "<table") && strings.Contains(string(o.Data["text/plain"]), "Company")
+			}, "a frame as execute_result with an HTML table and a text table"},
 		}
 		for _, ck := range checks {
 			c := nb.cell(t, ck.id)

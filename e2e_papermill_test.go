@@ -52,6 +52,11 @@ func TestE2ENotebookParameters(t *testing.T) {
 			wantStdout: "agency=NASA year=2015 minAmount=150000.5 verbose=true\n",
 		},
 		{
+			name: "c#: quotes, backslashes and characters from U+0100 up are escaped validly", injector: "--csharp-params",
+			params:     map[string]any{"agency": "Ω \"q\" \\ 🚀"},
+			wantStdout: "agency=Ω \"q\" \\ 🚀 year=2020 minAmount=100000.0 verbose=false\n",
+		},
+		{
 			name: "c#: an integer redeclares a float parameter as int", injector: "--csharp-params",
 			params:     map[string]any{"minAmount": 150000},
 			wantStdout: "agency=DOD year=2020 minAmount=%!f(int=150000) verbose=false\n",

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -72,49 +71,6 @@ func defaultCacheDir(getenv func(string) string) string {
 // written.
 func fallbackCacheDir() string {
 	return filepath.Join(os.TempDir(), "sbir-kernel-"+strconv.Itoa(os.Getuid()))
-}
-
-// SourceKind says where the data came from.
-type SourceKind int
-
-// Where Locate found the data, in the order it looks.
-const (
-	SourceCSVPath    SourceKind = iota + 1 // $SBIR_CSV_PATH (Config.CSVPath)
-	SourceDownloaded                       // award_data.csv in the cache directory
-	SourceEmbedded                         // the synthetic sample compiled into the binary
-)
-
-func (k SourceKind) String() string {
-	switch k {
-	case SourceCSVPath:
-		return "SBIR_CSV_PATH"
-	case SourceDownloaded:
-		return "downloaded"
-	case SourceEmbedded:
-		return "embedded sample"
-	}
-	return "SourceKind(" + strconv.Itoa(int(k)) + ")"
-}
-
-// Source describes the data Locate chose and its current Arrow file.
-type Source struct {
-	Kind      SourceKind
-	Synthetic bool   // true for the embedded sample
-	CSVPath   string // "" for the embedded sample
-	ArrowPath string // the Arrow file to map (read-only)
-	CacheDir  string // the cache directory in use
-
-	CSVSize    int64     // bytes of CSV (uncompressed, for the embedded sample)
-	CSVModTime time.Time // zero for the embedded sample
-	ArrowSize  int64
-	Rows       int64
-	Columns    int
-	Report     *LoadReport // the load report stored in the Arrow file
-	// Converted is true if this Locate call converted the CSV.
-	Converted bool
-	// Warnings are conditions worth telling the user, such as an
-	// unwritable cache directory replaced by a temporary one.
-	Warnings []string
 }
 
 // sourceID identifies the CSV an Arrow file was converted from. It is
@@ -374,67 +330,6 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	return nil
 }
 
-// convertTo converts r into the new file tmp: buffered, synced, closed
-// and readable by everyone (workers may run as another user).
-func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions) (*LoadReport, error) {
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	report, err := Convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := bw.Flush(); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return nil, err
-	}
-	if err := tmp.Sync(); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	return report, nil
-}
-
-// ConvertFile converts the awards CSV at csvPath into the Arrow file
-// arrowPath, atomically: the result appears under arrowPath complete or
-// not at all. It is Convert for files, handy for fixtures and tools; Locate
-// adds caching and locking on top.
-func ConvertFile(ctx context.Context, csvPath, arrowPath string, opts ConvertOptions) (*LoadReport, error) {
-	f, err := os.Open(csvPath)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not an awards CSV", csvPath)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(arrowPath), filepath.Base(arrowPath)+".tmp-*")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if tmp != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	report, err := convertTo(ctx, f, st.Size(), tmp, opts)
-	if err != nil {
-		return nil, fmt.Errorf("converting %s: %w", csvPath, err)
-	}
-	if err := os.Rename(tmp.Name(), arrowPath); err != nil {
-		return nil, err
-	}
-	tmp = nil
-	return report, nil
-}
-
 // syncDir makes a rename durable. Errors are ignored: some file systems do
 // not support syncing directories, and the rename itself succeeded.
 func syncDir(dir string) {
@@ -462,37 +357,4 @@ func probeWritable(dir string) error {
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:8])
-}
-
-// progressPrinter returns a ConvertOptions.Progress function printing a
-// line to w at most every interval (and at the end).
-func progressPrinter(w io.Writer, what string, interval time.Duration) func(read, total int64) {
-	start := time.Now()
-	last := start
-	return func(read, total int64) {
-		now := time.Now()
-		done := total > 0 && read >= total
-		if !done && now.Sub(last) < interval {
-			return
-		}
-		last = now
-		if total > 0 {
-			fmt.Fprintf(w, "%s: %d%% (%s of %s)\n", what, read*100/total, formatBytes(read), formatBytes(total))
-		} else {
-			fmt.Fprintf(w, "%s: %s\n", what, formatBytes(read))
-		}
-	}
-}
-
-// formatBytes formats n as "394.1 MB".
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1e9:
-		return strconv.FormatFloat(float64(n)/1e9, 'f', 2, 64) + " GB"
-	case n >= 1e6:
-		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
-	case n >= 1e3:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " kB"
-	}
-	return strconv.FormatInt(n, 10) + " B"
 }

@@ -346,3 +346,46 @@ func TestLocateNoCacheDir(t *testing.T) {
 		t.Fatalf("source = %+v", src)
 	}
 }
+
+func TestWriteDoctorRealData(t *testing.T) {
+	cache := t.TempDir()
+	csvPath := filepath.Join(cache, CSVFileName)
+	os.WriteFile(csvPath, generated(t, GenerateOptions{Rows: 30, Seed: 17, Shape: ShapeLegacy41}), 0o644)
+	when := time.Date(2026, 11, 2, 8, 30, 0, 0, time.UTC)
+	os.Chtimes(csvPath, when, when)
+	// SBIR_CSV_PATH naming the cached download shares its Arrow file.
+	src, err := Locate(context.Background(), Config{CacheDir: cache, CSVPath: csvPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Kind != SourceCSVPath || src.ArrowPath != filepath.Join(cache, ArrowFileName) {
+		t.Fatalf("source = %+v", src)
+	}
+	src, err = Locate(context.Background(), Config{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Kind != SourceDownloaded || src.Converted {
+		t.Fatalf("downloaded source = %+v", src)
+	}
+	var doc bytes.Buffer
+	if err := src.WriteDoctor(&doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"real data downloaded by `" + DownloadCommand + "`",
+		"rows:             30",
+		"columns:          42 (legacy-41 header, 41 CSV columns)",
+		"CSV:              " + csvPath + " (",
+		"modified 2026-11-02 08:30:00 UTC",
+		"Arrow file:       " + src.ArrowPath,
+		"load report:      30 rows from 30 records (legacy-41 header); missing columns (all null): UEI",
+	} {
+		if !strings.Contains(doc.String(), want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, doc.String())
+		}
+	}
+	if got := src.Describe(); got != "30 awards from "+csvPath+" (real data, CSV of 2026-11-02)" {
+		t.Errorf("Describe() = %q", got)
+	}
+}

@@ -1,12 +1,15 @@
 package dataset
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -114,6 +117,7 @@ func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	}
 
 	reserved := size <= 0
+	var lastShort int64 // line of the last record if it had too few fields
 	const sampleRecords = 2000
 	for {
 		fields, line, err := rd.next()
@@ -128,6 +132,10 @@ func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 			continue
 		}
 		report.Records++
+		lastShort = 0
+		if len(fields) < ncols {
+			lastShort = line
+		}
 		switch {
 		case len(fields) != ncols:
 			report.skip(line, fmt.Sprintf("%d fields, want %d", len(fields), ncols))
@@ -156,6 +164,9 @@ func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 		return nil, err
 	}
 	report.Bytes = rd.consumed
+	if lastShort > 0 && rd.lastByte != '\n' && rd.lastByte != '\r' {
+		report.TruncatedLine = lastShort
+	}
 	report.Lines = rd.line
 	if rd.consumed > 0 && rd.lastByte != '\n' {
 		report.Lines++ // last line without a terminator
@@ -311,17 +322,6 @@ func describeStart(header [][]byte) string {
 	return "starts with " + truncate(strings.TrimSpace(strings.ToValidUTF8(string(b), "\uFFFD")), 60)
 }
 
-// truncate shortens valid UTF-8 text to at most n runes, marking the cut.
-func truncate(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "…"
-		}
-		n--
-	}
-	return s
-}
-
 func quoteList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
@@ -335,4 +335,65 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// convertTo converts r into the new file tmp: buffered, synced, closed
+// and readable by everyone (workers may run as another user).
+func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions) (*LoadReport, error) {
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	report, err := Convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return nil, err
+	}
+	if err := tmp.Sync(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	return report, nil
+}
+
+// ConvertFile converts the awards CSV at csvPath into the Arrow file
+// arrowPath, atomically: the result appears under arrowPath complete or
+// not at all. It is Convert for files, handy for fixtures and tools; Locate
+// adds caching and locking on top.
+func ConvertFile(ctx context.Context, csvPath, arrowPath string, opts ConvertOptions) (*LoadReport, error) {
+	f, err := os.Open(csvPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not an awards CSV", csvPath)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(arrowPath), filepath.Base(arrowPath)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if tmp != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	report, err := convertTo(ctx, f, st.Size(), tmp, opts)
+	if err != nil {
+		return nil, fmt.Errorf("converting %s: %w", csvPath, err)
+	}
+	if err := os.Rename(tmp.Name(), arrowPath); err != nil {
+		return nil, err
+	}
+	tmp = nil
+	return report, nil
 }

@@ -166,6 +166,24 @@ func TestConvertBadInput(t *testing.T) {
 			},
 		},
 		{
+			name: "file ends inside a record",
+			csv:  bulkHeader + "\n" + good + "\n" + good[:20],
+			check: func(t *testing.T, rep *LoadReport, d *Dataset) {
+				if rep.Rows != 1 || rep.Skipped != 1 || rep.TruncatedLine != 3 {
+					t.Errorf("rows %d skipped %d truncated line %d; want 1, 1, 3", rep.Rows, rep.Skipped, rep.TruncatedLine)
+				}
+			},
+		},
+		{
+			name: "short last record with a line end is not truncation",
+			csv:  bulkHeader + "\n" + good + "\n" + good[:20] + "\r\n",
+			check: func(t *testing.T, rep *LoadReport, d *Dataset) {
+				if rep.Skipped != 1 || rep.TruncatedLine != 0 {
+					t.Errorf("skipped %d truncated line %d; want 1, 0", rep.Skipped, rep.TruncatedLine)
+				}
+			},
+		},
+		{
 			name: "unterminated quote at end of file",
 			csv:  bulkHeader + "\n" + good + "\n" + strings.Replace(good, "Widgets", `"Widgets`, 1) + "\n",
 			err:  "line 3: quoted field is not closed before the end of the file (the file is probably truncated)",

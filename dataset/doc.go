@@ -42,4 +42,8 @@
 // simply null). A quoted field still open at the end of the
 // input (the signature of a truncated download) is an error naming the line
 // where the field started: recovering would silently drop or merge records.
+// Input that ends inside a record outside quotes is reported in
+// LoadReport.TruncatedLine, and Download refuses it. A cut exactly at a
+// record boundary cannot be told from a complete file by its content;
+// downloads are also checked against their Content-Length.
 package dataset

@@ -96,6 +96,13 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 		return nil, fmt.Errorf("waiting for another download into %s: %w", opts.CacheDir, err)
 	}
 	defer dlock.Unlock()
+	// Only the lock holder creates download files: any left here come from
+	// a download that was killed.
+	if stale, _ := filepath.Glob(csvPath + ".download-*"); len(stale) > 0 {
+		for _, p := range stale {
+			os.Remove(p)
+		}
+	}
 
 	body, total, err := openURL(ctx, opts)
 	if err != nil {
@@ -167,6 +174,10 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 			return nil, fmt.Errorf("the download from %s is incomplete or damaged: %w; run the command again", opts.URL, err)
 		}
 		return nil, fmt.Errorf("the download from %s was not installed: %w", opts.URL, err)
+	}
+	if report.TruncatedLine > 0 {
+		return nil, fmt.Errorf("the download from %s is incomplete: it ends in the middle of the record starting at line %d; run the command again",
+			opts.URL, report.TruncatedLine)
 	}
 	if report.Rows == 0 {
 		return nil, fmt.Errorf("%w: the download from %s holds no awards (%d records skipped); the previous data is kept", ErrNotAwardsCSV, opts.URL, report.Skipped)

@@ -70,6 +70,16 @@ func TestDownload(t *testing.T) {
 		t.Error("installed CSV differs from the served one")
 	}
 	noTempFiles(t, cache)
+
+	// A download killed earlier (SIGKILL runs no cleanup) leaves its
+	// temporary file; the next download removes it.
+	stale := writeFile(t, filepath.Join(cache, CSVFileName+".download-123"), "partial")
+	if _, err := Download(context.Background(), DownloadOptions{URL: url, CacheDir: cache}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale download file left: %v", err)
+	}
 	// Locate uses the download as is: no second conversion.
 	src, err := Locate(context.Background(), Config{CacheDir: cache})
 	if err != nil {
@@ -111,6 +121,8 @@ func TestDownloadFailuresKeepPreviousData(t *testing.T) {
 	html := []byte("<!DOCTYPE html>\n<html><head><title>Maintenance</title></head><body>Down for maintenance</body></html>\n")
 	// A CSV cut inside a quoted abstract.
 	cut := newer[:bytes.LastIndex(newer[:len(newer)/2], []byte(`,"`))+5]
+	// A CSV cut between two fields of a record, outside quotes.
+	cutRecord := append(bytes.Clone(newer[:bytes.LastIndex(newer[:len(newer)/2], []byte("\r\n"))+2]), "ACME INC,Widgets,Department of Energy,"...)
 
 	tests := []struct {
 		name    string
@@ -137,6 +149,9 @@ func TestDownloadFailuresKeepPreviousData(t *testing.T) {
 		{"truncated inside a quoted field (no Content-Length)", func(w http.ResponseWriter, r *http.Request) {
 			w.Write(cut)
 		}, []string{"incomplete or damaged", "quoted field is not closed before the end of the file"}},
+		{"cut between fields (no Content-Length)", func(w http.ResponseWriter, r *http.Request) {
+			w.Write(cutRecord)
+		}, []string{"is incomplete: it ends in the middle of the record starting at line"}},
 		{"another CSV", func(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte("id,name\n1,x\n"))
 		}, []string{`not an SBIR awards CSV: starts with id,name; the header has no "Company"`}},

@@ -42,6 +42,11 @@ type LoadReport struct {
 	Skipped       int64       `json:"skipped"`     // records skipped (see SkippedRecords)
 	// SkippedRecords details the first skipped records.
 	SkippedRecords []SkippedRecord `json:"skipped_records,omitempty"`
+	// TruncatedLine is non-zero if the input ended in the middle of a
+	// record: the last record, starting on this line, has too few fields and
+	// no line end. It is skipped like any short record; for a download it
+	// means the file was cut off.
+	TruncatedLine int64 `json:"truncated_line,omitempty"`
 	// InvalidUTF8Fields counts text fields in which invalid UTF-8 was
 	// replaced; InvalidUTF8Bytes counts the bytes replaced by U+FFFD.
 	InvalidUTF8Fields int64 `json:"invalid_utf8_fields"`
@@ -148,26 +153,6 @@ func (r *LoadReport) Summary() string {
 			}
 			fmt.Fprintf(&b, " %s %s (first %q at line %d)", name, groupDigits(ci.Unparseable), ci.FirstValue, ci.FirstLine)
 		}
-	}
-	return b.String()
-}
-
-// groupDigits formats n with thousands separators: 219500 → "219,500".
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
 	}
 	return b.String()
 }

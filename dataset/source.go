@@ -3,9 +3,54 @@ package dataset
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 	"time"
 )
+
+// SourceKind says where the data came from.
+type SourceKind int
+
+// Where Locate found the data, in the order it looks.
+const (
+	SourceCSVPath    SourceKind = iota + 1 // $SBIR_CSV_PATH (Config.CSVPath)
+	SourceDownloaded                       // award_data.csv in the cache directory
+	SourceEmbedded                         // the synthetic sample compiled into the binary
+)
+
+// String returns how doctor and logs name the kind of source.
+func (k SourceKind) String() string {
+	switch k {
+	case SourceCSVPath:
+		return "SBIR_CSV_PATH"
+	case SourceDownloaded:
+		return "downloaded"
+	case SourceEmbedded:
+		return "embedded sample"
+	}
+	return "SourceKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Source describes the data Locate chose and its current Arrow file.
+type Source struct {
+	Kind      SourceKind
+	Synthetic bool   // true for the embedded sample
+	CSVPath   string // "" for the embedded sample
+	ArrowPath string // the Arrow file to map (read-only)
+	CacheDir  string // the cache directory in use
+
+	CSVSize    int64     // bytes of CSV (uncompressed, for the embedded sample)
+	CSVModTime time.Time // zero for the embedded sample
+	ArrowSize  int64
+	Rows       int64
+	Columns    int
+	Report     *LoadReport // the load report stored in the Arrow file
+	// Converted is true if this Locate call converted the CSV.
+	Converted bool
+	// Warnings are conditions worth telling the user, such as an
+	// unwritable cache directory replaced by a temporary one.
+	Warnings []string
+}
 
 // Describe returns one line for banners, naming synthetic data as such:
 //

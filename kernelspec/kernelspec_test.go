@@ -346,7 +346,10 @@ func TestUninstall(t *testing.T) {
 func TestJupyterListsKernel(t *testing.T) {
 	jupyter, err := exec.LookPath("jupyter")
 	if err != nil {
-		t.Skip("jupyter is not installed (Debian package jupyter-client); skipping the check with the real client")
+		if os.Getenv("SBIR_E2E") == "1" {
+			t.Fatal("SBIR_E2E=1 but jupyter is not on PATH (Debian packages jupyter-core jupyter-client)")
+		}
+		t.Skip("jupyter is not installed (Debian packages jupyter-core jupyter-client); skipping the check with the real client")
 	}
 	data := t.TempDir()
 	exe := fakeKernel(t)
@@ -357,7 +360,7 @@ func TestJupyterListsKernel(t *testing.T) {
 	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+data)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("jupyter kernelspec list failed (%v): jupyter-client is incomplete here", err)
+		t.Fatalf("jupyter kernelspec list --json: %v", err)
 	}
 	var list struct {
 		Kernelspecs map[string]struct {

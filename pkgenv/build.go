@@ -104,6 +104,11 @@ func (b *builder) install(ctx context.Context, roots []module.Version) (*manifes
 	if err := os.RemoveAll(b.dl); err != nil {
 		return nil, err
 	}
+	// Read-only for everyone from now on, whatever the umask: the worker
+	// that pre-flights and later uses the tree may run as another user.
+	if err := makeReadOnly(filepath.Join(b.dir, "src")); err != nil {
+		return nil, fmt.Errorf("pkgenv: %w", err)
+	}
 
 	// Pre-flight every importable package of the requested modules in the
 	// real sandbox; dependencies are loaded through them.

@@ -187,9 +187,6 @@ func installEnv(ctx context.Context, key string, mods []module.Version, opts Opt
 	man.Go = runtime.Version()
 	man.SumDB = b.db.name
 	man.Created = time.Now().UTC()
-	if err := makeReadOnly(filepath.Join(tmp, "src")); err != nil {
-		return fmt.Errorf("pkgenv: %w", err)
-	}
 	if err := os.WriteFile(filepath.Join(tmp, stampName), nil, 0o644); err != nil {
 		return fmt.Errorf("pkgenv: %w", err)
 	}
@@ -444,8 +441,9 @@ func removeStaleTemps(root, key string, logger *slog.Logger) int {
 func envPath(root, key string) string  { return filepath.Join(root, envsDir, key) }
 func lockPath(root, key string) string { return filepath.Join(root, locksDir, key+".lock") }
 
-// makeReadOnly makes the directories of a tree read-only (unzipped files
-// already are), so nothing mutates a shared environment by accident.
+// makeReadOnly makes a tree read-only and world-readable (files 0444,
+// directories 0555), so nothing mutates a shared environment by accident
+// and a worker running as another user can read it.
 func makeReadOnly(dir string) error {
 	var dirs []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -197,11 +197,11 @@ func TestEnsureInstallsAndReuses(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), "func Max") {
 		t.Fatalf("reading %s: %v (want numbers v1.1.0 with Max)", src, err)
 	}
-	if fi, err := os.Stat(src); err != nil || fi.Mode().Perm()&0o222 != 0 {
-		t.Errorf("mode of %s = %v (%v), want no write bits", src, fi.Mode(), err)
-	}
-	if fi, err := os.Stat(filepath.Dir(src)); err != nil || fi.Mode().Perm()&0o222 != 0 {
-		t.Errorf("mode of %s = %v (%v), want no write bits", filepath.Dir(src), fi.Mode(), err)
+	// Read-only, and readable by a worker running as another user.
+	for path, want := range map[string]os.FileMode{src: 0o444, filepath.Dir(src): 0o555, env.SrcDir(): 0o555, env.Dir: 0o755} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("mode of %s = %v (%v), want %v", path, fi.Mode().Perm(), err, want)
+		}
 	}
 
 	// A second session asking for the same set (in any order) shares it

@@ -74,8 +74,10 @@ func (l Limits) withDefaults() Limits {
 // and before it is published, so its verdicts are cached with it.
 //
 // gopath is the environment's root in GOPATH layout (gopath/src/<import
-// path>); the function must give the worker read-only access to it and
-// point yaegi's GoPath and SourcecodeFilesystem there. importPaths lists
+// path>), already read-only and world-readable; the function must give the
+// worker read-only access to it (an inherited directory descriptor and a
+// Landlock rule on it, as for a session) and point yaegi's GoPath and
+// SourcecodeFilesystem there. importPaths lists
 // every importable package of the requested modules (dependencies are
 // loaded through them). The result has one entry per failing package,
 // with a reason a user can act on, e.g. "imports os, which cells may not

@@ -35,7 +35,7 @@ var (
 	identBefore = regexp.MustCompile(`(?:([A-Za-z_][A-Za-z0-9_]*)\.)?([A-Za-z_][A-Za-z0-9_]*)?$`)
 	// A string argument of an award_data call or of a method chained on
 	// one: award_data.Strings("Com, .GroupBy("Agency", "Ph.
-	columnArg = regexp.MustCompile(`(?:award_data\.[A-Za-z_]\w*|\)\s*\.\s*[A-Za-z_]\w*|\b[a-z_]\w*\.[A-Z]\w*)\(\s*(?:(?:"[^"\n]*"|[^()"\n]*)\s*,\s*)*"([^"\n]*)$`)
+	columnArg = regexp.MustCompile(`(?:(award_data)\.[A-Za-z_]\w*|(\))\s*\.\s*[A-Za-z_]\w*|\b([a-z_]\w*)\.[A-Z]\w*)\(\s*(?:(?:"[^"\n]*"|[^()"\n]*)\s*,\s*)*"([^"\n]*)$`)
 )
 
 // runeToByte converts a rune offset of s to a byte offset.
@@ -56,8 +56,12 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 	off := runeToByte(code, cursor)
 	before := code[:off]
 	cur := utf8.RuneCountInString(before)
-	if m := columnArg.FindStringSubmatch(before); m != nil && strings.Contains(code, "award_data") {
-		prefix := m[1]
+	// Column names inside a string argument of award_data.X(, of a method
+	// chained on a call in a cell that uses award_data, or of a method of
+	// a session variable (a frame made by an earlier cell).
+	if m := columnArg.FindStringSubmatch(before); m != nil &&
+		(m[1] != "" || m[2] != "" && strings.Contains(code, "award_data") || m[3] != "" && contains(names, m[3])) {
+		prefix := m[4]
 		var out []string
 		for _, c := range columns {
 			if strings.HasPrefix(strings.ToLower(c), strings.ToLower(prefix)) {

@@ -13,13 +13,13 @@ import (
 // "// -- cell --" lines split a file into cells run in one session; the
 // expectation applies to the last cell and earlier ones must succeed.
 func TestCorpus(t *testing.T) {
-	files, err := filepath.Glob("../testdata/sandbox/*.go")
+	files, err := filepath.Glob("../testdata/sandbox/*.cell")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus files: %v", err)
 	}
 	s := newTestSession(t, nil)
 	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".go"), func(t *testing.T) {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".cell"), func(t *testing.T) {
 			b, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)

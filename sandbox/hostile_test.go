@@ -129,6 +129,13 @@ fmt.Println("MUST NOT APPEAR")`, cancel: 300 * time.Millisecond, errName: "Inter
 		{name: "deadlock", code: `ch := make(chan int)
 <-ch`, limits: short, errName: "Timeout", errText: "time limit"},
 		{name: "select forever", code: `select {}`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
+		{name: "slow compile killed", code: "x := 0" + strings.Repeat(" + 1", 20000), limits: func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 200 * time.Millisecond }, errName: "Timeout", errText: "time limit", lost: true},
+		{name: "display flood", code: `s := strings.Repeat("x", 1<<20)
+for i := 0; i < 24; i++ { display.HTML(s) }`, limits: func(l *Limits) { l.CellTimeout = time.Minute }, check: func(t *testing.T, r *Result) {
+			if !strings.Contains(r.Stderr, "display output dropped") {
+				t.Errorf("no note about dropped displays: %q", r.Stderr)
+			}
+		}},
 		{name: "huge array type", code: `var a [1 << 40]byte; len(a)`, errName: "NotAllowed", errText: "array of 1099511627776 elements"},
 		{name: "recursive type", code: `type T struct{ a T }`, errName: "NotAllowed", errText: "recursive type T"},
 	}

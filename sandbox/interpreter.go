@@ -282,9 +282,30 @@ func oneLine(s string) string {
 	return s
 }
 
-// healthy reports whether the interpreter still evaluates code after an
-// interrupt.
+// evalBusy reports whether an evaluation abandoned by EvalWithContext
+// (which returns at once when its context ends) is still running: a long
+// compilation or a compiled call that does not watch the context.
+func evalBusy() bool {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	return strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).EvalWithContext.func1")
+}
+
+// settleTimeout is how long an interrupted evaluation may take to unwind
+// before the worker declares its interpreter unusable.
+const settleTimeout = time.Second
+
+// healthy reports whether the interpreter can run more code after an
+// interrupt: the abandoned evaluation has ended and a trivial one works.
+// Evaluating while the old one still runs would corrupt the interpreter.
 func (s *session) healthy() bool {
+	deadline := time.Now().Add(settleTimeout)
+	for evalBusy() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	cellContext.Store(&ctx)

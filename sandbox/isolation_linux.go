@@ -107,8 +107,9 @@ func applyRlimits(cfg workerConfig) Layer {
 	l := Layer{Name: "rlimits"}
 	vm, err := vmSize()
 	if err != nil {
-		l.Detail = "cannot read the address-space size: " + err.Error()
-		return l
+		// Under Landlock already (cgo re-exec): assume the runtime's
+		// usual reservation.
+		vm = 2 << 30
 	}
 	dataSize := cfg.DataSize
 	// The Go runtime reserves address space far beyond what it uses; the
@@ -174,8 +175,23 @@ func applyLandlock() Layer {
 		l.Detail = "not supported by this kernel (needs Linux 5.13+ with Landlock enabled in the LSM list)"
 		return l
 	}
+	if reexecLandlocked() {
+		l.Active = true
+		l.Detail = fmt.Sprintf("ABI %d, applied before the worker re-executed itself (cgo build): only the data file (read), the kernel binary and the system libraries (read, execute) are reachable", abi)
+		if abi >= 4 {
+			l.Detail += "; TCP bind and connect denied"
+		}
+		if abi >= 6 {
+			l.Detail += "; signals and abstract sockets limited to the worker"
+		}
+		return l
+	}
 	if builtWithCgo {
-		l.Detail = "not applied: this binary was built with cgo, where Landlock cannot cover every thread; build with CGO_ENABLED=0"
+		l.Detail = "not applied: this cgo build cannot restrict every thread in place, and re-executing the worker under Landlock failed"
+		if reexecErr != nil {
+			l.Detail += " (" + reexecErr.Error() + ")"
+		}
+		l.Detail += "; build with CGO_ENABLED=0"
 		return l
 	}
 	if err := landlock.V7.BestEffort().Restrict(); err != nil {

@@ -20,6 +20,10 @@ func TestMain(m *testing.M) {
 	if IsWorker() {
 		os.Exit(WorkerMain())
 	}
+	if os.Getenv("SBIR_TEST_SUPERVISOR_CHILD") == "1" {
+		supervisorChild()
+		return
+	}
 	dir, err := os.MkdirTemp("", "sandbox-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -77,4 +81,16 @@ func layerActive(s *Session, name string) (bool, string) {
 		}
 	}
 	return false, "not reported"
+}
+
+// supervisorChild is a supervisor process for TestWorkerDiesWithSupervisor:
+// it starts a session, prints its worker's pid and waits to be killed.
+func supervisorChild() {
+	s, err := NewSession(context.Background(), Options{})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println(s.p.cmd.Process.Pid)
+	select {}
 }

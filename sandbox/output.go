@@ -1,11 +1,11 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
-	"errors"
-	"io"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +36,7 @@ type cellOutput struct {
 	truncated bool
 	overflow  string // stream that hit the cap
 	frames    []string
+	displayed int // bytes of display data sent by the cell
 	stdout    strings.Builder
 	stderr    strings.Builder
 	kick      chan struct{}
@@ -147,6 +148,27 @@ func (o *cellOutput) loop() {
 	}
 }
 
+// maxDisplayBytes bounds the display data one cell may send.
+const maxDisplayBytes = 16 << 20
+
+// allowDisplay accounts for a display of n bytes and reports whether it
+// fits the cell's budget; the first refusal adds a note to stderr.
+func (o *cellOutput) allowDisplay(n int) bool {
+	o.mu.Lock()
+	over := o.displayed+n > maxDisplayBytes
+	first := over && o.displayed <= maxDisplayBytes
+	if over {
+		o.displayed = maxDisplayBytes + 1
+	} else {
+		o.displayed += n
+	}
+	o.mu.Unlock()
+	if first {
+		o.write("stderr", []byte("... [display output dropped: the cell exceeded "+formatBytes(maxDisplayBytes)+" of displays]\n"))
+	}
+	return !over
+}
+
 // flush sends pending output now.
 func (o *cellOutput) flush() {
 	o.mu.Lock()
@@ -162,7 +184,7 @@ func (o *cellOutput) flush() {
 func (o *cellOutput) begin() {
 	o.flush()
 	o.mu.Lock()
-	o.total, o.truncated, o.overflow, o.frames = 0, false, "", nil
+	o.total, o.truncated, o.overflow, o.frames, o.displayed = 0, false, "", nil, 0
 	o.stdout.Reset()
 	o.stderr.Reset()
 	o.mu.Unlock()
@@ -196,6 +218,7 @@ func (o *cellOutput) end(res *Result) {
 // asks the supervisor for a line.
 type inputReader struct {
 	send    func(*message) error
+	flush   func() // sends pending output (the prompt) first
 	replies chan *message
 	buf     string
 }
@@ -209,6 +232,9 @@ func (r *inputReader) Read(p []byte) (int, error) {
 		select {
 		case <-r.replies:
 		default:
+		}
+		if r.flush != nil {
+			r.flush()
 		}
 		if err := r.send(&message{Op: opInputReq}); err != nil {
 			return 0, err

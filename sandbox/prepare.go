@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"sort"
 	"strings"
-
 )
 
 // A chunk is one piece of a cell that yaegi can evaluate on its own: a run
@@ -93,9 +92,9 @@ func prepare(code string, st *sessionState) (*prepared, error) {
 	p := &prepared{}
 	type parsedSeg struct {
 		segment
-		file  *ast.File
-		fset  *token.FileSet
-		edits []edit
+		file   *ast.File
+		fset   *token.FileSet
+		edits  []edit
 		expr   bool
 		quiet  bool
 		direct bool
@@ -270,11 +269,11 @@ func splitTopLevel(code string) ([]segment, error) {
 			}
 		}
 		if tok == token.SEMICOLON {
-			lastEnd = off + 1
+			lastEnd = min(off+1, len(code))
 		} else if lit != "" && tok != token.SEMICOLON {
-			lastEnd = off + len(lit)
+			lastEnd = min(off+len(lit), len(code))
 		} else {
-			lastEnd = off + len(tok.String())
+			lastEnd = min(off+len(tok.String()), len(code))
 		}
 	}
 	closeSeg()
@@ -485,6 +484,10 @@ func isUntypedConst(e ast.Expr) bool {
 	return ok && (b.Kind == token.INT || b.Kind == token.CHAR)
 }
 
+// printFuncs are the fmt functions whose results (a byte count and a nil
+// error) are not shown as a cell's value.
+var printFuncs = map[string]bool{"Print": true, "Printf": true, "Println": true, "Fprint": true, "Fprintf": true, "Fprintln": true}
+
 // lastExpr reports whether the statement segment f is a single expression
 // statement (to be shown as the cell's value), whether its value is noise
 // (a fmt print call's byte count), and whether it is not a call (so it has
@@ -504,7 +507,7 @@ func lastExpr(f *ast.File) (expr, quiet, direct bool) {
 		return true, false, !recv || es.X.(*ast.UnaryExpr).Op != token.ARROW
 	}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-		if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "fmt" && strings.Contains(sel.Sel.Name, "rint") {
+		if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "fmt" && printFuncs[sel.Sel.Name] {
 			return true, true, false
 		}
 	}

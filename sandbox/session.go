@@ -290,7 +290,7 @@ func (s *Session) request(ctx context.Context, m *message) (*message, error) {
 		select {
 		case r, ok := <-p.msgs:
 			if !ok {
-				s.p = nil
+				// The next Run reports the death and starts a new worker.
 				return nil, errors.New("sandbox: the worker exited during the request")
 			}
 			if r.Op == opReply {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/sbirtools/sbir-kernel/dataset"
 	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
 	"github.com/sbirtools/sbir-kernel/sandbox/display"
@@ -44,6 +46,15 @@ func WorkerMain() int {
 	if in == nil || out == nil {
 		fmt.Fprintln(os.Stderr, "sbir-kernel worker: started without the supervisor's pipes (fds 3 and 4); the worker is started by the kernel, not by hand")
 		return exitSetup
+	}
+	dataFD := -1
+	var st unix.Stat_t
+	if unix.Fstat(workerDataFD, &st) == nil {
+		dataFD = workerDataFD
+	}
+	if err := maybeReexecLandlocked(dataFD); err != nil {
+		// The worker goes on without Landlock; the layer reports why.
+		reexecErr = err
 	}
 	c := newConn(in, out)
 	w, err := startWorker(c)
@@ -105,7 +116,7 @@ func startWorker(c *conn) (*worker, error) {
 		Detail: fmt.Sprintf("the worker stops when its heap exceeds %s; goroutine stacks are limited to %s", formatBytes(w.cfg.HeapBytes), formatBytes(maxStackBytes))})
 
 	w.out = newCellOutput(c.send, w.cfg.MaxOutputBytes)
-	w.stdin = &inputReader{send: c.send, replies: make(chan *message, 1)}
+	w.stdin = &inputReader{send: c.send, flush: w.out.flush, replies: make(chan *message, 1)}
 	display.SetSink(w.display)
 	sess, err := newInterpreter(w.out, w.stdin)
 	if err != nil {
@@ -122,6 +133,22 @@ func startWorker(c *conn) (*worker, error) {
 // display forwards display.* calls of the cell to the supervisor, after the
 // output written before them.
 func (w *worker) display(m display.Message) {
+	if !m.Clear {
+		n := 0
+		for _, v := range m.Data {
+			switch x := v.(type) {
+			case string:
+				n += len(x)
+			case []byte:
+				n += len(x)
+			default:
+				n += 64
+			}
+		}
+		if !w.out.allowDisplay(n) {
+			return
+		}
+	}
 	w.out.flush()
 	if m.Clear {
 		_ = w.c.send(&message{Op: opClear, Wait: m.Wait})

@@ -17,7 +17,9 @@ const maxChartPoints = 5000
 // A Chart is a Vega-Lite v5 chart made from a Frame by Bar, Line, Scatter
 // or Histogram. As a cell's last expression (or with display.Show) it is
 // drawn by JupyterLab; other clients get a text rendering. Its methods
-// return a changed copy, so options chain:
+// return a changed copy, so options chain.
+//
+// Example:
 //
 //	award_data.GroupBy("Award Year", "Agency").Sum("Award Amount").Line("Award Year", "Award Amount").Color("Agency").Title("Dollars by agency")
 type Chart struct {
@@ -73,8 +75,6 @@ func jsonValue(c *vector, i int) any {
 			return nil
 		}
 		return v
-	case kindBool:
-		return c.bools[i]
 	}
 	return c.format(i)
 }

@@ -19,7 +19,6 @@ const (
 	kindInt                  // int64
 	kindFloat                // float64
 	kindDate                 // date32
-	kindBool                 // results only (never in the data file)
 )
 
 func (k kind) String() string {
@@ -34,8 +33,6 @@ func (k kind) String() string {
 		return "float"
 	case kindDate:
 		return "date"
-	case kindBool:
-		return "bool"
 	}
 	return "unknown"
 }
@@ -65,7 +62,6 @@ type vector struct {
 	ints   []int64   // kindInt
 	floats []float64 // kindFloat
 	days   []int32   // kindDate: days since 1970-01-01
-	bools  []bool    // kindBool
 
 	// aggName names the aggregation that produced a result column; it
 	// disambiguates a result named like a key column.
@@ -112,11 +108,6 @@ func (c *vector) float(i int) float64 {
 		return float64(c.ints[i])
 	case kindFloat:
 		return c.floats[i]
-	case kindBool:
-		if c.bools[i] {
-			return 1
-		}
-		return 0
 	}
 	return math.NaN()
 }
@@ -136,8 +127,6 @@ func (c *vector) format(i int) string {
 		return fmt.Sprint(c.floats[i])
 	case kindDate:
 		return dayTime(c.days[i]).Format(time.DateOnly)
-	case kindBool:
-		return fmt.Sprint(c.bools[i])
 	}
 	return ""
 }
@@ -150,7 +139,7 @@ func timeDay(t time.Time) int32 {
 }
 
 func (c *vector) numeric() bool {
-	return c.kind == kindInt || c.kind == kindFloat || c.kind == kindBool
+	return c.kind == kindInt || c.kind == kindFloat
 }
 
 func (c *vector) textual() bool { return c.kind == kindText || c.kind == kindCategory }

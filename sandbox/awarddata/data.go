@@ -17,6 +17,13 @@ var loaded atomic.Pointer[table]
 // worker calls it once, before any cell runs; cells cannot call it. d's
 // columns are used in place (no copy), so d must stay open while cells
 // run.
+//
+// Example (in the worker):
+//
+//	d, err := dataset.OpenFile(src.ArrowPath)
+//	if err == nil {
+//		err = award_data.Use(d)
+//	}
 func Use(d *dataset.Dataset) error {
 	if d == nil {
 		return fmt.Errorf("award_data: Use: nil dataset")

@@ -22,10 +22,10 @@ func ExampleColumns() {
 func ExampleHead() {
 	fmt.Println(award_data.Head(3).Select("Company", "Agency", "Award Amount"))
 	// Output:
-	// Company               Agency                            Award Amount
-	// 0  Nimbus Software, LLC  National Aeronautics and Spac...    108,648.44
-	// 1  Lumen Devices         Department of Defense               110,820.84
-	// 2  Keystone Optics       Department of Health and Huma...    118,017.97
+	// Company               Agency                                    Award Amount
+	// 0  Nimbus Software, LLC  National Aeronautics and Space Admini...    108,648.44
+	// 1  Lumen Devices         Department of Defense                       110,820.84
+	// 2  Keystone Optics       Department of Health and Human Services     118,017.97
 	// [3 rows x 3 columns]
 }
 
@@ -49,10 +49,10 @@ func ExampleFrame_Where_errors() {
 func ExampleGroupBy() {
 	fmt.Println(award_data.GroupBy("Agency").Sum("Award Amount").Sort("-Award Amount").Head(3))
 	// Output:
-	// Agency                             Award Amount
-	// 0  Department of Defense             84,533,347.44
-	// 1  Department of Health and Huma...  32,790,825.91
-	// 2  Department of Energy              14,844,824.49
+	// Agency                                    Award Amount
+	// 0  Department of Defense                    84,533,347.44
+	// 1  Department of Health and Human Services  32,790,825.91
+	// 2  Department of Energy                     14,844,824.49
 	// [3 rows x 2 columns]
 }
 

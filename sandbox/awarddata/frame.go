@@ -30,7 +30,9 @@ func newTable(cols []*vector, source bool) *table {
 // A Frame is a view of award data (or of a result computed from it): some
 // rows, in some order, and some columns. Frames are values; every method
 // returns a new Frame and leaves its receiver unchanged, so chains read
-// left to right:
+// left to right.
+//
+// Example:
 //
 //	award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20)
 //
@@ -184,6 +186,9 @@ func (f Frame) visible(i int) bool {
 func (f Frame) Select(columns ...string) Frame {
 	if f.err != nil {
 		return f
+	}
+	if len(columns) == 0 {
+		return errFrame(errorf("Select", "name at least one column, e.g. Select(\"Company\", \"Award Amount\")"))
 	}
 	cols := make([]int, 0, len(columns))
 	for _, name := range columns {

@@ -9,7 +9,11 @@ import (
 
 // keyIDs gives each row of f (by position) a dense id for its value in c;
 // nulls share one id. rep[id] is the first table row with that id.
-func keyIDs(f Frame, c *vector) (ids []int32, rep []int32) {
+//
+// A text column gets (and keeps) a dictionary encoding when f covers a
+// large part of it and cache is true; Describe passes false so that
+// summarizing every column does not keep one per column.
+func keyIDs(f Frame, c *vector, cache bool) (ids []int32, rep []int32) {
 	n := f.Len()
 	ids = make([]int32, n)
 	switch c.kind {
@@ -47,7 +51,7 @@ func keyIDs(f Frame, c *vector) (ids []int32, rep []int32) {
 		}
 	case kindText:
 		d := c.cachedTextDictionary()
-		if d == nil && n >= c.n/16 {
+		if d == nil && cache && n >= c.n/16 {
 			d = c.textDictionary()
 		}
 		if d != nil {
@@ -119,7 +123,7 @@ func keyIDs(f Frame, c *vector) (ids []int32, rep []int32) {
 	return ids, rep
 }
 
-// scalarKey is a hashable image of a non-null number, date or bool.
+// scalarKey is a hashable image of a non-null number or date.
 func scalarKey(c *vector, i int) uint64 {
 	switch c.kind {
 	case kindInt:
@@ -132,8 +136,6 @@ func scalarKey(c *vector, i int) uint64 {
 		return math.Float64bits(v)
 	case kindDate:
 		return uint64(uint32(c.days[i]))
-	case kindBool:
-		return uint64(b2i(c.bools[i]))
 	}
 	return 0
 }
@@ -186,10 +188,62 @@ func combineIDs(a []int32, na int, b []int32, nb int) ([]int32, []int32, int) {
 type Grouped struct {
 	f      Frame
 	keys   []*vector
-	ids    []int32 // group of each row of f, by position
+	ids    []int32 // group of each row of f, by position; nil when codes is set
 	rep    []int32 // first table row of each group
 	counts []int
 	err    error
+
+	// For one category key over all rows (the most common grouping), the
+	// group of row i is slot[codes[i]]: no per-row id vector is built.
+	codes []int16
+	slot  []int32
+}
+
+// idList returns the group of each row of f, by position.
+func (g Grouped) idList() []int32 {
+	if g.ids != nil || g.codes == nil {
+		return g.ids
+	}
+	ids := make([]int32, len(g.codes))
+	for i, code := range g.codes {
+		ids[i] = g.slot[code]
+	}
+	return ids
+}
+
+// groupByCategory is GroupBy's fast path for one category key without
+// nulls over all rows.
+func groupByCategory(f Frame, c *vector) Grouped {
+	g := Grouped{f: f, keys: []*vector{c}, codes: c.codes[:f.t.n]}
+	counts := make([]int, len(c.dict))
+	first := make([]int32, len(c.dict))
+	for i := range first {
+		first[i] = -1
+	}
+	for i, code := range g.codes {
+		if first[code] < 0 {
+			first[code] = int32(i)
+		}
+		counts[code]++
+	}
+	rank := dictRank(c.dict)
+	byRank := make([]int32, len(c.dict)) // code of each rank
+	for code, r := range rank {
+		byRank[r] = int32(code)
+	}
+	g.slot = make([]int32, len(c.dict))
+	for _, code := range byRank {
+		if counts[code] == 0 {
+			continue
+		}
+		g.slot[code] = int32(len(g.rep))
+		g.rep = append(g.rep, first[code])
+		g.counts = append(g.counts, counts[code])
+	}
+	if g.rep == nil {
+		g.rep = []int32{}
+	}
+	return g
 }
 
 // GroupBy groups the rows of f by the named columns. Call an aggregation
@@ -206,6 +260,11 @@ func (f Frame) GroupBy(columns ...string) Grouped {
 	if len(columns) == 0 {
 		return Grouped{err: errorf("GroupBy", "name at least one column, e.g. GroupBy(\"Agency\")")}
 	}
+	if len(columns) == 1 && f.all {
+		if c, err := f.lookup("GroupBy", columns[0]); err == nil && c.kind == kindCategory && c.valid == nil {
+			return groupByCategory(f, c)
+		}
+	}
 	g := Grouped{f: f}
 	var ids []int32
 	var rep []int32
@@ -216,7 +275,7 @@ func (f Frame) GroupBy(columns ...string) Grouped {
 			return Grouped{err: err}
 		}
 		g.keys = append(g.keys, c)
-		cids, crep := keyIDs(f, c)
+		cids, crep := keyIDs(f, c, true)
 		if j == 0 {
 			ids, rep, ngroups = cids, crep, len(crep)
 			continue
@@ -355,7 +414,7 @@ func (g Grouped) Sum(column string) Frame {
 	}
 	if c.kind == kindInt {
 		out := make([]int64, len(g.rep))
-		for k, id := range g.ids {
+		for k, id := range g.idList() {
 			i := g.f.row(k)
 			if !c.isNull(i) {
 				out[id] += c.ints[i]
@@ -365,14 +424,23 @@ func (g Grouped) Sum(column string) Frame {
 	}
 	out := make([]float64, len(g.rep))
 	vals := c.floats
-	if c.valid == nil && g.f.all {
+	switch {
+	case c.valid == nil && g.codes != nil:
+		slot := g.slot
+		vals = vals[:len(g.codes)]
+		for i, code := range g.codes {
+			if v := vals[i]; v == v {
+				out[slot[code]] += v
+			}
+		}
+	case c.valid == nil && g.f.all:
 		for i, id := range g.ids {
 			if v := vals[i]; v == v {
 				out[id] += v
 			}
 		}
-	} else {
-		for k, id := range g.ids {
+	default:
+		for k, id := range g.idList() {
 			i := g.f.row(k)
 			if v := c.float(i); !math.IsNaN(v) {
 				out[id] += v
@@ -395,7 +463,7 @@ func (g Grouped) Mean(column string) Frame {
 	}
 	sum := make([]float64, len(g.rep))
 	cnt := make([]int, len(g.rep))
-	for k, id := range g.ids {
+	for k, id := range g.idList() {
 		if v := c.float(g.f.row(k)); !math.IsNaN(v) {
 			sum[id] += v
 			cnt[id]++
@@ -444,7 +512,8 @@ func (g Grouped) quantile(op, column string, q float64) Frame {
 	}
 	// Bucket the values by group (counting sort), then sort each bucket.
 	start := make([]int, len(g.rep)+1)
-	for k, id := range g.ids {
+	ids := g.idList()
+	for k, id := range ids {
 		if !math.IsNaN(c.float(g.f.row(k))) {
 			start[id+1]++
 		}
@@ -454,7 +523,7 @@ func (g Grouped) quantile(op, column string, q float64) Frame {
 	}
 	vals := make([]float64, start[len(start)-1])
 	fill := slices.Clone(start)
-	for k, id := range g.ids {
+	for k, id := range ids {
 		if v := c.float(g.f.row(k)); !math.IsNaN(v) {
 			vals[fill[id]] = v
 			fill[id]++
@@ -514,7 +583,7 @@ func (g Grouped) extreme(op, column string, sign int) Frame {
 	for i := range best {
 		best[i] = -1
 	}
-	for k, id := range g.ids {
+	for k, id := range g.idList() {
 		i := g.f.row(k)
 		if c.isNull(i) || (c.kind == kindFloat && math.IsNaN(c.floats[i])) {
 			continue
@@ -542,15 +611,16 @@ func (g Grouped) CountDistinct(column string) Frame {
 	if err != nil {
 		return errFrame(err)
 	}
-	vids, vrep := keyIDs(g.f, c)
+	vids, vrep := keyIDs(g.f, c, true)
 	nullID := int32(-1)
 	for id, r := range vrep {
 		if c.isNull(int(r)) || (c.kind == kindFloat && math.IsNaN(c.floats[r])) {
 			nullID = int32(id)
 		}
 	}
-	pairs := make([]uint64, 0, len(g.ids))
-	for k, id := range g.ids {
+	ids := g.idList()
+	pairs := make([]uint64, 0, len(ids))
+	for k, id := range ids {
 		if vids[k] != nullID {
 			pairs = append(pairs, uint64(id)<<32|uint64(uint32(vids[k])))
 		}
@@ -588,7 +658,7 @@ func (g Grouped) Share(column, op string, value any) Frame {
 		hit[i] = true
 	}
 	yes := make([]int, len(g.rep))
-	for k, id := range g.ids {
+	for k, id := range g.idList() {
 		if hit[g.f.row(k)] {
 			yes[id]++
 		}
@@ -666,13 +736,6 @@ func gather(c *vector, rows []int32) *vector {
 		for k, r := range rows {
 			if !null(r) {
 				out.days[k] = c.days[r]
-			}
-		}
-	case kindBool:
-		out.bools = make([]bool, n)
-		for k, r := range rows {
-			if !null(r) {
-				out.bools[k] = c.bools[r]
 			}
 		}
 	}

@@ -155,6 +155,22 @@ func searchRange(c *vector, needle string, lo, hi int, hit []bool) {
 	}
 }
 
+// searchExact marks the rows in [lo, hi) whose text contains needle
+// byte for byte (bytes.Index over the buffer).
+func searchExact(c *vector, needle []byte, lo, hi int, hit []bool) {
+	if lo >= hi {
+		return
+	}
+	start, end := int(c.offs[lo]), int(c.offs[hi])
+	scanHits(c, lo, hi, start, end, hit, func(from int) (int, int) {
+		k := bytes.Index(c.data[from:end], needle)
+		if k < 0 {
+			return -1, 0
+		}
+		return from + k, len(needle)
+	})
+}
+
 // literalFinder finds occurrences of v; a hit counts only when check
 // accepts the row it falls in. It reports a match length of 1 so that a
 // hit spanning rows is never rejected by position (check decides).
@@ -317,10 +333,10 @@ func equalFoldRune(a, b rune) bool {
 	return false
 }
 
-// containsRows returns the rows of f whose text column c contains needle,
-// case-insensitively, in f's order. Large selections scan the column's
-// buffer (in parallel); small ones search row by row.
-func containsRows(f Frame, c *vector, needle string) []int32 {
+// searchRows returns the rows of f whose text column c contains needle
+// (ignoring case when fold is set), in f's order. Large selections scan
+// the column's buffer (in parallel); small ones search row by row.
+func searchRows(f Frame, c *vector, needle string, fold bool) []int32 {
 	total := f.Len()
 	if needle == "" {
 		return notNullRows(f, c)
@@ -338,7 +354,9 @@ func containsRows(f Frame, c *vector, needle string) []int32 {
 			}
 			b := c.textBytes(int(i))
 			var ok bool
-			if ascii {
+			if !fold {
+				ok = bytes.Contains(b, []byte(needle))
+			} else if ascii {
 				ok = n.index(b, 0, len(b)) >= 0
 			} else {
 				ok = containsFold(b, needle)
@@ -363,7 +381,11 @@ func containsRows(f Frame, c *vector, needle string) []int32 {
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			searchRange(c, needle, lo, hi, hit)
+			if fold {
+				searchRange(c, needle, lo, hi, hit)
+			} else {
+				searchExact(c, []byte(needle), lo, hi, hit)
+			}
 		}(bounds[p], bounds[p+1])
 	}
 	wg.Wait()

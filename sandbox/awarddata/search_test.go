@@ -39,7 +39,7 @@ func gotContains(vals []string, needle string, sel []int32) []int32 {
 	if sel != nil {
 		f = f.withRows(sel)
 	}
-	got := containsRows(f, t.cols[0], needle)
+	got := searchRows(f, t.cols[0], needle, true)
 	if got == nil {
 		got = []int32{}
 	}
@@ -103,6 +103,19 @@ func TestContainsLarge(t *testing.T) {
 			t.Errorf("%q: got %d rows, want %d", needle, len(got), len(want))
 		}
 	}
+	// The exact (case-sensitive) scan used to prefilter regular expressions.
+	tab := newTable([]*vector{textVectorOf(vals)}, false)
+	for _, needle := range []string{"LiDAR", "li dar", "\u212A", "ünï"} {
+		want := []int32{}
+		for i, v := range vals {
+			if v != "\x00null" && strings.Contains(v, needle) {
+				want = append(want, int32(i))
+			}
+		}
+		if got := searchRows(frameOf(tab), tab.cols[0], needle, false); !slices.Equal(got, want) {
+			t.Errorf("exact %q: got %d rows, want %d", needle, len(got), len(want))
+		}
+	}
 }
 
 func FuzzContains(f *testing.F) {
@@ -143,6 +156,30 @@ func TestPrefixSuffixFold(t *testing.T) {
 		}
 		if got := hasSuffixFold([]byte(tt.s), tt.affix); got != tt.suf {
 			t.Errorf("hasSuffixFold(%q, %q) = %v", tt.s, tt.affix, got)
+		}
+	}
+}
+
+func TestRequiredLiteral(t *testing.T) {
+	tests := []struct {
+		pattern string
+		lit     string
+		fold    bool
+	}{
+		{"lidar", "lidar", false},
+		{"(?i)lidar", "lidar", true},
+		{`^\d+ (lidar) system$`, " system", false},
+		{"lidar|radar", "", false},
+		{"(lidar)?x", "x", false},
+		{"(ab)+c", "ab", false},
+		{"a{2,}", "a", false},
+		{"a*", "", false},
+		{"(", "", false},
+	}
+	for _, tt := range tests {
+		lit, fold := requiredLiteral(tt.pattern)
+		if !strings.EqualFold(lit, tt.lit) || (!fold && lit != tt.lit) || (lit != "" && fold != tt.fold) {
+			t.Errorf("requiredLiteral(%q) = %q, %v; want %q, %v", tt.pattern, lit, fold, tt.lit, tt.fold)
 		}
 	}
 }

@@ -72,8 +72,6 @@ func (k sortKey) compare(a, b int) int {
 		r = cmp.Compare(c.floats[a], c.floats[b])
 	case kindDate:
 		r = cmp.Compare(c.days[a], c.days[b])
-	case kindBool:
-		r = cmp.Compare(b2i(c.bools[a]), b2i(c.bools[b]))
 	}
 	if k.desc {
 		r = -r
@@ -125,52 +123,40 @@ func sortedPositions(rows []int32, keys []sortKey) []int32 {
 	n := len(rows)
 	out := make([]int32, n)
 	if len(keys) == 1 && (keys[0].c.kind != kindText || keys[0].text != nil) {
+		// One non-text key (or a dictionary-coded text key): an LSD radix
+		// sort of order-preserving 64-bit images, stable by construction.
 		k := keys[0]
-		type pair struct {
-			v   float64
-			pos int32
-		}
-		pairs := make([]pair, 0, n)
+		ukeys := make([]uint64, 0, n)
+		pos := make([]int32, 0, n)
 		var missing []int32
 		for p, r := range rows {
 			if k.missing(int(r)) {
 				missing = append(missing, int32(p))
 				continue
 			}
-			var v float64
+			var u uint64
 			switch k.c.kind {
 			case kindText:
-				v = float64(k.text.rank[k.text.codes[r]])
+				u = uint64(k.text.rank[k.text.codes[r]])
 			case kindCategory:
-				v = float64(k.rank[k.c.codes[r]])
+				u = uint64(k.rank[k.c.codes[r]])
 			case kindInt:
-				v = float64(k.c.ints[r])
+				u = uint64(k.c.ints[r]) ^ 1<<63
 			case kindFloat:
-				v = k.c.floats[r]
+				u = floatKey(k.c.floats[r])
 			case kindDate:
-				v = float64(k.c.days[r])
-			case kindBool:
-				v = float64(b2i(k.c.bools[r]))
+				u = uint64(int64(k.c.days[r])) ^ 1<<63
 			}
 			if k.desc {
-				v = -v
+				u = ^u
 			}
-			pairs = append(pairs, pair{v, int32(p)})
+			ukeys = append(ukeys, u)
+			pos = append(pos, int32(p))
 		}
-		exact := k.c.kind != kindInt || intsFitFloat(k.c, rows)
-		if exact {
-			slices.SortFunc(pairs, func(a, b pair) int {
-				if a.v != b.v {
-					return cmp.Compare(a.v, b.v)
-				}
-				return cmp.Compare(a.pos, b.pos)
-			})
-			for i, pr := range pairs {
-				out[i] = pr.pos
-			}
-			copy(out[len(pairs):], missing)
-			return out
-		}
+		radixSort(ukeys, pos)
+		copy(out, pos)
+		copy(out[len(pos):], missing)
+		return out
 	}
 	pos := make([]int32, n)
 	for i := range pos {
@@ -215,15 +201,58 @@ func sortedPositions(rows []int32, keys []sortKey) []int32 {
 	return pos
 }
 
-// intsFitFloat reports whether every value of an int column at rows is
-// exactly representable as a float64 (|v| ≤ 2^53).
-func intsFitFloat(c *vector, rows []int32) bool {
-	for _, r := range rows {
-		if v := c.ints[r]; v > 1<<53 || v < -(1<<53) {
-			return false
-		}
+// floatKey maps a float64 (not NaN) to a uint64 with the same order;
+// -0 and +0 map to the same key.
+func floatKey(v float64) uint64 {
+	if v == 0 {
+		v = 0
 	}
-	return true
+	b := math.Float64bits(v)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// radixSort sorts keys ascending, permuting pos alongside, stably (LSD
+// radix sort, one pass per byte that varies).
+func radixSort(keys []uint64, pos []int32) {
+	n := len(keys)
+	if n < 2 {
+		return
+	}
+	var diff uint64
+	for _, k := range keys[1:] {
+		diff |= k ^ keys[0]
+	}
+	tmpK := make([]uint64, n)
+	tmpP := make([]int32, n)
+	src, dst := keys, tmpK
+	srcP, dstP := pos, tmpP
+	for shift := uint(0); shift < 64; shift += 8 {
+		if (diff>>shift)&0xff == 0 {
+			continue
+		}
+		var count [257]int
+		for _, k := range src {
+			count[(k>>shift)&0xff+1]++
+		}
+		for b := 1; b < 257; b++ {
+			count[b] += count[b-1]
+		}
+		for i, k := range src {
+			b := (k >> shift) & 0xff
+			dst[count[b]] = k
+			dstP[count[b]] = srcP[i]
+			count[b]++
+		}
+		src, dst = dst, src
+		srcP, dstP = dstP, srcP
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+		copy(pos, srcP)
+	}
 }
 
 // Sort returns f sorted by the named columns, the first column first.
@@ -255,6 +284,11 @@ func (f Frame) Sort(columns ...string) Frame {
 		}
 		if err != nil {
 			return errFrame(err)
+		}
+		if c.kind == kindText && f.Len() >= c.n/16 {
+			// Sorting most of a text column: encoding it once (kept for
+			// later sorts and groupings) beats comparing strings.
+			c.textDictionary()
 		}
 		keys = append(keys, newSortKey(c, desc))
 	}

@@ -181,7 +181,7 @@ func (f Frame) Max(column string) float64 {
 func (f Frame) CountDistinct(column string) int {
 	f.must()
 	c := f.mustColumn("CountDistinct", column)
-	_, rep := keyIDs(f, c)
+	_, rep := keyIDs(f, c, true)
 	n := 0
 	for _, r := range rep {
 		if !c.isNull(int(r)) && !(c.kind == kindFloat && math.IsNaN(c.floats[r])) {
@@ -217,8 +217,7 @@ func (f Frame) Describe() Frame {
 		c := f.t.cols[ci]
 		names[j] = c.name
 		types[j] = c.kind.String()
-		ids, rep := keyIDs(f, c)
-		_ = ids
+		_, rep := keyIDs(f, c, false)
 		lo, hi := -1, -1
 		key := newSortKey(c, false)
 		for _, r := range rep {

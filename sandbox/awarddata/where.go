@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"time"
 )
@@ -130,8 +131,6 @@ func whereRows(f Frame, c *vector, o op, value any) ([]int32, error) {
 		return whereNumber(f, c, o, value)
 	case kindDate:
 		return whereDate(f, c, o, value)
-	case kindBool:
-		return whereBool(f, c, o, value)
 	}
 	return nil, errorf("Where", "column %q has an unsupported type", c.name)
 }
@@ -237,7 +236,7 @@ func whereText(f Frame, c *vector, o op, value any) ([]int32, error) {
 		if !ok {
 			return nil, valueTypeError(c, o, value, "a string")
 		}
-		hits := containsRows(f, c, needle)
+		hits := searchRows(f, c, needle, true)
 		if o == opContains {
 			return hits, nil
 		}
@@ -247,7 +246,47 @@ func whereText(f Frame, c *vector, o op, value any) ([]int32, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o == opMatches {
+		// A regular expression runs per row, slowly; when it requires a
+		// literal, the fast buffer search finds the only rows worth trying.
+		if lit, fold := requiredLiteral(value.(string)); lit != "" {
+			f = f.withRows(searchRows(f, c, lit, fold))
+		}
+	}
 	return selectRows(f, func(i int) bool { return !c.isNull(i) && pred(c.textBytes(i)) }), nil
+}
+
+// requiredLiteral returns a literal that every match of the regular
+// expression contains (the longest one found), and whether it is to be
+// matched ignoring case; "" when there is none (e.g. an alternation).
+func requiredLiteral(pattern string) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var walk func(re *syntax.Regexp) (string, bool)
+	walk = func(re *syntax.Regexp) (string, bool) {
+		switch re.Op {
+		case syntax.OpLiteral:
+			return string(re.Rune), re.Flags&syntax.FoldCase != 0
+		case syntax.OpCapture, syntax.OpPlus:
+			return walk(re.Sub[0])
+		case syntax.OpRepeat:
+			if re.Min >= 1 {
+				return walk(re.Sub[0])
+			}
+		case syntax.OpConcat:
+			best, bestFold := "", false
+			for _, sub := range re.Sub {
+				if lit, fold := walk(sub); len(lit) > len(best) {
+					best, bestFold = lit, fold
+				}
+			}
+			return best, bestFold
+		}
+		return "", false
+	}
+	return walk(re)
 }
 
 // subtractRows returns the rows of a that are not in b; both are in the
@@ -588,17 +627,6 @@ func whereDate(f Frame, c *vector, o op, value any) ([]int32, error) {
 		return nil, errorf("Where", "%s does not apply to date column %q; use ==, !=, <, <=, >, >=, in, not in or between", opString(o), c.name)
 	}
 	return selectRows(f, func(i int) bool { return !c.isNull(i) && keep(days[i]) }), nil
-}
-
-// ---- bools (computed columns) ----
-
-func whereBool(f Frame, c *vector, o op, value any) ([]int32, error) {
-	v, ok := value.(bool)
-	if !ok || (o != opEq && o != opNe) {
-		return nil, errorf("Where", "column %q is bool: use \"==\" or \"!=\" with true or false", c.name)
-	}
-	want := v == (o == opEq)
-	return selectRows(f, func(i int) bool { return !c.isNull(i) && c.bools[i] == want }), nil
 }
 
 // Filter returns the rows of f for which keep returns true: the flexible

@@ -23,6 +23,16 @@ import (
 // "…+json" type such as "application/vnd.vegalite.v5+json") are
 // json.RawMessage holding valid JSON. Data always has "text/plain" unless
 // Clear is set.
+//
+// Example (a sink in the kernel's worker):
+//
+//	display.SetSink(func(m display.Message) {
+//		if m.Clear {
+//			clearOutput(m.Wait)
+//			return
+//		}
+//		send(m.Data, m.Metadata, m.DisplayID, m.Update)
+//	})
 type Message struct {
 	Data      map[string]any
 	Metadata  map[string]any
@@ -37,6 +47,10 @@ var sink atomic.Pointer[func(Message)]
 // SetSink installs the function that receives every Message; nil discards
 // them. The kernel's worker calls it before running cells; cells cannot
 // call it. The sink is called synchronously on the cell's goroutine.
+//
+// Example:
+//
+//	display.SetSink(func(m display.Message) { log.Println(m.Data["text/plain"]) })
 func SetSink(f func(Message)) {
 	if f == nil {
 		sink.Store(nil)
@@ -55,6 +69,14 @@ func emit(m Message) {
 // and award_data.Chart are Bundlers. MIMEBundle returns MIME type →
 // content, following the conventions of Message.Data, with "text/plain"
 // always present.
+//
+// Example:
+//
+//	type Money float64
+//
+//	func (m Money) MIMEBundle() map[string]any {
+//		return map[string]any{"text/plain": fmt.Sprintf("$%.2f", float64(m)), "text/html": fmt.Sprintf("<b>$%.2f</b>", float64(m))}
+//	}
 type Bundler interface {
 	MIMEBundle() map[string]any
 }

@@ -21,7 +21,7 @@ func capture(t *testing.T) *[]Message {
 type bundler struct{ m map[string]any }
 
 func (b bundler) MIMEBundle() map[string]any { return b.m }
-func (b bundler) String() string            { return "bundler" }
+func (b bundler) String() string             { return "bundler" }
 
 func pngBytes(t *testing.T, w, h int) []byte {
 	var buf bytes.Buffer

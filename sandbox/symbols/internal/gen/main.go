@@ -229,4 +229,3 @@ func trimStruct(ts *ast.TypeSpec) {
 	}
 	st.Fields.List = kept
 }
-

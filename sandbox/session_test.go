@@ -1,0 +1,299 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStreamsWhileRunning checks that output reaches the handler before the
+// cell ends, in order across stdout and stderr.
+func TestStreamsWhileRunning(t *testing.T) {
+	s := newTestSession(t, nil)
+	got := make(chan string, 100)
+	h := &Handlers{Stream: func(name, text string) { got <- name + ":" + text }}
+	done := make(chan *Result, 1)
+	go func() {
+		r, err := s.Run(context.Background(), `fmt.Println("first")
+time.Sleep(1500 * time.Millisecond)
+fmt.Println("last")`, h)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	select {
+	case first := <-got:
+		if first != "stdout:first\n" {
+			t.Errorf("first stream %q", first)
+		}
+	case <-done:
+		t.Fatal("the cell ended before any output was streamed")
+	}
+	r := <-done
+	if !r.Success || r.Stdout != "first\nlast\n" {
+		t.Fatalf("result %+v", r)
+	}
+}
+
+func TestDisplayAndClear(t *testing.T) {
+	s := newTestSession(t, nil)
+	var events []string
+	h := &Handlers{
+		Stream:  func(name, text string) { events = append(events, "stream "+text) },
+		Display: func(d Display) { events = append(events, "display "+d.Data["text/html"].(string)) },
+		Clear:   func(wait bool) { events = append(events, "clear") },
+	}
+	r, err := s.Run(context.Background(), `fmt.Println("before")
+display.HTML("<b>hi</b>")
+display.Clear(false)`, h)
+	if err != nil || !r.Success {
+		t.Fatalf("%v %+v", err, r)
+	}
+	want := []string{"stream before\n", "display <b>hi</b>", "clear"}
+	if !reflect.DeepEqual(events, want) {
+		t.Errorf("events %q, want %q", events, want)
+	}
+}
+
+func TestInput(t *testing.T) {
+	s := newTestSession(t, nil)
+	h := &Handlers{Input: func(prompt string, password bool) (string, error) { return "Ada 36", nil }}
+	r, err := s.Run(context.Background(), `var name string
+var age int
+fmt.Scanln(&name, &age)
+fmt.Println(name, age+1)`, h)
+	if err != nil || !r.Success || r.Stdout != "Ada 37\n" {
+		t.Fatalf("%v %+v", err, r)
+	}
+	h.Input = func(string, bool) (string, error) { return "", errors.New("stdin is closed") }
+	r = run(t, s, "x := 1")
+	r, _ = s.Run(context.Background(), `var w string; fmt.Scanln(&w)`, h)
+	if r.Success || !strings.Contains(r.ErrorMessage, "stdin is closed") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// TestRecoveryResetsState checks that after a worker death the session
+// forgets the old variables, says so, and keeps working.
+func TestRecoveryResetsState(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.HeapBytes = 128 << 20 })
+	run(t, s, "before := 1")
+	r := run(t, s, "var keep [][]byte\nfor { keep = append(keep, make([]byte, 8<<20)) }")
+	if r.ErrorName != "MemoryError" || !r.Restarted {
+		t.Fatalf("%+v", r)
+	}
+	r = run(t, s, "before")
+	if r.Success || !strings.Contains(r.ErrorMessage, "undefined: before") {
+		t.Fatalf("old variable survived the restart: %+v", r)
+	}
+	// Names of the dead worker are not completed any more.
+	c, err := s.Complete(context.Background(), "bef", 3)
+	if err != nil || len(c.Matches) != 0 {
+		t.Fatalf("%v %+v", err, c)
+	}
+}
+
+func TestInterruptKeepsVariables(t *testing.T) {
+	s := newTestSession(t, nil)
+	run(t, s, "kept := 42")
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	r, err := s.Run(ctx, "n := 0\nfor { n++ }", nil)
+	if err != nil || r.ErrorName != "Interrupted" || r.Restarted {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if r := run(t, s, "kept"); value(r) != "42" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestKillAfterGrace(t *testing.T) {
+	// A compiled call that ignores the interrupt: sorting a huge slice
+	// with a slow comparison never checks the context.
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 300 * time.Millisecond })
+	r := run(t, s, `x := make([]int, 3000000)
+for i := range x { x[i] = len(x) - i }
+sort.Slice(x, func(i, j int) bool { return x[i] < x[j] })`)
+	if r.Success || r.ErrorName != "Timeout" {
+		t.Fatalf("%+v", r)
+	}
+	if r := run(t, s, "2 + 2"); value(r) != "4" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestComplete(t *testing.T) {
+	s := newTestSession(t, nil)
+	run(t, s, "total := 3\ntype pt struct{ X, Y int }\np := pt{1, 2}\nf := award_data.Head(1)")
+	tests := []struct {
+		code   string
+		want   []string // each must be among the matches
+		absent []string
+	}{
+		{code: "tot", want: []string{"total"}},
+		{code: "strings.ToUp", want: []string{"ToUpper"}},
+		{code: "award_data.Cou", want: []string{"Count"}, absent: []string{"Use"}},
+		{code: `award_data.Strings("Comp`, want: []string{"Company", "Company Website"}},
+		{code: `award_data.Strings("award a`, want: []string{"Award Amount"}},
+		{code: "p.", want: []string{"X", "Y"}},
+		{code: `f.GroupBy("Ag`, want: []string{"Agency", "Agency Tracking Number"}},
+		{code: `strings.Split("Ag`, absent: []string{"Agency"}},
+		{code: "_sbir", absent: []string{"_sbirMin"}},
+		{code: "display.SetS", absent: []string{"SetSink"}},
+		{code: "time.AfterF", absent: []string{"AfterFunc"}},
+	}
+	for _, tc := range tests {
+		c, err := s.Complete(context.Background(), tc.code, len([]rune(tc.code)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !contains(c.Matches, w) {
+				t.Errorf("Complete(%q) = %q, missing %q", tc.code, c.Matches, w)
+			}
+		}
+		for _, a := range tc.absent {
+			if contains(c.Matches, a) {
+				t.Errorf("Complete(%q) offers %q", tc.code, a)
+			}
+		}
+		if c.End != len([]rune(tc.code)) || c.Start > c.End {
+			t.Errorf("Complete(%q) range %d..%d", tc.code, c.Start, c.End)
+		}
+	}
+	c, _ := s.Complete(context.Background(), `award_data.Strings("Comp`, 24)
+	if c.Start != 20 {
+		t.Errorf("column completion starts at %d, want 20 (after the quote)", c.Start)
+	}
+}
+
+func TestInspect(t *testing.T) {
+	s := newTestSession(t, nil)
+	run(t, s, "total := 3")
+	tests := []struct {
+		code string
+		want string
+	}{
+		{"strings.ToUpper", "func ToUpper(s string) string"},
+		{"fmt.Println", "Println formats using the default formats"},
+		{"award_data.Count", "func Count() int"},
+		{"total", "total int\n\n3"},
+		{"strings", "package strings"},
+	}
+	for _, tc := range tests {
+		in, err := s.Inspect(context.Background(), tc.code, len(tc.code), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := in.Data["text/plain"].(string)
+		if !in.Found || !strings.Contains(text, tc.want) {
+			t.Errorf("Inspect(%q) = %v %q, want %q", tc.code, in.Found, text, tc.want)
+		}
+	}
+	if in, _ := s.Inspect(context.Background(), "nothingHere", 5, 0); in.Found {
+		t.Errorf("found %+v", in)
+	}
+}
+
+func TestIsComplete(t *testing.T) {
+	tests := []struct{ code, status, indent string }{
+		{"x := 1", "complete", ""},
+		{"", "complete", ""},
+		{"for i := 0; i < 3; i++ {", "incomplete", "\t"},
+		{"f(1,", "incomplete", "\t"},
+		{"x := 1 +", "incomplete", ""},
+		{"s := `raw", "incomplete", ""},
+		{"x := )", "invalid", ""},
+		{`import "os"`, "complete", ""},
+		{"x := := 2", "invalid", ""},
+	}
+	for _, tc := range tests {
+		status, indent := IsComplete(tc.code)
+		if status != tc.status || indent != tc.indent {
+			t.Errorf("IsComplete(%q) = %q %q, want %q %q", tc.code, status, indent, tc.status, tc.indent)
+		}
+	}
+}
+
+func TestLimitsFlags(t *testing.T) {
+	var l Limits = DefaultLimits()
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	l.RegisterFlags(fs)
+	if err := fs.Parse([]string{"--max-code-bytes=50KB", "--max-output-bytes=2MiB", "--cell-timeout=5s", "--kill-grace=1s", "--heap-limit=512MiB"}); err != nil {
+		t.Fatal(err)
+	}
+	want := Limits{MaxCodeBytes: 50000, MaxOutputBytes: 2 << 20, CellTimeout: 5 * time.Second, KillGrace: time.Second, HeapBytes: 512 << 20}
+	if l != want {
+		t.Fatalf("%+v, want %+v", l, want)
+	}
+	// Args round-trips.
+	var back Limits
+	fs2 := flag.NewFlagSet("y", flag.ContinueOnError)
+	back.RegisterFlags(fs2)
+	if err := fs2.Parse(l.Args()); err != nil || back != l {
+		t.Fatalf("Args round trip: %v %+v", err, back)
+	}
+	if err := fs.Parse([]string{"--heap-limit=lots"}); err == nil {
+		t.Error("accepted a bad size")
+	}
+}
+
+func TestCodeTooLarge(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.MaxCodeBytes = 10 })
+	r := run(t, s, "x := 12345678901")
+	if r.ErrorName != "CodeTooLarge" || !strings.Contains(r.ErrorMessage, "16 bytes; the limit is 10 bytes") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestProbeIsolationAndRequire(t *testing.T) {
+	layers, err := ProbeIsolation(context.Background(), Options{DataPath: testDataPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	allActive := true
+	for _, l := range layers {
+		names[l.Name] = true
+		if l.Detail == "" {
+			t.Errorf("layer %s has no detail", l.Name)
+		}
+		allActive = allActive && l.Active
+	}
+	for _, n := range []string{"worker-process", "pdeathsig", "namespaces", "rlimits", "landlock", "seccomp", "no_new_privs", "heap-watchdog"} {
+		if !names[n] {
+			t.Errorf("layer %s not reported", n)
+		}
+	}
+	s, err := NewSession(context.Background(), Options{DataPath: testDataPath, RequireIsolation: true})
+	if allActive {
+		if err != nil {
+			t.Fatalf("all layers active but RequireIsolation failed: %v", err)
+		}
+		s.Close()
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), "not active") {
+		t.Fatalf("RequireIsolation with inactive layers: %v", err)
+	}
+}
+
+func TestClose(t *testing.T) {
+	s := newTestSession(t, nil)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), "1", nil); err == nil {
+		t.Fatal("Run after Close succeeded")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

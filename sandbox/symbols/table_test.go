@@ -1,0 +1,93 @@
+package symbols
+
+import (
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSymbols checks the generated table against the allow-list: every
+// allowed package is present and documented, nothing else is, and the
+// hazards are removed or replaced. It fails when the table is stale (run
+// go generate ./sandbox/...).
+func TestSymbols(t *testing.T) {
+	ex := Exports(Options{Sleep: func(time.Duration) {}})
+	forbidden := []string{"os", "os/exec", "net", "reflect", "unsafe", "syscall", "runtime", "runtime/debug",
+		"io/ioutil", "io/fs", "path/filepath", "plugin", "log", "log/slog", "text/template", "html/template",
+		"context", "sync", "testing", "embed"}
+	for key := range ex {
+		dir := key[:strings.LastIndexByte(key, '/')]
+		for _, f := range forbidden {
+			if dir == f {
+				t.Errorf("forbidden package %s is in the table", f)
+			}
+		}
+		if strings.Contains(dir, "yaegi") || strings.Contains(dir, ".") {
+			t.Errorf("unexpected package %s in the table (project packages must be aliased)", dir)
+		}
+	}
+	for _, p := range Packages() {
+		if len(Members(p)) == 0 {
+			t.Errorf("package %s has no members", p)
+		}
+		if _, ok := Doc(p, ""); !ok {
+			t.Errorf("package %s is not in the doc index", p)
+		}
+	}
+	for _, p := range []string{"award_data", "display", "fmt", "strings", "slices", "encoding/json"} {
+		if !contains(Packages(), p) {
+			t.Errorf("package %s is missing", p)
+		}
+	}
+	if _, ok := ex["time/time"]["AfterFunc"]; ok {
+		t.Error("time.AfterFunc is exposed")
+	}
+	if _, ok := ex["time/time"]["LoadLocation"]; ok {
+		t.Error("time.LoadLocation is exposed")
+	}
+	if _, ok := ex["award_data/award_data"]["Use"]; ok {
+		t.Error("award_data.Use is exposed")
+	}
+	if _, ok := ex["display/display"]["SetSink"]; ok {
+		t.Error("display.SetSink is exposed")
+	}
+	if ex["time/time"]["Sleep"].Pointer() == reflect.ValueOf(time.Sleep).Pointer() {
+		t.Error("time.Sleep is not replaced")
+	}
+}
+
+// TestExportedVariablesAreCopies checks that a cell assigning an exported
+// variable changes only its own copy.
+func TestExportedVariablesAreCopies(t *testing.T) {
+	ex := Exports(Options{})
+	v := ex["io/io"]["EOF"]
+	if !v.CanSet() {
+		t.Fatal("io.EOF is not settable in the table (cells could not assign it at all)")
+	}
+	v.Set(reflect.Zero(v.Type()))
+	if io.EOF == nil {
+		t.Fatal("assigning the table's io.EOF changed the host's io.EOF")
+	}
+}
+
+func TestDoc(t *testing.T) {
+	e, ok := Doc("strings", "Builder.WriteString")
+	if !ok || !strings.Contains(e.Sig, "func (b *Builder) WriteString(s string) (int, error)") {
+		t.Errorf("Builder.WriteString: %v %+v", ok, e)
+	}
+	e, ok = Doc("award_data", "Count")
+	if !ok || e.Sig == "" {
+		t.Errorf("award_data.Count: %v %+v", ok, e)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
