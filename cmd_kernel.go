@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/kernel"
@@ -55,6 +57,14 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		Logger:           logger,
 	})
 
+	// A kernel whose client died (a killed notebook server, a closed
+	// terminal running jupyter console) must not live on with its worker.
+	ctx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	if watchesParent(env.Getenv) {
+		go watchParent(ctx, stopWatching, logger)
+	}
+
 	// Jupyter interrupts with interrupt_request (interrupt_mode "message"),
 	// but a terminal or an older client may send SIGINT: Go would exit on it.
 	sigs := make(chan os.Signal, 1)
@@ -80,6 +90,35 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	logger.Info("kernel stopped", "reason", res.Reason, "restart", res.Restart)
 	return nil
+}
+
+// watchesParent reports whether the kernel should exit with its parent.
+// jupyter_client sets JPY_PARENT_PID when it starts a kernel; as in
+// ipykernel, a parent that is init (pid 1) is never watched, because
+// reparenting to it cannot be observed.
+func watchesParent(getenv func(string) string) bool {
+	pid := getenv("JPY_PARENT_PID")
+	return pid != "" && pid != "1" && os.Getppid() != 1
+}
+
+// watchParent cancels the kernel once its parent process is gone, which
+// shows as the kernel being reparented (to init or a subreaper).
+func watchParent(ctx context.Context, cancel context.CancelFunc, logger *slog.Logger) {
+	parent := os.Getppid()
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if os.Getppid() != parent {
+				logger.Warn("the process that started the kernel is gone; shutting down", "parent", parent)
+				cancel()
+				return
+			}
+		}
+	}
 }
 
 // kernelBanner is what kernel_info shows: the data (and whether it is real)

@@ -7,6 +7,7 @@ import (
 	"log"
 	"log/slog"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -282,6 +283,32 @@ func (c *testClient) untilIdle(id string) []*Message {
 			return nil
 		}
 	}
+}
+
+// untilIdles is untilIdle for several requests whose iopub messages
+// interleave: it returns each request's messages up to its idle.
+func (c *testClient) untilIdles(ids ...string) map[string][]*Message {
+	c.t.Helper()
+	out := make(map[string][]*Message)
+	open := len(ids)
+	timeout := time.After(waitTime)
+	for open > 0 {
+		select {
+		case m := <-c.iopubC:
+			if m.ParentHeader == nil || !slices.Contains(ids, m.ParentHeader.MsgID) {
+				continue
+			}
+			id := m.ParentHeader.MsgID
+			out[id] = append(out[id], m)
+			if m.Header.MsgType == "status" && content(c.t, m)["execution_state"] == "idle" {
+				open--
+			}
+		case <-timeout:
+			c.t.Fatalf("no idle for all of %v within %v", ids, waitTime)
+			return nil
+		}
+	}
+	return out
 }
 
 // content decodes a message's content.

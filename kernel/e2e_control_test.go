@@ -29,20 +29,60 @@ func TestInterruptRunningCell(t *testing.T) {
 			if how == "SIGINT" {
 				sigs <- os.Interrupt
 			} else {
-				rep, io := c.roundTrip(c.control, c.controlC, "interrupt_request", map[string]any{})
+				intID := c.send(c.control, "interrupt_request", map[string]any{})
+				rep := c.reply(c.controlC, intID)
 				if rep.Header.MsgType != "interrupt_reply" || content(t, rep)["status"] != "ok" {
 					t.Errorf("interrupt reply = %s %v", rep.Header.MsgType, content(t, rep))
 				}
-				if !slices.Equal(types(io), []string{"status:busy", "status:idle"}) {
-					t.Errorf("interrupt iopub = %v", types(io))
+				io := c.untilIdles(id, intID)
+				if !slices.Equal(types(io[intID]), []string{"status:busy", "status:idle"}) {
+					t.Errorf("interrupt iopub = %v", types(io[intID]))
 				}
 			}
 			rc := content(t, c.reply(c.shellC, id))
 			if rc["status"] != "error" || rc["ename"] != "Interrupted" {
 				t.Errorf("interrupted cell reply = %v", rc)
 			}
-			c.untilIdle(id)
+			if how == "SIGINT" {
+				c.untilIdle(id)
+			}
 		})
+	}
+}
+
+// TestInterruptReplyAfterCellError pins the order jupyter console relies on:
+// the interrupted cell's error is on iopub before the interrupt's idle, even
+// when the evaluator takes a while to stop the cell.
+func TestInterruptReplyAfterCellError(t *testing.T) {
+	started := make(chan string, 1)
+	k := startKernel(t, Config{Evaluator: &scriptEvaluator{started: started}})
+	c := k.client
+	execID := c.execute("slowstop", nil)
+	<-started
+	intID := c.send(c.control, "interrupt_request", map[string]any{})
+	var seen []string
+	timeout := time.After(waitTime)
+	for {
+		select {
+		case m := <-c.iopubC:
+			if m.ParentHeader == nil {
+				continue
+			}
+			switch m.ParentHeader.MsgID {
+			case execID:
+				seen = append(seen, "cell:"+m.Header.MsgType)
+			case intID:
+				if m.Header.MsgType == "status" && content(t, m)["execution_state"] == "idle" {
+					if !slices.Contains(seen, "cell:error") {
+						t.Fatalf("interrupt idle came before the cell's error; cell messages so far: %v", seen)
+					}
+					c.reply(c.controlC, intID)
+					return
+				}
+			}
+		case <-timeout:
+			t.Fatalf("no idle for the interrupt; cell messages: %v", seen)
+		}
 	}
 }
 

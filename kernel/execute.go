@@ -41,6 +41,20 @@ func (s *server) handleExecute(r *request) error {
 		s.pub.publish("execute_input", parent, executeInputContent{Code: c.Code, ExecutionCount: count})
 	}
 
+	// An interrupt_reply waits for this cell's error to be published:
+	// jupyter console stops waiting for output at the first idle of its
+	// session, so the interrupt's idle must not overtake the error.
+	done := make(chan struct{})
+	s.runMu.Lock()
+	s.cellDone = done
+	s.runMu.Unlock()
+	defer func() {
+		s.runMu.Lock()
+		s.cellDone = nil
+		s.runMu.Unlock()
+		close(done)
+	}()
+
 	out := &cellOutput{s: s, parent: parent, req: r, silent: c.Silent, stdin: c.AllowStdin}
 	res := s.run(c.Code, out)
 	out.finish()

@@ -70,14 +70,18 @@ func (e *scriptEvaluator) Execute(ctx context.Context, code string, out Output) 
 		case "fail":
 			name, msg, _ := strings.Cut(arg, " ")
 			return ExecuteResult{Err: &ExecError{Name: name, Value: msg}}
-		case "sleep", "block":
+		case "sleep", "block", "slowstop":
 			d, _ := time.ParseDuration(arg)
-			if cmd == "block" {
+			if cmd == "block" || cmd == "slowstop" {
 				d = time.Hour
 			}
 			select {
 			case <-time.After(d):
 			case <-ctx.Done():
+				if cmd == "slowstop" {
+					// Like a worker that takes a while to stop a cell.
+					time.Sleep(300 * time.Millisecond)
+				}
 				return ExecuteResult{Err: &ExecError{Name: "Interrupted", Value: "cell interrupted", Traceback: []string{"Interrupted"}}}
 			}
 		case "input":

@@ -36,6 +36,9 @@ type Config struct {
 	// MaxFrameBytes bounds each received frame; zero means
 	// DefaultMaxFrameBytes. Larger messages are logged and dropped.
 	MaxFrameBytes int
+	// InterruptWait bounds how long interrupt_reply waits for the
+	// interrupted cell to publish its error; 0 means 2.5 s.
+	InterruptWait time.Duration
 	// Signals, when set, delivers the process's signals: os.Interrupt
 	// (SIGINT) interrupts the running cell and SIGTERM shuts the kernel
 	// down. Wire it with signal.Notify(ch, os.Interrupt, syscall.SIGTERM),
@@ -115,6 +118,9 @@ type server struct {
 
 	runMu     sync.Mutex
 	cancelRun context.CancelFunc
+	// cellDone is closed once the running execute request has published
+	// its outputs (nil when no cell runs); interrupt_reply waits for it.
+	cellDone chan struct{}
 
 	stdinMu sync.Mutex // one input_request at a time
 
@@ -231,11 +237,13 @@ func (s *server) requestStop(res Shutdown) {
 	}
 }
 
-// interrupt cancels the running cell, if any.
-func (s *server) interrupt() {
+// interrupt cancels the running cell, if any. The returned channel is
+// closed when that cell has published its outputs (nil when none runs).
+func (s *server) interrupt() <-chan struct{} {
 	s.runMu.Lock()
 	defer s.runMu.Unlock()
 	if s.cancelRun != nil {
 		s.cancelRun()
 	}
+	return s.cellDone
 }
