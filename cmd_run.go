@@ -29,16 +29,17 @@ Example:
 
 // runOutput is the --json shape of `run`.
 type runOutput struct {
-	Stdout       string         `json:"stdout"`
-	Stderr       string         `json:"stderr"`
-	Success      bool           `json:"success"`
-	ErrorName    string         `json:"error_name,omitempty"`
-	ErrorMessage string         `json:"error_message,omitempty"`
-	Traceback    []string       `json:"traceback,omitempty"`
-	Value        map[string]any `json:"value,omitempty"`
-	ValueText    string         `json:"value_text,omitempty"`
-	Truncated    bool           `json:"truncated,omitempty"`
-	Data         string         `json:"data,omitempty"`
+	Stdout       string            `json:"stdout"`
+	Stderr       string            `json:"stderr"`
+	Success      bool              `json:"success"`
+	ErrorName    string            `json:"error_name,omitempty"`
+	ErrorMessage string            `json:"error_message,omitempty"`
+	Traceback    []string          `json:"traceback,omitempty"`
+	Value        map[string]any    `json:"value,omitempty"`
+	ValueText    string            `json:"value_text,omitempty"`
+	Truncated    bool              `json:"truncated,omitempty"`
+	Displays     []sandbox.Display `json:"displays,omitempty"`
+	Data         string            `json:"data,omitempty"`
 }
 
 func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
@@ -70,7 +71,8 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	defer sess.Close()
 
-	h := &sandbox.Handlers{}
+	var displays []sandbox.Display
+	h := &sandbox.Handlers{Display: func(d sandbox.Display) { displays = append(displays, d) }}
 	if !*asJSON {
 		h.Stream = func(name, text string) {
 			if name == "stderr" {
@@ -93,7 +95,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		out := runOutput{
 			Stdout: res.Stdout, Stderr: res.Stderr, Success: res.Success,
 			ErrorName: res.ErrorName, ErrorMessage: res.ErrorMessage, Traceback: res.Traceback,
-			Value: res.Value, Truncated: res.Truncated, Data: data.Describe(),
+			Value: res.Value, Truncated: res.Truncated, Displays: displays, Data: data.Describe(),
 		}
 		if t, ok := res.Value["text/plain"].(string); ok {
 			out.ValueText = t

@@ -158,7 +158,7 @@ func (s *tmuxSession) interruptEndlessLoop(timeout time.Duration) (string, time.
 // console with --simple-prompt, whose Ctrl-C does reach the kernel.
 func TestE2EConsole(t *testing.T) {
 	tmux := requireCommand(t, "tmux", "tmux")
-	jupyter := requireCommand(t, "jupyter", "jupyter-console jupyter-core jupyter-client")
+	jupyter := requireJupyter(t, "jupyter-console jupyter-core jupyter-client")
 	requirePython(t, map[string]string{"jupyter_console": "python3-jupyter-console"})
 	j := newJupyterEnv(t)
 	j.install()
@@ -166,7 +166,6 @@ func TestE2EConsole(t *testing.T) {
 
 	t.Run("prompt_toolkit", func(t *testing.T) {
 		s := startConsole(t, j, tmux, jupyter, "sbir-console")
-		s.t = t
 
 		// A function entered line by line: the kernel's is_complete says
 		// "incomplete" (with an indent) until the closing brace.
@@ -219,7 +218,6 @@ func TestE2EConsole(t *testing.T) {
 
 	t.Run("simple_prompt", func(t *testing.T) {
 		s := startConsole(t, j, tmux, jupyter, "sbir", "--simple-prompt")
-		s.t = t
 		before := s.prompts()
 		s.typeLine("func add(a, b int) int { return a + b }")
 		s.waitForNewPrompt("a one-line definition", before, 15*time.Second)

@@ -50,6 +50,16 @@ func requireCommand(t *testing.T, name, debianPackages string) string {
 	return p
 }
 
+// requireJupyter returns Debian's jupyter command (the one whose
+// subcommands run under /usr/bin/python3), else the one on PATH.
+func requireJupyter(t *testing.T, debianPackages string) string {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/jupyter"); err == nil {
+		return "/usr/bin/jupyter"
+	}
+	return requireCommand(t, "jupyter", debianPackages)
+}
+
 // requirePython checks that Debian's python3 can import every module; the
 // map gives the Debian package of each.
 func requirePython(t *testing.T, modules map[string]string) {
@@ -94,6 +104,9 @@ type jupyterEnv struct {
 // worker) is still running, and kills any it finds.
 func newJupyterEnv(t *testing.T) *jupyterEnv {
 	t.Helper()
+	if testing.Short() && !e2eMandatory() {
+		t.Skip("end-to-end test skipped in -short mode (it builds the kernel and starts real clients)")
+	}
 	root := t.TempDir()
 	j := &jupyterEnv{t: t, root: root, bin: buildKernel(t, root), dataDir: filepath.Join(root, "data")}
 	home := filepath.Join(root, "home")

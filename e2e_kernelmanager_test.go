@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -30,9 +31,25 @@ func TestE2EKernelManager(t *testing.T) {
 	requirePython(t, map[string]string{"jupyter_client": "python3-jupyter-client"})
 	j := newJupyterEnv(t)
 	j.install()
+	t.Run("harness_on_ipykernel", func(t *testing.T) {
+		if _, err := os.Stat("/usr/share/jupyter/kernels/python3/kernel.json"); err != nil {
+			t.Skip("Debian's ipykernel (python3-ipykernel) is not installed: the harness is not cross-checked")
+		}
+		runLifecycle(t, j, "python3")
+	})
+	if t.Failed() {
+		t.Fatal("kernel_lifecycle.py fails on ipykernel, so its verdict on sbir would mean nothing")
+	}
+	t.Run("sbir", func(t *testing.T) { runLifecycle(t, j, "sbir", "--binary", j.bin) })
+}
+
+// runLifecycle runs testdata/e2e/kernel_lifecycle.py and turns each of its
+// checks into a test failure or a log line.
+func runLifecycle(t *testing.T, j *jupyterEnv, args ...string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	stdout, stderr, err := j.python(ctx, "kernel_lifecycle.py", "sbir", "--binary", j.bin)
+	stdout, stderr, err := j.python(ctx, "kernel_lifecycle.py", args...)
 	var rep lifecycleReport
 	if jerr := json.Unmarshal([]byte(stdout), &rep); jerr != nil {
 		t.Fatalf("kernel_lifecycle.py (%v) printed no report: %v\nstdout:\n%s\nstderr:\n%s", err, jerr, stdout, lastLines(stderr, 40))

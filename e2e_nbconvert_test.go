@@ -112,7 +112,7 @@ func (c nbCell) errorText() string {
 
 func requireNotebookClients(t *testing.T) string {
 	t.Helper()
-	jupyter := requireCommand(t, "jupyter", "jupyter-core jupyter-nbconvert jupyter-client")
+	jupyter := requireJupyter(t, "jupyter-core jupyter-nbconvert jupyter-client")
 	requirePython(t, map[string]string{
 		"nbclient":       "python3-nbclient",
 		"nbformat":       "python3-nbformat",
@@ -236,6 +236,18 @@ func TestE2ENotebooks(t *testing.T) {
 		}
 		if after := nb.cell(t, "cell-2"); len(after.Outputs) != 0 || after.ExecutionCount != nil {
 			t.Errorf("the cell after the failure ran: %s", after.describe())
+		}
+	})
+
+	t.Run("reading stdin fails clearly", func(t *testing.T) {
+		// nbclient (and so papermill) sends allow_stdin false.
+		nb, res := j.runNotebook(t, "stdin")
+		cell := nb.cell(t, "cell-0")
+		if res.OK || !strings.Contains(cell.errorText(), "not allowed") || !strings.Contains(cell.errorText(), "stdin") {
+			t.Errorf("want an error saying that reading input is not allowed; got %s", cell.describe())
+		}
+		if after := nb.cell(t, "cell-1"); len(after.Outputs) != 0 {
+			t.Errorf("the cell after the failed read ran: %s", after.describe())
 		}
 	})
 

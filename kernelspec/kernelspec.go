@@ -201,11 +201,15 @@ func Install(opts Options) (*Installation, error) {
 // returns an error wrapping ErrNotInstalled when there is none, and refuses
 // to remove a kernelspec that this package did not write.
 func Uninstall(opts Options) (string, error) {
-	dir, err := Dir(opts)
+	o, err := opts.resolved()
 	if err != nil {
 		return "", err
 	}
-	o, _ := opts.resolved()
+	kernels, err := kernelsDir(o)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(kernels, o.Name)
 	data, err := os.ReadFile(filepath.Join(dir, SpecFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return dir, fmt.Errorf("uninstall %q: %w (looked in %s)", o.Name, ErrNotInstalled, dir)

@@ -11,7 +11,8 @@ import (
 )
 
 // The logo is described once, as shapes on a 64×64 canvas, and rendered both
-// as SVG and, with 8×8 supersampling for smooth edges, as PNG at any size:
+// as SVG and as PNG at any size, with 8×8 supersampling of the pixels on
+// shape edges for smooth outlines:
 // a Go-blue tile with a rising white bar chart and a gold coin (award
 // dollars, analysed in Go).
 
@@ -113,44 +114,57 @@ func LogoPNG(size int) ([]byte, error) {
 	if size < 1 || size > 4096 {
 		return nil, fmt.Errorf("logo size %d out of range 1..4096", size)
 	}
-	const ss = 8 // samples per pixel along each axis
+	const ss = 8 // samples per pixel along each axis, on edges
 	shapes := logoShapes()
+	top := func(x, y float64) int { // index of the front shape at (x, y), -1 for none
+		for i := len(shapes) - 1; i >= 0; i-- {
+			if shapes[i].contains(x, y) {
+				return i
+			}
+		}
+		return -1
+	}
 	img := image.NewNRGBA(image.Rect(0, 0, size, size))
 	scale := float64(logoCanvas) / float64(size)
 	for py := 0; py < size; py++ {
 		for px := 0; px < size; px++ {
-			// Average premultiplied colour over the sub-samples.
+			x0, y0 := float64(px)*scale, float64(py)*scale
+			cy := y0 + scale/2
+			// Inside one shape (corners and centre agree): one colour.
+			i := top(x0+scale/2, cy)
+			if i == top(x0, y0) && i == top(x0+scale, y0) && i == top(x0, y0+scale) && i == top(x0+scale, y0+scale) {
+				if i >= 0 {
+					img.SetNRGBA(px, py, shapes[i].fill(cy))
+				}
+				continue
+			}
+			// On an edge: average the premultiplied colour of sub-samples.
 			var r, g, b, a float64
 			for sy := 0; sy < ss; sy++ {
+				y := y0 + (float64(sy)+0.5)/ss*scale
 				for sx := 0; sx < ss; sx++ {
-					x := (float64(px) + (float64(sx)+0.5)/ss) * scale
-					y := (float64(py) + (float64(sy)+0.5)/ss) * scale
-					for i := len(shapes) - 1; i >= 0; i-- {
-						if shapes[i].contains(x, y) {
-							c := shapes[i].fill(y)
-							r += float64(c.R)
-							g += float64(c.G)
-							b += float64(c.B)
-							a += 255
-							break
-						}
+					if j := top(x0+(float64(sx)+0.5)/ss*scale, y); j >= 0 {
+						c := shapes[j].fill(y)
+						r += float64(c.R)
+						g += float64(c.G)
+						b += float64(c.B)
+						a += 255
 					}
 				}
 			}
 			if a == 0 {
 				continue
 			}
-			n := float64(ss * ss)
 			img.SetNRGBA(px, py, color.NRGBA{
 				R: uint8(math.Round(r * 255 / a)),
 				G: uint8(math.Round(g * 255 / a)),
 				B: uint8(math.Round(b * 255 / a)),
-				A: uint8(math.Round(a / n)),
+				A: uint8(math.Round(a / (ss * ss))),
 			})
 		}
 	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("encode %d×%d logo: %w", size, size, err)
 	}

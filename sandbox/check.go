@@ -59,10 +59,52 @@ type checker struct {
 	known   func(string) bool // declared by the session or this cell
 	isInt   func(string) bool
 	st      *sessionState
-	err     *CheckError
+	err     *checkError
 	edits   []edit
 	imports []string
 	types   map[string]ast.Expr
+	// localInts are names declared as integers anywhere in the cell so
+	// far (parameters, := and var inside functions), ignoring scopes.
+	localInts map[string]bool
+}
+
+// intName reports whether name is known to be an integer.
+func (c *checker) intName(name string) bool { return c.localInts[name] || c.isInt(name) }
+
+// noteInts records integer declarations met while walking.
+func (c *checker) noteInts(n ast.Node) {
+	if c.localInts == nil {
+		c.localInts = map[string]bool{}
+	}
+	switch n := n.(type) {
+	case *ast.FuncType:
+		for _, fl := range []*ast.FieldList{n.Params, n.Results} {
+			if fl == nil {
+				continue
+			}
+			for _, f := range fl.List {
+				if isIntType(f.Type) {
+					for _, id := range f.Names {
+						c.localInts[id.Name] = true
+					}
+				}
+			}
+		}
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+			for i, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok && isIntExpr(n.Rhs[i], c.intName) {
+					c.localInts[id.Name] = true
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		for i, id := range n.Names {
+			if isIntType(n.Type) || n.Type == nil && len(n.Values) == len(n.Names) && isIntExpr(n.Values[i], c.intName) {
+				c.localInts[id.Name] = true
+			}
+		}
+	}
 }
 
 // off converts a position of the segment's parse to a cell offset.
@@ -96,7 +138,7 @@ func (c *checker) fail(p token.Pos, construct, reason string) {
 		return
 	}
 	pos := c.fset.Position(p)
-	c.err = &CheckError{Line: pos.Line - 1, Column: pos.Column, Construct: construct, Reason: reason}
+	c.err = &checkError{Line: pos.Line - 1, Column: pos.Column, Construct: construct, Reason: reason}
 }
 
 // textOf returns the cell source of node n.
@@ -112,6 +154,7 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 	if c.err != nil || n == nil {
 		return nil
 	}
+	c.noteInts(n)
 	switch n := n.(type) {
 	case *ast.GenDecl:
 		if n.Tok == token.IMPORT {
@@ -304,7 +347,7 @@ func constInt(e ast.Expr) (int64, bool) {
 // rewriteRangeInt turns `for i := range n` (n an integer, which yaegi
 // cannot range over) into a three-clause loop with the same types.
 func (c *checker) rewriteRangeInt(r *ast.RangeStmt) {
-	if !isIntExpr(r.X, c.isInt) {
+	if !isIntExpr(r.X, c.intName) {
 		return
 	}
 	if r.Value != nil {

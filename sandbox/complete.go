@@ -182,14 +182,14 @@ func (w *worker) inspect(code string, cursor, detail int, names []string) Inspec
 	if qual != "" {
 		if path, ok := pkgs[qual]; ok {
 			if e, ok := symbols.Doc(path, name); ok {
-				return docInspection(qual+"."+name, e)
+				return docInspection(e)
 			}
 		}
 		if contains(names, qual) {
 			if v, ok := w.value(qual); ok {
 				if m, ok := v.Type().MethodByName(name); ok {
 					if e, ok := w.typeMethodDoc(v.Type(), name); ok {
-						return docInspection(qual+"."+name, e)
+						return docInspection(e)
 					}
 					return textInspection(fmt.Sprintf("%s.%s: %s", qual, name, m.Type))
 				}
@@ -199,7 +199,7 @@ func (w *worker) inspect(code string, cursor, detail int, names []string) Inspec
 	}
 	if path, ok := pkgs[name]; ok {
 		if e, ok := symbols.Doc(path, ""); ok {
-			return docInspection("package "+path, e)
+			return docInspection(e)
 		}
 	}
 	if contains(names, name) {
@@ -234,7 +234,7 @@ func (w *worker) typeMethodDoc(t reflect.Type, method string) (symbols.Entry, bo
 	return symbols.Entry{}, false
 }
 
-func docInspection(title string, e symbols.Entry) Inspection {
+func docInspection(e symbols.Entry) Inspection {
 	plain := e.Sig
 	if e.Doc != "" {
 		plain += "\n\n" + e.Doc
@@ -243,7 +243,6 @@ func docInspection(title string, e symbols.Entry) Inspection {
 	if e.Doc != "" {
 		md += "\n" + e.Doc
 	}
-	_ = title
 	return Inspection{Found: true, Data: map[string]any{"text/plain": plain, "text/markdown": md}}
 }
 

@@ -32,6 +32,9 @@ func currentCellContext() context.Context {
 	return context.Background()
 }
 
+// shown holds the values _sbir.Show captured from the last expression.
+var shown atomic.Pointer[[]any]
+
 // errInterrupted is the panic value of a blocked call ended by an interrupt.
 var errInterrupted = errors.New("interrupted")
 
@@ -55,7 +58,7 @@ func sleep(d time.Duration) {
 func helperExports() map[string]reflect.Value {
 	return map[string]reflect.Value{
 		// Show captures the values of the cell's last expression.
-		"Show": reflect.ValueOf(func(v ...any) []any { return v }),
+		"Show": reflect.ValueOf(func(v ...any) { shown.Store(&v) }),
 		// Clear implements the clear builtin for maps and slices.
 		"Clear": reflect.ValueOf(func(x any) {
 			v := reflect.ValueOf(x)
@@ -80,6 +83,9 @@ func _sbirPing() int { return 1 }
 type session struct {
 	in  *interp.Interpreter
 	out *cellOutput
+	// needForget is set when a cell may have registered a main function
+	// (see forgetMain).
+	needForget bool
 }
 
 // newInterpreter builds an interpreter over the allow-listed table and
@@ -126,6 +132,9 @@ func newInterpreter(out *cellOutput, stdin io.Reader) (*session, error) {
 func (s *session) run(ctx context.Context, chunks []chunk, res *Result) {
 	cellContext.Store(&ctx)
 	for _, ch := range chunks {
+		if strings.Contains(ch.Code, "func") {
+			s.needForget = true
+		}
 		if ch.Expr {
 			v, err := s.evalExpr(ctx, ch)
 			if err != nil {
@@ -143,6 +152,20 @@ func (s *session) run(ctx context.Context, chunks []chunk, res *Result) {
 	res.Success = true
 }
 
+// forgetMain works around a yaegi REPL bug: a top-level statement with a
+// function literal registers its wrapper as the package's main function,
+// which every later evaluation then runs again (re-running the literal's
+// side effects). Declaring an empty main replaces it.
+func (s *session) forgetMain() {
+	if !s.needForget {
+		return
+	}
+	s.needForget = false
+	ctx := context.Background()
+	cellContext.Store(&ctx)
+	_, _ = s.in.EvalWithContext(ctx, "func main() {}")
+}
+
 // evalExpr evaluates the cell's last expression through _sbirShow, and as
 // a plain statement when it has no value.
 func (s *session) evalExpr(ctx context.Context, ch chunk) (map[string]any, error) {
@@ -154,8 +177,11 @@ func (s *session) evalExpr(ctx context.Context, ch chunk) (map[string]any, error
 		}
 		return valuesBundle([]any{v.Interface()}), nil
 	}
-	v, err := s.in.EvalWithContext(ctx, helperPkg+".Show("+ch.Code+",\n)")
-	if err != nil {
+	// _sbir.Show hands the values over through shown. (Wrapping the call
+	// in a function literal would keep the global frame smaller, but yaegi
+	// then re-runs earlier top-level closures.)
+	shown.Store(nil)
+	if _, err := s.in.EvalWithContext(ctx, helperPkg+".Show("+ch.Code+",\n)"); err != nil {
 		if ctx.Err() != nil || isRuntimeError(err) {
 			return nil, err
 		}
@@ -163,14 +189,11 @@ func (s *session) evalExpr(ctx context.Context, ch chunk) (map[string]any, error
 		_, err = s.in.EvalWithContext(ctx, ch.Code)
 		return nil, err
 	}
-	if ch.Quiet || !v.IsValid() || !v.CanInterface() {
+	vals := shown.Load()
+	if ch.Quiet || vals == nil {
 		return nil, nil
 	}
-	vals, ok := v.Interface().([]any)
-	if !ok {
-		return nil, nil
-	}
-	return valuesBundle(vals), nil
+	return valuesBundle(*vals), nil
 }
 
 // valuesBundle renders values unless there is nothing worth showing (no

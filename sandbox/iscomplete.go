@@ -55,7 +55,7 @@ func IsComplete(code string) (status, indent string) {
 		return "incomplete", ""
 	}
 	if _, err := prepare(code, newSessionState()); err != nil {
-		if _, ok := err.(*CheckError); ok {
+		if _, ok := err.(*checkError); ok {
 			return "complete", "" // it parses; running it reports the refusal
 		}
 		return "invalid", ""

@@ -99,10 +99,6 @@ func vmSize() (int64, error) {
 	return 0, fmt.Errorf("no VmSize in /proc/self/status")
 }
 
-// cpuSeconds is the worker's lifetime CPU-time backstop; the supervisor's
-// wall-clock timeout is the real per-cell limit.
-const cpuSeconds = 3600
-
 func applyRlimits(cfg workerConfig) Layer {
 	l := Layer{Name: "rlimits"}
 	vm, err := vmSize()
@@ -115,17 +111,22 @@ func applyRlimits(cfg workerConfig) Layer {
 	// The Go runtime reserves address space far beyond what it uses; the
 	// backstop sits well above the watchdog's heap budget.
 	as := uint64(vm+2*cfg.HeapBytes+dataSize+1<<30+(1<<20-1)) &^ (1<<20 - 1)
-	limits := []struct {
+	type rlimit struct {
 		name     string
 		resource int
 		value    uint64
-	}{
+	}
+	limits := []rlimit{
 		{"AS", unix.RLIMIT_AS, as},
 		{"CPU", unix.RLIMIT_CPU, cpuSeconds},
 		{"NOFILE", unix.RLIMIT_NOFILE, 64},
 		{"FSIZE", unix.RLIMIT_FSIZE, 0},
-		{"NPROC", unix.RLIMIT_NPROC, 512},
 		{"CORE", unix.RLIMIT_CORE, 0},
+	}
+	// RLIMIT_NPROC counts every process and thread of the uid on the
+	// host: it only makes sense when the worker has a uid of its own.
+	if cfg.Nproc > 0 {
+		limits = append(limits, rlimit{"NPROC", unix.RLIMIT_NPROC, uint64(cfg.Nproc)})
 	}
 	var failed []string
 	for _, r := range limits {
@@ -138,22 +139,13 @@ func applyRlimits(cfg workerConfig) Layer {
 		return l
 	}
 	l.Active = true
-	l.Detail = fmt.Sprintf("address space %s, CPU %ds per worker, 64 open files, no file writes, 512 processes per uid, no core dumps", formatBytes(int64(as)), cpuSeconds)
-	if os.Geteuid() == 0 && os.Getuid() == 0 && !inUserNamespace() {
-		l.Detail += " (NPROC is not enforced: the worker runs as real root)"
+	l.Detail = fmt.Sprintf("address space %s, CPU %ds per worker, 64 open files, no file writes, no core dumps", formatBytes(int64(as)), cpuSeconds)
+	if cfg.Nproc > 0 {
+		l.Detail += fmt.Sprintf(", %d processes and threads for the worker's uid", cfg.Nproc)
+	} else {
+		l.Detail += " (no process limit: the worker shares its uid with other processes of the user)"
 	}
 	return l
-}
-
-// inUserNamespace reports whether the process runs in a user namespace
-// other than the initial one.
-func inUserNamespace() bool {
-	b, err := os.ReadFile("/proc/self/uid_map")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b))
-	return !(len(f) == 3 && f[0] == "0" && f[1] == "0" && f[2] == "4294967295")
 }
 
 // landlockABI returns the Landlock ABI version of the kernel, or 0.

@@ -60,6 +60,10 @@ func (l Limits) Args() []string {
 	}
 }
 
+// cpuSeconds is the worker's lifetime CPU-time backstop (RLIMIT_CPU); the
+// supervisor's wall-clock timeout is the real per-cell limit.
+const cpuSeconds = 3600
+
 // validate reports the first limit that cannot work.
 func (l Limits) validate() error {
 	switch {

@@ -28,19 +28,19 @@ type chunk struct {
 	// (fmt.Println's byte count and nil error).
 	Quiet bool `json:"quiet,omitempty"`
 	// Direct marks an expression that is not a call, and so certainly has
-	// exactly one value: the plain evaluation's result is that value.
+	// exactly one value.
 	Direct bool `json:"direct,omitempty"`
 }
 
-// CheckError is a cell refused before it ran: it names the construct, where
+// checkError is a cell refused before it ran: it names the construct, where
 // it is and what to write instead.
-type CheckError struct {
+type checkError struct {
 	Line, Column int
 	Construct    string // e.g. `go statement`, `import "os"`
 	Reason       string // why, and the allowed alternative
 }
 
-func (e *CheckError) Error() string {
+func (e *checkError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d, column %d: %s is not allowed: %s", e.Line, e.Column, e.Construct, e.Reason)
 	}
@@ -79,7 +79,7 @@ type segment struct {
 }
 
 // prepare checks code, rewrites what yaegi cannot run, and splits it into
-// chunks. A refused construct returns a *CheckError; a syntax error returns
+// chunks. A refused construct returns a *checkError; a syntax error returns
 // a scanner.ErrorList with cell positions.
 func prepare(code string, st *sessionState) (*prepared, error) {
 	segs, err := splitTopLevel(code)
@@ -105,7 +105,7 @@ func prepare(code string, st *sessionState) (*prepared, error) {
 	for _, s := range segs {
 		if s.pkgClause {
 			line, col := lineCol(code, s.start)
-			return nil, &CheckError{Line: line, Column: col, Construct: "package clause", Reason: "a cell is not a file; remove the `package` line"}
+			return nil, &checkError{Line: line, Column: col, Construct: "package clause", Reason: "a cell is not a file; remove the `package` line"}
 		}
 		f, fset, err := parseSegment(code, s)
 		if err != nil {
@@ -133,7 +133,7 @@ func prepare(code string, st *sessionState) (*prepared, error) {
 	// Group segments into chunks: consecutive declarations, consecutive
 	// statements, and the final expression alone.
 	var cur strings.Builder
-	curStart, curDecl, have := 0, false, false
+	curDecl, have := false, false
 	flush := func() {
 		if have {
 			p.chunks = append(p.chunks, chunk{Code: cur.String()})
@@ -141,7 +141,6 @@ func prepare(code string, st *sessionState) (*prepared, error) {
 		cur.Reset()
 		have = false
 	}
-	_ = curStart
 	for _, ps := range parsed {
 		text := applyEdits(code[ps.start:ps.end], ps.start, ps.edits)
 		if ps.expr {
@@ -154,7 +153,7 @@ func prepare(code string, st *sessionState) (*prepared, error) {
 		}
 		if !have {
 			cur.WriteString(pad(code, ps.start, 0))
-			have, curDecl, curStart = true, ps.decl, ps.start
+			have, curDecl = true, ps.decl
 		} else {
 			cur.WriteString(";")
 			cur.WriteString(pad(code, ps.start, lastLine(cur.String())))
@@ -377,7 +376,7 @@ func checkDirectives(code string) error {
 			if i := strings.IndexAny(name, " \t"); i > 0 {
 				name = name[:i]
 			}
-			return &CheckError{Line: p.Line, Column: p.Column, Construct: "the directive " + name, Reason: "compiler directives have no effect in a cell; remove the comment"}
+			return &checkError{Line: p.Line, Column: p.Column, Construct: "the directive " + name, Reason: "compiler directives have no effect in a cell; remove the comment"}
 		}
 	}
 }

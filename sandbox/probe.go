@@ -12,23 +12,6 @@ import (
 	"time"
 )
 
-// probeResult is one attempt, made inside an isolated worker, to do what
-// an escaped cell would try.
-type probeResult struct {
-	Name    string `json:"name"`
-	Blocked bool   `json:"blocked"`
-	Detail  string `json:"detail"`
-}
-
-// probeTarget tells the worker what to aim at: a TCP and a UDP address
-// the supervisor listens on, and the supervisor's pid.
-type probeTarget struct {
-	TCP, UDP string
-	PID      int
-	Secret   string // an environment variable name of the supervisor
-	File     string // a file next to the kernel
-}
-
 // runProbes attempts each escape and reports whether it was stopped.
 func runProbes(t probeTarget) []probeResult {
 	var out []probeResult
@@ -100,23 +83,4 @@ func runProbes(t probeTarget) []probeResult {
 		add(fmt.Sprintf("signal the supervisor (pid %d)", t.PID), syscall.Kill(t.PID, 0), "")
 	}
 	return out
-}
-
-// probe runs the escape attempts in the current worker (tests and doctor).
-func (s *Session) probe(t probeTarget) ([]probeResult, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.p == nil {
-		return nil, errClosed
-	}
-	m := &message{Op: opProbe, Probe: &t}
-	if err := s.p.c.send(m); err != nil {
-		return nil, err
-	}
-	for r := range s.p.msgs {
-		if r.Op == opReply {
-			return r.Probes, nil
-		}
-	}
-	return nil, errors.New("sandbox: the worker exited during the probe")
 }

@@ -72,6 +72,9 @@ type workerConfig struct {
 	MaxOutputBytes int    `json:"max_output_bytes"`
 	// Isolate applies the in-process layers (Landlock, seccomp, rlimits).
 	Isolate bool `json:"isolate"`
+	// Nproc is RLIMIT_NPROC, set only when the worker runs as a uid of
+	// its own (0: not set).
+	Nproc int `json:"nproc,omitempty"`
 }
 
 // ready is the worker's report once it accepts cells.
@@ -138,4 +141,21 @@ func readFrame(r io.Reader) (*message, error) {
 		return nil, fmt.Errorf("sandbox: frame without an op")
 	}
 	return m, nil
+}
+
+// probeResult is one attempt, made inside an isolated worker, to do what
+// an escaped cell would try.
+type probeResult struct {
+	Name    string `json:"name"`
+	Blocked bool   `json:"blocked"`
+	Detail  string `json:"detail"`
+}
+
+// probeTarget tells the worker what to aim at: a TCP and a UDP address
+// the supervisor listens on, and the supervisor's pid.
+type probeTarget struct {
+	TCP, UDP string
+	PID      int
+	Secret   string // an environment variable name of the supervisor
+	File     string // a file next to the kernel
 }

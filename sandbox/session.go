@@ -112,7 +112,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	}
 	prep, err := prepare(code, s.st)
 	if err != nil {
-		var ce *CheckError
+		var ce *checkError
 		var se syntaxError
 		switch {
 		case errors.As(err, &ce):
@@ -356,4 +356,23 @@ func ProbeIsolation(ctx context.Context, opts Options) ([]Layer, error) {
 	}
 	defer s.Close()
 	return s.Layers(), nil
+}
+
+// probe runs the escape attempts in the current worker (tests and doctor).
+func (s *Session) probe(t probeTarget) ([]probeResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.p == nil {
+		return nil, errClosed
+	}
+	m := &message{Op: opProbe, Probe: &t}
+	if err := s.p.c.send(m); err != nil {
+		return nil, err
+	}
+	for r := range s.p.msgs {
+		if r.Op == opReply {
+			return r.Probes, nil
+		}
+	}
+	return nil, errors.New("sandbox: the worker exited during the probe")
 }

@@ -11,8 +11,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // workerDataFD is the worker's file descriptor of the data file: the
@@ -23,6 +21,10 @@ const workerDataFD = 5
 // workerEnv is the worker's whole environment: nothing of the
 // supervisor's (secrets, paths) is inherited.
 var workerEnv = []string{"GOTRACEBACK=single"}
+
+// workerNproc is the process and thread limit of the nobody uid workers
+// run as.
+const workerNproc = 512
 
 // readyTimeout bounds a worker's start.
 const readyTimeout = 15 * time.Second
@@ -74,6 +76,7 @@ func startProc(ctx context.Context, opts Options) (*proc, error) {
 	useNS := !namespaces.tried || namespaces.ok
 	namespaces.Unlock()
 	p, err := spawn(exe, dataFile, useNS)
+	nsUsed := useNS && err == nil
 	if err != nil && useNS {
 		namespaces.Lock()
 		namespaces.tried, namespaces.ok = true, false
@@ -93,6 +96,9 @@ func startProc(ctx context.Context, opts Options) (*proc, error) {
 		MaxOutputBytes: opts.Limits.MaxOutputBytes,
 		Isolate:        true,
 		DataSize:       dataSize,
+	}
+	if nsUsed && os.Geteuid() == 0 {
+		cfg.Nproc = workerNproc // the worker runs as host nobody
 	}
 	if dataFile != nil {
 		cfg.DataPath = fmt.Sprintf("/proc/self/fd/%d", workerDataFD)
@@ -119,7 +125,7 @@ func startProc(ctx context.Context, opts Options) (*proc, error) {
 			return nil, fmt.Errorf("sandbox: the worker could not start: %s", m.Ready.Err)
 		}
 		p.columns = m.Ready.Columns
-		p.layers = append(supervisorLayers(useNS && namespaces.ok), m.Ready.Layers...)
+		p.layers = append(supervisorLayers(nsUsed), m.Ready.Layers...)
 	case <-timer.C:
 		p.kill("")
 		return nil, fmt.Errorf("sandbox: the worker was not ready after %v%s", readyTimeout, p.stderrHint())
@@ -175,7 +181,9 @@ func spawn(exe string, dataFile *os.File, withNamespaces bool) (*proc, error) {
 	// directory, a binary under /root), but the magic link needs no
 	// directory permissions.
 	cmd := exec.Command(exe, workerArg)
-	cmd.Path = "/proc/self/exe"
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		cmd.Path = "/proc/self/exe"
+	}
 	cmd.Env = workerEnv
 	cmd.Dir = "/"
 	cmd.Stdout = p.stderr
@@ -227,17 +235,6 @@ func spawn(exe string, dataFile *os.File, withNamespaces bool) (*proc, error) {
 		}
 	}()
 	return p, nil
-}
-
-// blockingPipe returns a pipe in blocking mode. Reads then block their
-// thread in the kernel instead of going through the network poller, which
-// halves the latency of a request/reply exchange with the worker.
-func blockingPipe() (r, w *os.File, err error) {
-	var fds [2]int
-	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
-		return nil, nil, fmt.Errorf("creating a pipe: %w", err)
-	}
-	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }
 
 // kill ends the worker; reason records why for the error message.

@@ -219,6 +219,8 @@ func (w *worker) startCell(chunks []chunk) {
 		res.Stdout, res.Stderr = "", ""
 		if interrupted && !w.sess.healthy() {
 			res.Restarted = true // the supervisor replaces this worker
+		} else {
+			w.sess.forgetMain()
 		}
 		_ = w.c.send(&message{Op: opResult, Result: res})
 	}()

@@ -36,6 +36,7 @@ type Chart struct {
 	yearX  bool // x is a year: no thousands separators on the axis
 	binned bool // histogram: x is bin start, x2 bin end
 	horiz  bool // bar with categories on the vertical axis
+	sized  bool // Size was called
 	note   string
 	frame  Frame // source rows, for Color
 	err    error
@@ -268,7 +269,9 @@ func (c Chart) Title(title string) Chart {
 	return c
 }
 
-// Size sets the chart's width and height in pixels (default 600 × 300).
+// Size sets the chart's width and height in pixels (default 600 × 300;
+// a bar chart with text categories gets 20 pixels per bar unless Size
+// sets its height).
 //
 // Example:
 //
@@ -281,6 +284,7 @@ func (c Chart) Size(width, height int) Chart {
 		return chartError(errorf("Size", "%d × %d: width and height must be between 1 and 4000 pixels", width, height))
 	}
 	c.width, c.height = width, height
+	c.sized = true
 	return c
 }
 
@@ -335,10 +339,15 @@ func (c Chart) spec() map[string]any {
 	if c.color != "" {
 		enc["color"] = map[string]any{"field": field(c.color), "type": c.cType, "title": c.color}
 	}
+	var height any = c.height
+	if c.horiz && !c.sized {
+		// One band per category, so that 20 companies stay readable.
+		height = map[string]any{"step": 20}
+	}
 	spec := map[string]any{
 		"$schema":  "https://vega.github.io/schema/vega-lite/v5.json",
 		"width":    c.width,
-		"height":   c.height,
+		"height":   height,
 		"data":     map[string]any{"values": c.values},
 		"mark":     mark,
 		"encoding": enc,

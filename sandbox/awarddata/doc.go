@@ -1,7 +1,8 @@
 // Package award_data is the analysis API that notebook cells use on the
 // SBIR/STTR awards (one row per award, columns named as in the CSV
 // header: "Company", "Agency", "Phase", "Award Year", "Award Amount",
-// "Abstract", ...). Cells see it as award_data, imported automatically.
+// "Abstract", ...; a name that differs only in case is accepted when it
+// matches one column). Cells see it as award_data, imported automatically.
 //
 // Package-level functions work on all awards, so the simplest questions
 // need no setup:

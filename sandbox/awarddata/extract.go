@@ -58,7 +58,7 @@ func (f Frame) Floats(column string) []float64 {
 			copy(out, c.floats)
 			return out
 		}
-		for k, i := range f.rows {
+		for k, i := range f.rowList() {
 			out[k] = c.floats[i]
 		}
 		return out

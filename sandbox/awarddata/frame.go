@@ -45,8 +45,9 @@ func newTable(cols []*vector, source bool) *table {
 type Frame struct {
 	t    *table
 	cols []int   // visible columns, as indices into t.cols
-	rows []int32 // selected rows in order; ignored when all is true
+	rows []int32 // selected rows in order; ignored when all is true or bits is set
 	all  bool    // all rows 0..t.n-1 in order
+	bits *bitSel // selected rows in ascending order, as a bitmap (see bitsel.go)
 	err  error
 }
 
@@ -88,6 +89,9 @@ func (f Frame) Len() int {
 	if f.all {
 		return f.t.n
 	}
+	if f.bits != nil {
+		return f.bits.count
+	}
 	return len(f.rows)
 }
 
@@ -106,11 +110,17 @@ func (f Frame) row(k int) int {
 	if f.all {
 		return k
 	}
+	if f.bits != nil {
+		return int(f.bits.rows()[k])
+	}
 	return int(f.rows[k])
 }
 
 // rowList returns the selected rows as a slice the caller must not modify.
 func (f Frame) rowList() []int32 {
+	if f.bits != nil {
+		return f.bits.rows()
+	}
 	if !f.all {
 		return f.rows
 	}
@@ -125,6 +135,7 @@ func (f Frame) withRows(rows []int32) Frame {
 	g := f
 	g.rows = rows
 	g.all = false
+	g.bits = nil
 	return g
 }
 
@@ -275,7 +286,8 @@ func (f Frame) slice(from, to int) Frame {
 		}
 		return f.withRows(rows)
 	}
-	return f.withRows(f.rows[from:to:to])
+	rows := f.rowList()
+	return f.withRows(rows[from:to:to])
 }
 
 // Sample returns n rows of f chosen at random without replacement, in

@@ -125,8 +125,8 @@ func (n *foldNeedle) index(data []byte, from, end int) int {
 	return -1
 }
 
-// searchRows returns a bitmap (one bool per table row) of the rows in
-// [lo, hi) whose text contains needle, case-insensitively.
+// searchRange sets hit[i] for the rows i in [lo, hi) whose text contains
+// needle, ignoring case.
 func searchRange(c *vector, needle string, lo, hi int, hit []bool) {
 	if lo >= hi {
 		return
@@ -139,9 +139,9 @@ func searchRange(c *vector, needle string, lo, hi int, hit []bool) {
 		})
 		if needsUnicodeCheck(needle) {
 			for _, v := range [][]byte{[]byte("\u212a"), []byte("\u017f")} {
-				scanHits(c, lo, hi, start, end, hit, literalFinder(c.data, v, end, func(row int) bool {
+				scanHits(c, lo, hi, start, end, hit, c.literalFinder(v, end, func(row int) bool {
 					return containsFold(c.textBytes(row), needle)
-				}, c))
+				}))
 			}
 		}
 		return
@@ -149,9 +149,9 @@ func searchRange(c *vector, needle string, lo, hi int, hit []bool) {
 	r, _ := utf8.DecodeRuneInString(needle)
 	for _, v := range foldVariants(r) {
 		variant := []byte(string(v))
-		scanHits(c, lo, hi, start, end, hit, literalFinder(c.data, variant, end, func(row int) bool {
+		scanHits(c, lo, hi, start, end, hit, c.literalFinder(variant, end, func(row int) bool {
 			return containsFold(c.textBytes(row), needle)
-		}, c))
+		}))
 	}
 }
 
@@ -171,10 +171,11 @@ func searchExact(c *vector, needle []byte, lo, hi int, hit []bool) {
 	})
 }
 
-// literalFinder finds occurrences of v; a hit counts only when check
-// accepts the row it falls in. It reports a match length of 1 so that a
-// hit spanning rows is never rejected by position (check decides).
-func literalFinder(data, v []byte, end int, check func(row int) bool, c *vector) func(from int) (int, int) {
+// literalFinder returns a finder (for scanHits) of the occurrences of v
+// before end whose row check accepts. It reports a match length of 1 so
+// that scanHits never rejects a hit by position: check decides.
+func (c *vector) literalFinder(v []byte, end int, check func(row int) bool) func(from int) (int, int) {
+	data := c.data
 	return func(from int) (int, int) {
 		for from < end {
 			k := bytes.Index(data[from:end], v)
@@ -348,7 +349,7 @@ func searchRows(f Frame, c *vector, needle string, fold bool) []int32 {
 		if ascii {
 			n = newFoldNeedle(needle)
 		}
-		for _, i := range f.rows {
+		for _, i := range f.rowList() {
 			if c.isNull(int(i)) {
 				continue
 			}
@@ -400,7 +401,7 @@ func searchRows(f Frame, c *vector, needle string, fold bool) []int32 {
 		}
 		return out
 	}
-	for _, i := range f.rows {
+	for _, i := range f.rowList() {
 		if hit[i] && !c.isNull(int(i)) {
 			out = append(out, i)
 		}

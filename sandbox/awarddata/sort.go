@@ -90,6 +90,8 @@ func (c *vector) view(i int) string {
 	return unsafe.String(&c.data[lo], int(hi-lo))
 }
 
+// b2i converts a bool to 0 or 1; the compiler makes it branch-free
+// (SETcc), which the filter loops rely on.
 func b2i(b bool) int {
 	if b {
 		return 1

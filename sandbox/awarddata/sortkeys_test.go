@@ -40,8 +40,12 @@ func TestSortSingleKeys(t *testing.T) {
 		key  string
 		less func(a, b int) int
 	}{
-		{"F", func(a, b int) int { return cmpNullLast(math.IsNaN(floats[a]), math.IsNaN(floats[b]), cmp.Compare(floats[a], floats[b])) }},
-		{"-F", func(a, b int) int { return cmpNullLast(math.IsNaN(floats[a]), math.IsNaN(floats[b]), cmp.Compare(floats[b], floats[a])) }},
+		{"F", func(a, b int) int {
+			return cmpNullLast(math.IsNaN(floats[a]), math.IsNaN(floats[b]), cmp.Compare(floats[a], floats[b]))
+		}},
+		{"-F", func(a, b int) int {
+			return cmpNullLast(math.IsNaN(floats[a]), math.IsNaN(floats[b]), cmp.Compare(floats[b], floats[a]))
+		}},
 		{"I", func(a, b int) int { return cmpNullLast(ic.isNull(a), ic.isNull(b), cmp.Compare(ints[a], ints[b])) }},
 		{"-I", func(a, b int) int { return cmpNullLast(ic.isNull(a), ic.isNull(b), cmp.Compare(ints[b], ints[a])) }},
 	} {
@@ -84,7 +88,9 @@ func TestSortText(t *testing.T) {
 			}
 			return cmp.Compare(a["Award Title"], b["Award Title"])
 		}},
-		{[]string{"UEI"}, func(a, b fixtureRow) int { return cmpNullLast(a["UEI"] == "", b["UEI"] == "", cmp.Compare(a["UEI"], b["UEI"])) }},
+		{[]string{"UEI"}, func(a, b fixtureRow) int {
+			return cmpNullLast(a["UEI"] == "", b["UEI"] == "", cmp.Compare(a["UEI"], b["UEI"]))
+		}},
 	} {
 		want := make([]int32, len(rows))
 		for i := range want {

@@ -56,12 +56,6 @@ func main() {
 }
 
 func run() error {
-	old, _ := filepath.Glob("zz_*.go")
-	for _, f := range old {
-		if err := os.Remove(f); err != nil {
-			return err
-		}
-	}
 	index := map[string]map[string]entry{}
 	for _, p := range stdPackages {
 		if !sourceOnly[p] {
@@ -85,6 +79,21 @@ func run() error {
 			return err
 		}
 	}
+	// Replace files only now, each atomically, and drop stale ones last:
+	// other engineers build the package while this runs.
+	for name, content := range outputs {
+		if err := writeAtomic(name, content); err != nil {
+			return err
+		}
+	}
+	old, _ := filepath.Glob("zz_*.go")
+	for _, f := range old {
+		if _, ok := outputs[f]; !ok {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+		}
+	}
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	enc := json.NewEncoder(zw)
@@ -94,7 +103,19 @@ func run() error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	return os.WriteFile("docindex.json.gz", buf.Bytes(), 0o644)
+	return writeAtomic("docindex.json.gz", buf.Bytes())
+}
+
+// outputs collects the generated files before any is written.
+var outputs = map[string][]byte{}
+
+// writeAtomic replaces name with content through a rename.
+func writeAtomic(name string, content []byte) error {
+	tmp := "." + name + ".tmp"
+	if err := os.WriteFile(tmp, content, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
 }
 
 func extractPackage(path string, exclude []string) error {
@@ -105,7 +126,8 @@ func extractPackage(path string, exclude []string) error {
 		return fmt.Errorf("extract %s: %w", path, err)
 	}
 	name := "zz_" + strings.NewReplacer("/", "_", ".", "_", "-", "_").Replace(importPath) + ".go"
-	return os.WriteFile(name, buf.Bytes(), 0o644)
+	outputs[name] = buf.Bytes()
+	return nil
 }
 
 // entry is one documented name: its declaration and its doc comment.
