@@ -25,7 +25,7 @@ strings.ToUpper(words[0])`, nil)
 	fmt.Print(res.Stdout)
 	fmt.Println(res.Value["text/plain"])
 
-	res, _ = s.Run(ctx, `import "os"`, nil)
+	res, _ = s.Run(ctx, `import "net"`, nil)
 	fmt.Println(res.ErrorName)
 	// Output:
 	// 4
@@ -39,6 +39,6 @@ func ExampleIsComplete() {
 	status, _ = sandbox.IsComplete("x := 1")
 	fmt.Println(status)
 	// Output:
-	// incomplete "\t"
+	// incomplete "    "
 	// complete
 }

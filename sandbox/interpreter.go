@@ -100,9 +100,10 @@ func newInterpreter(out *cellOutput, stdin io.Reader) (*session, error) {
 		SourcecodeFilesystem: fstest.MapFS{},
 		GoPath:               "/nonexistent",
 		Env:                  []string{},
+		Args:                 []string{},
 		Unrestricted:         false,
 	})
-	ex := symbols.Exports(symbols.Options{Sleep: sleep})
+	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
 	ex[helperPkg+"/"+helperPkg] = helperExports()
 	if err := in.Use(ex); err != nil {
 		return nil, fmt.Errorf("loading the symbol table: %w", err)
@@ -280,6 +281,9 @@ func (s *session) fail(ctx context.Context, err error, ch chunk, res *Result) {
 // panicName classifies a panic value: runtime errors, award_data's
 // errors, or a plain panic.
 func panicName(v any) string {
+	if n, ok := v.(interface{ ErrorName() string }); ok {
+		return n.ErrorName()
+	}
 	if _, ok := v.(runtime.Error); ok {
 		return "RuntimeError"
 	}

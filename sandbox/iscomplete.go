@@ -47,7 +47,9 @@ func IsComplete(code string) (status, indent string) {
 		return "incomplete", ""
 	}
 	if depth > 0 {
-		return "incomplete", strings.Repeat("\t", depth)
+		// Spaces, not gofmt's tab: terminal clients such as jupyter
+		// console insert the indent literally and show a tab as ^I.
+		return "incomplete", strings.Repeat("    ", depth)
 	}
 	switch {
 	case last.IsOperator() && last != token.RPAREN && last != token.RBRACK && last != token.RBRACE &&

@@ -29,6 +29,11 @@ type cellOutput struct {
 	send  func(*message) error
 	limit int
 
+	// sendMu is held from taking pending output until it is sent, so a
+	// flush by end (before the result goes out) waits for one already in
+	// flight from loop: output never arrives after its cell's result.
+	sendMu sync.Mutex
+
 	mu        sync.Mutex
 	pending   []streamPart
 	pendBytes int
@@ -171,6 +176,8 @@ func (o *cellOutput) allowDisplay(n int) bool {
 
 // flush sends pending output now.
 func (o *cellOutput) flush() {
+	o.sendMu.Lock()
+	defer o.sendMu.Unlock()
 	o.mu.Lock()
 	parts := o.pending
 	o.pending, o.pendBytes = nil, 0
@@ -223,6 +230,16 @@ type inputReader struct {
 	buf     string
 }
 
+// inputError is why a cell could not read its standard input (the client
+// does not allow input, or the user interrupted the prompt); the cell
+// fails with it as an InputError.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+// ErrorName names the error class shown to the user.
+func (e *inputError) ErrorName() string { return "InputError" }
+
 var errNoInput = errors.New("reading input is not supported here: the client does not allow input; put the data in the cell instead")
 
 func (r *inputReader) Read(p []byte) (int, error) {
@@ -246,7 +263,7 @@ func (r *inputReader) Read(p []byte) (int, error) {
 			panic(errInterrupted)
 		}
 		if m.Err != "" {
-			panic(errors.New(m.Err))
+			panic(&inputError{m.Err})
 		}
 		r.buf = m.Text + "\n"
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,25 @@ fmt.Println("last")`, h)
 	r := <-done
 	if !r.Success || r.Stdout != "first\nlast\n" {
 		t.Fatalf("result %+v", r)
+	}
+}
+
+// TestOSStreams: os.Stdout and os.Stderr are the cell's own streams, the
+// only members of the "os" cells see.
+func TestOSStreams(t *testing.T) {
+	s := newTestSession(t, nil)
+	var streams []string
+	h := &Handlers{Stream: func(name, text string) { streams = append(streams, name+":"+text) }}
+	r, err := s.Run(context.Background(), `fmt.Fprintln(os.Stderr, "to stderr")
+fmt.Fprint(os.Stdout, "to stdout")`, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Success || r.Stdout != "to stdout" || r.Stderr != "to stderr\n" {
+		t.Fatalf("result %+v", r)
+	}
+	if !slices.Contains(streams, "stderr:to stderr\n") {
+		t.Errorf("streams %q lack the stderr text", streams)
 	}
 }
 
@@ -205,8 +225,9 @@ func TestIsComplete(t *testing.T) {
 	tests := []struct{ code, status, indent string }{
 		{"x := 1", "complete", ""},
 		{"", "complete", ""},
-		{"for i := 0; i < 3; i++ {", "incomplete", "\t"},
-		{"f(1,", "incomplete", "\t"},
+		{"for i := 0; i < 3; i++ {", "incomplete", "    "},
+		{"f(1,", "incomplete", "    "},
+		{"func f() {\n\tif true {", "incomplete", "        "},
 		{"x := 1 +", "incomplete", ""},
 		{"s := `raw", "incomplete", ""},
 		{"x := )", "invalid", ""},

@@ -8,7 +8,7 @@ type Result struct {
 	Stderr string `json:"stderr"`
 	// Success is false when the cell failed; the error fields say why.
 	Success bool `json:"success"`
-	// ErrorName is a short class: SyntaxError, NotAllowed, CompileError,
+	// ErrorName is a short class: SyntaxError, NotAllowed, CompileError, InputError,
 	// Panic, RuntimeError, Interrupted, Timeout, MemoryError,
 	// StackOverflow, WorkerCrashed, CodeTooLarge, SandboxError.
 	ErrorName    string   `json:"error_name,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"encoding/json"
+	"io"
 	"reflect"
 	"sort"
 	"strings"
@@ -42,6 +43,10 @@ type Options struct {
 	// panicking) when the cell is interrupted; a blocked compiled call
 	// would otherwise outlive its cell.
 	Sleep func(time.Duration)
+	// Stdin, Stdout and Stderr are the cell's streams, which cells reach
+	// as os.Stdin, os.Stdout and os.Stderr (the only members of "os").
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
 }
 
 // Exports returns a fresh symbol table for one interpreter: every allowed
@@ -67,6 +72,7 @@ func Exports(opts Options) interp.Exports {
 		}
 		out[dir+"/"+name] = m
 	}
+	out["os/os"] = osStreams(opts)
 	return out
 }
 
@@ -80,7 +86,7 @@ var sourcePackages = map[string][]string{
 
 // Packages returns the import paths cells may use, sorted.
 func Packages() []string {
-	var ps []string
+	ps := []string{"os"}
 	for p := range sourcePackages {
 		ps = append(ps, p)
 	}
@@ -98,6 +104,9 @@ func Packages() []string {
 // Members returns the exported names of an allowed package (by the path
 // cells import it with), sorted, or nil when the package is not allowed.
 func Members(path string) []string {
+	if path == "os" {
+		return []string{"Stderr", "Stdin", "Stdout"}
+	}
 	if names, ok := sourcePackages[path]; ok {
 		return append([]string(nil), names...)
 	}
@@ -173,6 +182,10 @@ var (
 // or "" for the package itself) in the allowed package path ("fmt",
 // "award_data").
 func Doc(path, name string) (Entry, bool) {
+	if path == "os" {
+		e, ok := osDocs[name]
+		return e, ok
+	}
 	docOnce.Do(loadDocIndex)
 	for full, alias := range aliases {
 		if path == alias {

@@ -3,6 +3,7 @@ package symbols
 import (
 	"io"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 // go generate ./sandbox/...).
 func TestSymbols(t *testing.T) {
 	ex := Exports(Options{Sleep: func(time.Duration) {}})
-	forbidden := []string{"os", "os/exec", "net", "reflect", "unsafe", "syscall", "runtime", "runtime/debug",
+	forbidden := []string{"os/exec", "net", "reflect", "unsafe", "syscall", "runtime", "runtime/debug",
 		"io/ioutil", "io/fs", "path/filepath", "plugin", "log", "log/slog", "text/template", "html/template",
 		"context", "sync", "testing", "embed"}
 	for key := range ex {
@@ -40,6 +41,15 @@ func TestSymbols(t *testing.T) {
 		if !contains(Packages(), p) {
 			t.Errorf("package %s is missing", p)
 		}
+	}
+	// Cells' "os" holds their own streams and nothing else.
+	var osNames []string
+	for name := range ex["os/os"] {
+		osNames = append(osNames, name)
+	}
+	sort.Strings(osNames)
+	if strings.Join(osNames, " ") != "Stderr Stdin Stdout" {
+		t.Errorf("os exposes %v, want only Stderr Stdin Stdout", osNames)
 	}
 	if _, ok := ex["time/time"]["AfterFunc"]; ok {
 		t.Error("time.AfterFunc is exposed")
