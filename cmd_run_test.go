@@ -51,7 +51,7 @@ func TestRunCommand(t *testing.T) {
 		{name: "file", args: []string{code}, status: 0, stdout: "40\n"},
 		{name: "stdin", args: []string{"-"}, stdin: `fmt.Print("in")`, status: 0, stdout: "in"},
 		{name: "cell error", args: []string{"-c", `panic("no")`}, status: 1, stderr: "Panic: no"},
-		{name: "refused", args: []string{"-c", `import "os"`}, status: 1, stderr: `NotAllowed: line 1, column 8: import "os" is not allowed`},
+		{name: "refused", args: []string{"-c", `import "net"`}, status: 1, stderr: `NotAllowed: line 1, column 8: import "net" is not allowed`},
 		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"stdout": "a\n", "success": true, "value_text": "7"}},
 		{name: "json error", args: []string{"--json", "-c", `undefinedName`}, status: 1, jsonWant: map[string]any{"success": false, "error_name": "CompileError"}},
 		{name: "no code", args: nil, status: 2, stderr: "no code"},
