@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sbirtools/sbir-kernel/kernelspec"
+	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
@@ -58,14 +59,18 @@ func (s *scopeFlags) options(fs *flag.FlagSet) (kernelspec.Options, error) {
 func cmdInstall(ctx context.Context, env *cliEnv, args []string) error {
 	fs, apply := newFlagSet(env, "install", "", `
 Install the kernelspec that lets Jupyter start this binary as a kernel.
-kernel.json records the absolute path of this binary and the limit flags
-given here; run install again after moving the binary or to change them.`)
+kernel.json records the absolute path of this binary and the limit and
+package flags given here (--allow-packages lets notebooks install the Go
+modules they declare); run install again after moving the binary or to
+change them.`)
 	var scope scopeFlags
 	scope.register(fs)
 	name := fs.String("name", kernelspec.DefaultName, "kernel `name` for Jupyter (jupyter console --kernel NAME)")
 	display := fs.String("display-name", kernelspec.DefaultDisplayName, "name shown in JupyterLab's launcher and menus")
 	limits := sandbox.DefaultLimits()
 	limits.RegisterFlags(fs)
+	var pkgs pkgenv.Options
+	pkgs.RegisterFlags(fs)
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -80,7 +85,7 @@ given here; run install again after moving the binary or to change them.`)
 	opts.DisplayName = *display
 	opts.Version = version
 	opts.Getenv = env.Getenv
-	opts.Args = chosenLimitArgs(fs, limits)
+	opts.Args = append(chosenLimitArgs(fs, limits), chosenArgs(fs, pkgs.Args())...)
 
 	inst, err := kernelspec.Install(opts)
 	if err != nil {
@@ -91,13 +96,20 @@ given here; run install again after moving the binary or to change them.`)
 }
 
 // chosenLimitArgs returns the limit flags the user set, as limits.Args()
-// renders them. Limits left at their defaults stay out of kernel.json, so a
-// newer binary's defaults apply to them.
+// renders them.
 func chosenLimitArgs(fs *flag.FlagSet, limits sandbox.Limits) []string {
+	return chosenArgs(fs, limits.Args())
+}
+
+// chosenArgs returns the flags of all (as Limits.Args and
+// pkgenv.Options.Args render them) that the user set. Flags left at their
+// defaults stay out of kernel.json, so a newer binary's defaults apply to
+// them.
+func chosenArgs(fs *flag.FlagSet, all []string) []string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var out []string
-	for _, a := range limits.Args() {
+	for _, a := range all {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if set[name] {
 			out = append(out, a)

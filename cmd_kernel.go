@@ -11,6 +11,7 @@ import (
 
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/kernel"
+	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
@@ -25,6 +26,8 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	connFile := fs.String("f", "", "connection file written by Jupyter (required)")
 	requireIsolation := fs.Bool("require-isolation", false, "refuse to run cells unless every isolation layer is active")
 	limits.RegisterFlags(fs)
+	pkgs := pkgenv.Options{KernelVersion: version}
+	pkgs.RegisterFlags(fs)
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -55,6 +58,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		DataPath:         src.ArrowPath,
 		RequireIsolation: *requireIsolation,
 		Logger:           logger,
+		Packages:         packageOptions(env, pkgs),
 	})
 
 	// A kernel whose client died (a killed notebook server, a closed
@@ -73,7 +77,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 
 	res, err := kernel.Serve(ctx, conn, kernel.Config{
 		Evaluator:             ev,
-		Banner:                kernelBanner(src, limits),
+		Banner:                kernelBanner(src, limits, pkgs),
 		ImplementationVersion: version,
 		HelpLinks: []kernel.HelpLink{
 			{Text: "sbir-kernel README", URL: "https://github.com/sbirtools/sbir-kernel#readme"},
@@ -121,15 +125,24 @@ func watchParent(ctx context.Context, cancel context.CancelFunc, logger *slog.Lo
 	}
 }
 
-// kernelBanner is what kernel_info shows: the data (and whether it is real)
-// and the limits a cell runs under.
-func kernelBanner(src *dataset.Source, l sandbox.Limits) string {
+// kernelBanner is what kernel_info shows: the data (and whether it is real),
+// the limits a cell runs under, and whether packages may be installed.
+func kernelBanner(src *dataset.Source, l sandbox.Limits, pkgs pkgenv.Options) string {
+	packages := "only sets already in the package cache (installs are off; see --allow-packages)"
+	if pkgs.AllowInstall {
+		proxy := pkgs.Proxy
+		if proxy == "" {
+			proxy = pkgenv.DefaultProxy
+		}
+		packages = "installs allowed from " + proxy
+	}
 	return fmt.Sprintf(`sbir-kernel %s: Go cells over the SBIR/STTR awards (yaegi, sandboxed)
 Data: %s
 Limits per cell: %s wall clock, %s heap per session, %s of output, %s of code.
+Go packages (//sbir:require module version): %s.
 Try: award_data.Head(5)   award_data.Columns()   award_data.Count()`,
 		version, src.Describe(), l.CellTimeout, sizeString(l.HeapBytes),
-		sizeString(int64(l.MaxOutputBytes)), sizeString(int64(l.MaxCodeBytes)))
+		sizeString(int64(l.MaxOutputBytes)), sizeString(int64(l.MaxCodeBytes)), packages)
 }
 
 // sizeString formats a byte count the way the limits are usually written.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
 const packagesUsage = `Usage: sbir-kernel packages <subcommand> [flags]
@@ -56,10 +57,7 @@ it was installed for. Environments in use by a running session are marked.`)
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
-	dir, err := pkgenv.DirFromEnv(env.Getenv)
-	if err != nil {
-		return err
-	}
+	dir := sandbox.PackagesDir(env.Getenv)
 	entries, err := pkgenv.List(dir)
 	if err != nil {
 		return err
@@ -141,10 +139,7 @@ trusted session declares them again.`)
 	if err != nil {
 		return usageError{"--budget: " + err.Error()}
 	}
-	dir, err := pkgenv.DirFromEnv(env.Getenv)
-	if err != nil {
-		return err
-	}
+	dir := sandbox.PackagesDir(env.Getenv)
 	rep, err := pkgenv.Prune(dir, budget)
 	if err != nil {
 		return err

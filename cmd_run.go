@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
@@ -19,6 +20,10 @@ what it writes, then the value of its last expression. The code comes from -c,
 from FILE, or from standard input ("-"). Cells are REPL-style Go: statements,
 declarations and expressions mixed; award_data and the allowed standard
 packages need no import.
+
+Modules beyond the standard library are declared in the code with
+//sbir:require <module> <version>; installing a set that is not cached yet
+needs --allow-packages (see 'sbir-kernel packages').
 
 Exit status: 0 when the code ran, 1 when it failed (compile error, panic,
 limit), 2 for a usage error.
@@ -49,6 +54,8 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	requireIso := fs.Bool("require-isolation", false, "refuse to run unless every sandbox isolation layer is active")
 	limits := sandbox.DefaultLimits()
 	limits.RegisterFlags(fs)
+	pkgs := pkgenv.Options{KernelVersion: version}
+	pkgs.RegisterFlags(fs)
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -65,6 +72,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		DataPath:         data.ArrowPath,
 		RequireIsolation: *requireIso,
 		Logger:           env.Logger,
+		Packages:         packageOptions(env, pkgs),
 	})
 	if err != nil {
 		return exitError{code: 1, err: err}
@@ -118,6 +126,15 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return exitError{code: 1}
 	}
 	return nil
+}
+
+// packageOptions completes the package options of a session from the
+// command's environment: the cache directory and the logger. Without a
+// cache directory, cells that declare packages report why.
+func packageOptions(env *cliEnv, o pkgenv.Options) pkgenv.Options {
+	o.Dir = sandbox.PackagesDir(env.Getenv)
+	o.Logger = env.Logger
+	return o
 }
 
 // isFlagSet reports whether flag name appears in args (so that -c "" is

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 )
 
 // runEnv returns a cliEnv whose data cache is a private directory.
@@ -91,6 +93,50 @@ func TestRunCommand(t *testing.T) {
 				t.Errorf("stderr %q, want it to contain %q", errb, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestRunCommandPackages runs a cell that declares a module through the
+// whole command, from a file:// module proxy (never the network): refused
+// without --allow-packages, installed with it, then used from the cache
+// with the gate closed again.
+func TestRunCommandPackages(t *testing.T) {
+	proxy := pkgenvtest.New(t, pkgenvtest.Module{
+		Path: "github.com/montanaflynn/stats", Version: "v0.7.1",
+		Files: map[string]string{"median.go": "package stats\n\nimport \"sort\"\n\n// Median returns the median of xs (odd length).\nfunc Median(xs []float64) (float64, error) {\n\tc := append([]float64(nil), xs...)\n\tsort.Float64s(c)\n\treturn c[len(c)/2], nil\n}\n"},
+	})
+	proxyURL := proxy.FileURL(t)
+	code := "//sbir:require github.com/montanaflynn/stats v0.7.1\nimport \"github.com/montanaflynn/stats\"\nstats.Median([]float64{1, 2, 3})"
+	env, out, errb := runEnv(t, "")
+	flags := []string{"run", "--packages-proxy", proxyURL, "--packages-sumdb", proxy.SumDBKey}
+
+	steps := []struct {
+		name   string
+		args   []string
+		status int
+		stdout string
+		stderr []string
+	}{
+		{"gate closed", []string{"-c", code}, 1, "", []string{"PackageError: go: cannot install github.com/montanaflynn/stats@v0.7.1: package installs are disabled on this server", "--allow-packages"}},
+		{"install", []string{"--allow-packages", "-c", code}, 0, "2 <nil>\n", []string{"go: downloading github.com/montanaflynn/stats v0.7.1"}},
+		{"cached without the gate", []string{"-c", code}, 0, "2 <nil>\n", nil},
+		{"bad proxy flag", []string{"--packages-proxy", "direct", "-c", code}, 2, "", []string{"GOPROXY=direct is not supported"}},
+	}
+	for _, st := range steps {
+		out.Reset()
+		errb.Reset()
+		status := runMain(context.Background(), env, append(append([]string{}, flags...), st.args...))
+		if status != st.status || st.status != 2 && out.String() != st.stdout {
+			t.Fatalf("%s: status %d (want %d), stdout %q (want %q)\nstderr: %s", st.name, status, st.status, out, st.stdout, errb)
+		}
+		for _, want := range st.stderr {
+			if !strings.Contains(errb.String(), want) {
+				t.Errorf("%s: stderr %q does not contain %q", st.name, errb, want)
+			}
+		}
+		if st.name == "cached without the gate" && strings.Contains(errb.String(), "downloading") {
+			t.Errorf("%s: installed again: %s", st.name, errb)
+		}
 	}
 }
 

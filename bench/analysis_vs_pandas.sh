@@ -62,7 +62,9 @@ print(f"{count} runs each, median (best); ratio = pandas / award_data cell, on m
 print("award_data Go: compiled calls in the test process; award_data cell: the same code as a cell")
 print("through a sandbox Session (worker process, yaegi, value rendering and IPC included)\n")
 print(f"{'question':<36} {'award_data Go':>20} {'award_data cell':>20} {'pandas':>22} {'ratio':>13}")
-fmt = lambda v: f"{statistics.median(v):.2f} ({min(v):.2f})"
+ms = lambda x: f"{x:.3f}" if x < 1 else f"{x:.2f}"
+fmt = lambda v: f"{ms(statistics.median(v))} ({ms(min(v))})"
+pandas_median = {}
 for key, label, fn in questions:
     fn()  # warm up
     times = []
@@ -70,10 +72,17 @@ for key, label, fn in questions:
         t = time.perf_counter()
         fn()
         times.append((time.perf_counter() - t) * 1e3)
+    pandas_median[key] = statistics.median(times)
     d = runs.get(("Direct", key), [float("nan")])
     s = runs.get(("Session", key), [float("nan")])
     ratio = f"{statistics.median(times) / statistics.median(s):.1f}x ({min(times) / min(s):.1f}x)"
     print(f"{label:<36} {fmt(d):>17} ms {fmt(s):>17} ms {fmt(times):>19} ms {ratio:>13}")
 if ("Session", "Trivial") in runs:
-    print(f"\n(a trivial cell, `1`, takes {fmt(runs[('Session', 'Trivial')])} ms through the session)")
+    trivial = runs[("Session", "Trivial")]
+    print(f"\n(a trivial cell, `1`, takes {fmt(trivial)} ms through the session)")
+    # A cell can be no faster than a trivial one: the floor of every ratio.
+    for key, label, _ in questions:
+        if key in pandas_median and pandas_median[key] / 5 < statistics.median(trivial):
+            print(f"{label}: 5x pandas needs a cell of {pandas_median[key] / 5:.3f} ms, "
+                  f"less than a trivial cell; at best {pandas_median[key] / statistics.median(trivial):.1f}x through a session")
 PY

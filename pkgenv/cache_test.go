@@ -253,23 +253,6 @@ func TestMoveIntoConflict(t *testing.T) {
 	}
 }
 
-func TestDirFromEnv(t *testing.T) {
-	tests := []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"SBIR_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"}, "/c/packages"},
-		{map[string]string{"XDG_CACHE_HOME": "/x", "HOME": "/h"}, "/x/sbir-kernel/packages"},
-		{map[string]string{"HOME": "/h"}, "/h/.cache/sbir-kernel/packages"},
-	}
-	for _, tc := range tests {
-		got, err := DirFromEnv(func(k string) string { return tc.env[k] })
-		if err != nil || got != filepath.FromSlash(tc.want) {
-			t.Errorf("DirFromEnv(%v) = %q, %v; want %q", tc.env, got, err, tc.want)
-		}
-	}
-}
-
 func TestCheckImports(t *testing.T) {
 	tp := newTestProxy(t, fixtureModules()...)
 	opts := testOptions(t, tp)

@@ -71,4 +71,18 @@
 // in them is bound by the same sandbox and symbol table as cells. An
 // administrator can thus offer a fixed set of packages to anonymous users
 // by warming the cache from a trusted session.
+//
+// # Command-line options
+//
+// Options.RegisterFlags defines the options the kernel, "sbir-kernel run"
+// and "sbir-kernel install" share (--allow-packages, --packages-proxy,
+// --packages-sumdb and the limits), and Options.Args renders them for a
+// kernelspec's argv. The sandbox (package sandbox) supplies Preflight
+// and Progress itself.
+//
+// # Testing
+//
+// Package pkgenvtest serves a module proxy and checksum database from a
+// temporary directory, so that tests of code that installs packages never
+// reach the network.
 package pkgenv

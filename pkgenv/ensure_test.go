@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/sumdb/note"
+
+	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 )
 
 // fixtureModules is the module world the tests install from.
@@ -186,7 +188,7 @@ func TestEnsureInstallsAndReuses(t *testing.T) {
 	}
 	// testonly is required by stats' go.mod but only imported by a test:
 	// like the go command, the install never downloads it.
-	if n := tp.zipHits(module.Version{Path: "example.com/testonly", Version: "v1.0.0"}); n != 0 {
+	if n := tp.ZipHits(module.Version{Path: "example.com/testonly", Version: "v1.0.0"}); n != 0 {
 		t.Errorf("testonly zip downloaded %d times, want 0", n)
 	}
 	if !strings.Contains(progress.String(), "go: downloading example.com/numbers v1.1.0\n") {
@@ -206,7 +208,7 @@ func TestEnsureInstallsAndReuses(t *testing.T) {
 
 	// A second session asking for the same set (in any order) shares it
 	// without touching the proxy, even with the gate closed.
-	before := tp.totalHits()
+	before := tp.Hits()
 	opts.AllowInstall = false
 	env2, err := Ensure(ctx, []Requirement{reqStats, reqTextutil}, opts)
 	if err != nil {
@@ -216,25 +218,15 @@ func TestEnsureInstallsAndReuses(t *testing.T) {
 	if env2.Installed || env2.Dir != env.Dir {
 		t.Errorf("second Ensure: Installed=%v Dir=%s, want a cache hit on %s", env2.Installed, env2.Dir, env.Dir)
 	}
-	if after := tp.totalHits(); after != before {
+	if after := tp.Hits(); after != before {
 		t.Errorf("cache hit made %d proxy requests, want 0", after-before)
 	}
-}
-
-func (tp *testProxy) totalHits() int {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	n := 0
-	for _, v := range tp.hits {
-		n += v
-	}
-	return n
 }
 
 func TestEnsureFileProxy(t *testing.T) {
 	tp := newTestProxy(t, fixtureModules()...)
 	opts := testOptions(t, tp)
-	opts.Proxy = tp.fileURL(t)
+	opts.Proxy = tp.FileURL(t)
 	env, err := Ensure(context.Background(), []Requirement{reqStats}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -243,8 +235,8 @@ func TestEnsureFileProxy(t *testing.T) {
 	if got, want := describe(env.Modules), "example.com/numbers@v1.0.0, example.com/stats@v1.0.0"; got != want {
 		t.Errorf("Modules = %s, want %s", got, want)
 	}
-	if tp.totalHits() != 0 {
-		t.Errorf("file:// install made %d HTTP requests, want 0", tp.totalHits())
+	if tp.Hits() != 0 {
+		t.Errorf("file:// install made %d HTTP requests, want 0", tp.Hits())
 	}
 }
 
@@ -261,7 +253,7 @@ func TestEnsureGateClosed(t *testing.T) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}
 	}
-	if n := tp.totalHits(); n != 0 {
+	if n := tp.Hits(); n != 0 {
 		t.Errorf("gate closed: %d proxy requests, want 0", n)
 	}
 	assertNothingCached(t, opts.Dir)
@@ -297,10 +289,10 @@ func TestEnsureRefuses(t *testing.T) {
 			setup: func(tp *testProxy, _ *Options) {
 				m := fixture(t, "example.com/numbers", "v1.0.0")
 				m.Files = map[string]string{"numbers.go": "package numbers\n\nfunc Sum(xs []float64) float64 { return 42 }\n"}
-				tp.writeModule(t, m, false)
+				tp.Tamper(t, m)
 			},
 			is:      ErrChecksumMismatch,
-			wantErr: []string{"go: example.com/numbers@v1.0.0: verifying module: checksum mismatch", "downloaded: h1:", testSumDBName + ": h1:", "SECURITY ERROR"},
+			wantErr: []string{"go: example.com/numbers@v1.0.0: verifying module: checksum mismatch", "downloaded: h1:", pkgenvtest.SumDBName + ": h1:", "SECURITY ERROR"},
 		},
 		{
 			name: "go.mod checksum mismatch",
@@ -308,7 +300,7 @@ func TestEnsureRefuses(t *testing.T) {
 			setup: func(tp *testProxy, _ *Options) {
 				m := fixture(t, "example.com/stats", "v1.0.0")
 				m.Requires = append(m.Requires, "example.com/big v1.0.0")
-				tp.writeModule(t, m, false)
+				tp.Tamper(t, m)
 			},
 			is:      ErrChecksumMismatch,
 			wantErr: []string{"go: example.com/stats@v1.0.0: verifying go.mod: checksum mismatch"},
@@ -321,7 +313,7 @@ func TestEnsureRefuses(t *testing.T) {
 		{
 			name:  "proxy without checksum database",
 			reqs:  []Requirement{reqStats},
-			setup: func(tp *testProxy, _ *Options) { tp.noSumDB = true },
+			setup: func(tp *testProxy, _ *Options) { tp.DisableSumDB() },
 			wantErr: []string{"go: example.com/stats@v1.0.0: verifying go.mod: ", "/sumdb/sumdb.test/lookup/example.com/stats@v1.0.0: 404 Not Found",
 				"the module proxy must serve the checksum database at http://127.0.0.1:", "/sumdb/sumdb.test/ (it is never contacted directly)"},
 		},
@@ -329,7 +321,7 @@ func TestEnsureRefuses(t *testing.T) {
 			name: "checksum database signed by another key",
 			reqs: []Requirement{reqStats},
 			setup: func(_ *testProxy, o *Options) {
-				_, vkey, err := note.GenerateKey(rand.Reader, testSumDBName)
+				_, vkey, err := note.GenerateKey(rand.Reader, pkgenvtest.SumDBName)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -377,7 +369,7 @@ func TestEnsureRefuses(t *testing.T) {
 			name: "timeout",
 			reqs: []Requirement{reqStats},
 			setup: func(tp *testProxy, o *Options) {
-				tp.setZipDelay(10 * time.Second)
+				tp.SetZipDelay(10 * time.Second)
 				o.Limits.InstallTimeout = 300 * time.Millisecond
 			},
 			is:      ErrLimit,

@@ -31,11 +31,7 @@ fmt.Println(m)
 // The sandbox resolves a cell's declarations before running it and hands
 // the environment to the worker read-only.
 func ExampleEnsure() {
-	dir, err := pkgenv.DirFromEnv(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return
-	}
+	dir := "/var/cache/sbir-kernel/packages" // the kernel uses <its cache directory>/packages
 	reqs, _ := pkgenv.ParseRequirements("//sbir:require github.com/montanaflynn/stats v0.7.1\n")
 	env, err := pkgenv.Ensure(context.Background(), reqs, pkgenv.Options{
 		Dir:           dir,
@@ -51,11 +47,7 @@ func ExampleEnsure() {
 }
 
 func ExamplePrune() {
-	dir, err := pkgenv.DirFromEnv(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return
-	}
+	dir := "/var/cache/sbir-kernel/packages"
 	rep, err := pkgenv.Prune(dir, 2<<30)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

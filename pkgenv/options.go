@@ -8,8 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -93,7 +91,7 @@ type PackageProblem struct {
 
 // Options configures Ensure.
 type Options struct {
-	// Dir is the package cache, e.g. DirFromEnv(os.Getenv). Required.
+	// Dir is the package cache (the kernel uses <cache dir>/packages). Required.
 	Dir string
 	// Proxy is the module proxy: one https://, http:// or file:// URL
 	// (GOPROXY syntax for a single proxy). "direct", "off" and lists are
@@ -127,28 +125,6 @@ type Options struct {
 	// Logger receives the cache's own diagnostics (evictions, cleanup of
 	// interrupted installs); nil discards them.
 	Logger *slog.Logger
-}
-
-// DirFromEnv returns the package cache directory: "packages" under the
-// kernel's cache directory, which is $SBIR_CACHE_DIR, else
-// $XDG_CACHE_HOME/sbir-kernel, else ~/.cache/sbir-kernel (the same rule as
-// the dataset cache).
-func DirFromEnv(getenv func(string) string) (string, error) {
-	if d := getenv("SBIR_CACHE_DIR"); d != "" {
-		return filepath.Join(d, "packages"), nil
-	}
-	if d := getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "sbir-kernel", "packages"), nil
-	}
-	home := getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", errors.New("cannot locate the package cache: set SBIR_CACHE_DIR, XDG_CACHE_HOME or HOME")
-		}
-		home = h
-	}
-	return filepath.Join(home, ".cache", "sbir-kernel", "packages"), nil
 }
 
 // Errors callers can test for with errors.Is.

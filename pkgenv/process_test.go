@@ -120,13 +120,13 @@ func TestSecondProcessUsesCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.Close()
-	before := tp.totalHits()
+	before := tp.Hits()
 	// Another kernel process, with installs disabled, gets the cached set.
 	res := runHelper(t, helperCmd(t, tp, opts.Dir, false, nil, reqStats))
 	if res.Err != "" || res.Installed || res.Dir != env.Dir {
 		t.Errorf("second process: %+v, want a cache hit on %s", res, env.Dir)
 	}
-	if n := tp.totalHits() - before; n != 0 {
+	if n := tp.Hits() - before; n != 0 {
 		t.Errorf("second process made %d proxy requests, want 0", n)
 	}
 }
@@ -135,7 +135,7 @@ func TestConcurrentProcessesBuildOnce(t *testing.T) {
 	tp := newTestProxy(t, fixtureModules()...)
 	// Slow zips keep the first install running while the second process
 	// starts and waits on the lock.
-	tp.setZipDelay(300 * time.Millisecond)
+	tp.SetZipDelay(300 * time.Millisecond)
 	dir := t.TempDir()
 	const n = 3
 	cmds := make([]*exec.Cmd, n)
@@ -173,7 +173,7 @@ func TestConcurrentProcessesBuildOnce(t *testing.T) {
 		}
 	}
 	for _, m := range []module.Version{{Path: "example.com/stats", Version: "v1.0.0"}, {Path: "example.com/numbers", Version: "v1.1.0"}} {
-		if got := tp.zipHits(m); got != 1 {
+		if got := tp.ZipHits(m); got != 1 {
 			t.Errorf("%s zip downloaded %d times, want 1", m, got)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox/symbols"
 )
 
@@ -203,12 +204,35 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 		case strings.HasPrefix(path, ".") || strings.HasPrefix(path, "/"):
 			c.fail(is.Pos(), "the relative import "+is.Path.Value, "cells may import only the allowed packages: "+strings.Join(symbols.Packages(), ", "))
 			return
-		case !allowed[path]:
-			c.fail(is.Pos(), "import "+is.Path.Value, "cells may import only: "+strings.Join(symbols.Packages(), ", ")+" (award_data and display are already imported)")
-			return
 		case is.Name != nil && is.Name.Name == ".":
 			c.fail(is.Pos(), "the dot import of "+is.Path.Value, "use the package name instead, e.g. strings.ToUpper")
 			return
+		case !allowed[path] && isStdlibPath(path):
+			c.fail(is.Pos(), "import "+is.Path.Value, "cells may import only: "+strings.Join(symbols.Packages(), ", ")+" (award_data and display are already imported), and the packages of modules declared with "+pkgenv.Directive)
+			return
+		case !allowed[path]:
+			// A third-party package: it must come from the session's
+			// environment, and it is loaded when first imported.
+			if err := c.st.env.CheckImports([]string{path}); err != nil {
+				reason := err.Error()
+				if c.st.env == nil {
+					reason = "cells may import only the allowed standard packages and the packages of modules declared with " + pkgenv.Directive + ": " + reason
+				}
+				c.fail(is.Pos(), "import "+is.Path.Value, reason)
+				return
+			}
+			name := ""
+			if is.Name != nil {
+				name = is.Name.Name
+			}
+			key := name + " " + path
+			if c.st.imports[key] {
+				c.blank(is)
+				continue
+			}
+			c.imports = append(c.imports, key)
+			kept++
+			continue
 		}
 		base := path[strings.LastIndexByte(path, '/')+1:]
 		if is.Name == nil || is.Name.Name == base || is.Name.Name == "_" {

@@ -18,7 +18,7 @@
 //
 // Every cell first goes through an AST check that names the refused
 // construct, its line and column and what to write instead (imports
-// outside the allow-list, relative, cgo and dot imports, go statements,
+// outside the allow-list and the session's declared packages, relative, cgo and dot imports, go statements,
 // compiler directives, huge arrays, recursive value types). Constructs
 // yaegi v0.16.1 cannot run are rewritten: for i := range n when n is
 // visibly an integer (a literal, len(x), a conversion, or a name declared
@@ -26,6 +26,25 @@
 // top-level chunks (declarations, statements, the last expression) so that
 // any mix works; the last expression is shown as the cell's value, never a
 // stale one.
+//
+// Third-party packages: a cell declares Go modules with
+// //sbir:require <module> <version> lines (see package pkgenv). Before the
+// cell runs, the session resolves the union of its declarations with
+// pkgenv.Ensure, in the supervisor and never in the worker: an
+// environment already in the cache is used at once; a new one is installed
+// only when Options.Packages.AllowInstall (the kernel's --allow-packages
+// trust gate) is set, with progress on the cell's stderr, and each of its
+// packages is pre-flighted in a worker isolated like a cell's (one fresh
+// interpreter per package, a time limit per package). The worker is then
+// replaced by one that may read the environment and nothing else: the
+// supervisor passes the environment's directory as a descriptor, Landlock
+// allows reading beneath it, and the interpreter's GOPATH is that
+// directory. Third-party code is bound by the same symbol table as cells.
+// Because the worker is replaced, a session's packages are fixed once a
+// cell has run: declare them in the first cell (re-running it is a no-op);
+// a new declaration later fails with a message that says to restart the
+// kernel. Cells may import only the packages of declared modules that
+// passed pre-flight; every other import is refused with the reason.
 //
 // Goroutines: cells may not use go statements. A panic in a goroutine or a
 // concurrent map write kills the whole Go process, which would turn a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -88,12 +89,12 @@ type session struct {
 	needForget bool
 }
 
-// newInterpreter builds an interpreter over the allow-listed table and
-// imports every allowed package, so that cells need no imports.
-func newInterpreter(out *cellOutput, stdin io.Reader) (*session, error) {
-	in := interp.New(interp.Options{
-		Stdout: out.writer("stdout"),
-		Stderr: out.writer("stderr"),
+// interpOptions returns the interpreter options of a worker whose package
+// environment is pkgDir ("" for none).
+func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) interp.Options {
+	o := interp.Options{
+		Stdout: stdout,
+		Stderr: stderr,
 		Stdin:  stdin,
 		// Never read Go source from the host: import "./x" and GOPATH
 		// packages would otherwise load files.
@@ -102,7 +103,22 @@ func newInterpreter(out *cellOutput, stdin io.Reader) (*session, error) {
 		Env:                  []string{},
 		Args:                 []string{},
 		Unrestricted:         false,
-	})
+	}
+	if pkgDir != "" {
+		// Third-party packages come from the session's environment only
+		// (GOPATH layout: src/<import path>), the one directory Landlock
+		// lets the worker read.
+		o.SourcecodeFilesystem = os.DirFS(pkgDir)
+		o.GoPath = "."
+	}
+	return o
+}
+
+// newInterpreter builds an interpreter over the allow-listed table and
+// imports every allowed package, so that cells need no imports. pkgDir is
+// the session's package environment, or "".
+func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, error) {
+	in := interp.New(interpOptions(out.writer("stdout"), out.writer("stderr"), stdin, pkgDir))
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
 	ex[helperPkg+"/"+helperPkg] = helperExports()
 	if err := in.Use(ex); err != nil {
@@ -176,7 +192,11 @@ func (s *session) evalExpr(ctx context.Context, ch chunk) (map[string]any, error
 		if err != nil || !v.IsValid() || !v.CanInterface() {
 			return nil, err
 		}
-		return valuesBundle([]any{v.Interface()}), nil
+		vals := []any{v.Interface()}
+		if err := carriedError(vals); err != nil {
+			return nil, err
+		}
+		return valuesBundle(vals), nil
 	}
 	// _sbir.Show hands the values over through shown. (Wrapping the call
 	// in a function literal would keep the global frame smaller, but yaegi
@@ -194,7 +214,31 @@ func (s *session) evalExpr(ctx context.Context, ch chunk) (map[string]any, error
 	if ch.Quiet || vals == nil {
 		return nil, nil
 	}
+	if err := carriedError(*vals); err != nil {
+		return nil, err
+	}
 	return valuesBundle(*vals), nil
+}
+
+// valueError is the error a cell's value carries, such as an award_data
+// Frame built from a misspelt column: shown as the value, it would pass
+// for success, so the cell fails with it instead.
+type valueError struct{ err error }
+
+func (e valueError) Error() string { return e.err.Error() }
+
+// carriedError returns a valueError when vals is one value whose Err
+// method reports an error.
+func carriedError(vals []any) error {
+	if len(vals) != 1 {
+		return nil
+	}
+	if e, ok := vals[0].(interface{ Err() error }); ok {
+		if err := e.Err(); err != nil {
+			return valueError{err}
+		}
+	}
+	return nil
 }
 
 // valuesBundle renders values unless there is nothing worth showing (no
@@ -263,6 +307,12 @@ func (s *session) fail(ctx context.Context, err error, ch chunk, res *Result) {
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
 		}
 		res.Traceback = append([]string{res.ErrorName + ": " + res.ErrorMessage}, s.out.takeFrames()...)
+		return
+	}
+	var ve valueError
+	if errors.As(err, &ve) {
+		res.ErrorName, res.ErrorMessage = panicName(ve.err), ve.err.Error()
+		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
 		return
 	}
 	msg := cellPositions(err.Error())

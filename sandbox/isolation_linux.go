@@ -13,6 +13,7 @@ import (
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,6 +49,11 @@ func procAttr(withNamespaces bool) *syscall.SysProcAttr {
 	return a
 }
 
+// inheritedPath is how the worker names a file the supervisor passed it
+// as descriptor fd: the magic link needs no permission on the directories
+// above the file, which the worker's uid may lack.
+func inheritedPath(fd int, _ string) string { return fmt.Sprintf("/proc/self/fd/%d", fd) }
+
 // namespaceDetail describes the namespaces layer when it is active.
 func namespaceDetail() string {
 	who := "the supervisor's uid " + strconv.Itoa(os.Geteuid())
@@ -77,7 +83,7 @@ var seccompDenied = []string{
 func applyIsolation(cfg workerConfig) []Layer {
 	var layers []Layer
 	layers = append(layers, applyRlimits(cfg))
-	layers = append(layers, applyLandlock())
+	layers = append(layers, applyLandlock(cfg.PackagesDir))
 	layers = append(layers, applySeccomp()...)
 	return layers
 }
@@ -159,17 +165,22 @@ func landlockABI() int {
 }
 
 // applyLandlock denies the worker every file and TCP port: the data is
-// already mapped, and nothing else is needed once cells run.
-func applyLandlock() Layer {
+// already mapped, and nothing else is needed once cells run, except the
+// package environment pkgDir (if any), which stays readable.
+func applyLandlock(pkgDir string) Layer {
 	l := Layer{Name: "landlock"}
 	abi := landlockABI()
 	if abi == 0 {
 		l.Detail = "not supported by this kernel (needs Linux 5.13+ with Landlock enabled in the LSM list)"
 		return l
 	}
+	packages := ""
+	if pkgDir != "" {
+		packages = "; the one exception is the session's package environment, readable (read-only)"
+	}
 	if reexecLandlocked() {
 		l.Active = true
-		l.Detail = fmt.Sprintf("ABI %d, applied before the worker re-executed itself (cgo build): only the data file (read), the kernel binary and the system libraries (read, execute) are reachable", abi)
+		l.Detail = fmt.Sprintf("ABI %d, applied before the worker re-executed itself (cgo build): only the data file (read), the kernel binary and the system libraries (read, execute) are reachable", abi) + packages
 		if abi >= 4 {
 			l.Detail += "; TCP bind and connect denied"
 		}
@@ -186,12 +197,18 @@ func applyLandlock() Layer {
 		l.Detail += "; build with CGO_ENABLED=0"
 		return l
 	}
-	if err := landlock.V7.BestEffort().Restrict(); err != nil {
+	var rules []landlock.Rule
+	if pkgDir != "" {
+		// The supervisor's descriptor of the environment: the magic
+		// link needs no permission on the directories above it.
+		rules = append(rules, landlock.PathAccess(llsys.AccessFSReadFile|llsys.AccessFSReadDir, pkgDir))
+	}
+	if err := landlock.V7.BestEffort().Restrict(rules...); err != nil {
 		l.Detail = "failed: " + err.Error()
 		return l
 	}
 	l.Active = true
-	l.Detail = fmt.Sprintf("ABI %d: no file can be opened, read, written or executed (the data file was mapped read-only before)", abi)
+	l.Detail = fmt.Sprintf("ABI %d: no file can be opened, read, written or executed (the data file was mapped read-only before)", abi) + packages
 	if abi >= 4 {
 		l.Detail += "; TCP bind and connect denied"
 	}

@@ -20,7 +20,11 @@ func procAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: 
 
 func namespaceDetail() string { return unsupported }
 
-func maybeReexecLandlocked(int) error { return nil }
+// inheritedPath is how the worker names a file the supervisor passed it:
+// without /proc, by its path (the worker runs as the same user).
+func inheritedPath(_ int, path string) string { return path }
+
+func maybeReexecLandlocked(int, int) error { return nil }
 
 func applyIsolation(workerConfig) []Layer {
 	var layers []Layer

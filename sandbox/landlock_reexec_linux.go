@@ -27,10 +27,12 @@ func reexecLandlocked() bool { return len(os.Args) > 2 && os.Args[2] == landlock
 // every thread of a running Go process is impossible: it restricts the
 // current thread only, then executes the binary again from that thread, so
 // that the new process starts inside the domain with all its threads. The
-// domain allows reading the data file (fd dataFD, if open) and reading and
+// domain allows reading the data file (fd dataFD, if open), reading the
+// package environment beneath directory fd pkgFD (if open), and reading and
 // executing the binary itself and the system libraries a dynamically linked
-// binary loads (needed for the exec; seccomp later forbids any other exec). It returns only when it did not re-execute.
-func maybeReexecLandlocked(dataFD int) error {
+// binary loads (needed for the exec; seccomp later forbids any other exec).
+// It returns only when it did not re-execute.
+func maybeReexecLandlocked(dataFD, pkgFD int) error {
 	if !builtWithCgo || reexecLandlocked() {
 		return nil
 	}
@@ -65,6 +67,9 @@ func maybeReexecLandlocked(dataFD int) error {
 	rules := []unix.LandlockPathBeneathAttr{{Allowed_access: read | unix.LANDLOCK_ACCESS_FS_EXECUTE, Parent_fd: int32(exe)}}
 	if dataFD >= 0 {
 		rules = append(rules, unix.LandlockPathBeneathAttr{Allowed_access: read, Parent_fd: int32(dataFD)})
+	}
+	if pkgFD >= 0 {
+		rules = append(rules, unix.LandlockPathBeneathAttr{Allowed_access: read | unix.LANDLOCK_ACCESS_FS_READ_DIR, Parent_fd: int32(pkgFD)})
 	}
 	// A cgo binary is dynamically linked: the loader must read and map
 	// the system libraries when the worker executes again.

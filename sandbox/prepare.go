@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+
+	"github.com/sbirtools/sbir-kernel/pkgenv"
 )
 
 // A chunk is one piece of a cell that yaegi can evaluate on its own: a run
@@ -56,7 +58,12 @@ type sessionState struct {
 	// `for i := range n` can be rewritten in later cells.
 	intNames map[string]bool
 	// imports holds renamed imports already evaluated: "name path".
+	// Imports of third-party packages are recorded too (as "name path"
+	// with the name the cell gave, or "" for the package's own).
 	imports map[string]bool
+	// env is the session's package environment: cells may import the
+	// packages it allows. nil when no cell declared packages.
+	env *pkgenv.Env
 }
 
 func newSessionState() *sessionState {

@@ -23,7 +23,8 @@ const (
 	opInputRep  = "input_reply"
 	opComplete  = "complete"
 	opInspect   = "inspect"
-	opProbe     = "probe" // attempt escapes and report (tests, doctor)
+	opProbe     = "probe"     // attempt escapes and report (tests, doctor)
+	opPreflight = "preflight" // load one third-party package (Code) in a fresh interpreter
 	// worker → supervisor
 	opReady    = "ready"  // the worker is isolated and the interpreter is up
 	opStream   = "stream" // batched stdout/stderr of the running cell
@@ -31,7 +32,7 @@ const (
 	opClear    = "clear"
 	opInputReq = "input_request"
 	opResult   = "result" // end of a cell
-	opReply    = "reply"  // answer to complete/inspect
+	opReply    = "reply"  // answer to complete/inspect/preflight (Err: why the package failed)
 	opFatal    = "fatal"  // the worker is about to exit: why
 )
 
@@ -70,6 +71,10 @@ type workerConfig struct {
 	DataSize       int64  `json:"data_size"`
 	HeapBytes      int64  `json:"heap_bytes"`
 	MaxOutputBytes int    `json:"max_output_bytes"`
+	// PackagesDir is the package environment's root (GOPATH layout) as
+	// the worker sees it, /proc/self/fd/N; "" when the session has none.
+	// The worker may read beneath it and nothing else.
+	PackagesDir string `json:"packages_dir,omitempty"`
 	// Isolate applies the in-process layers (Landlock, seccomp, rlimits).
 	Isolate bool `json:"isolate"`
 	// Nproc is RLIMIT_NPROC, set only when the worker runs as a uid of

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/pkgenv"
 )
 
 // Options configures a Session.
@@ -24,6 +26,14 @@ type Options struct {
 	RequireIsolation bool
 	// Logger receives the supervisor's own logs; nil discards them.
 	Logger *slog.Logger
+	// Packages configures the third-party modules cells declare with
+	// //sbir:require (see package pkgenv). Packages.AllowInstall is the
+	// trust gate: without it only environments already in the cache can
+	// be used. An empty Packages.Dir means PackagesDir(os.Getenv);
+	// a nil Preflight means the sandbox's own (a worker isolated like a
+	// cell's loads each package); Progress is set per cell (the cell's
+	// stderr).
+	Packages pkgenv.Options
 }
 
 // A Session is one interpreter's state across cells, in its own worker
@@ -37,6 +47,13 @@ type Session struct {
 	st     *sessionState
 	layers []Layer
 	closed bool
+
+	// env is the package environment of the session's requirement set
+	// reqs (nil and empty when no cell declared packages). ranCode is set
+	// once the current worker ran a cell: its packages are then fixed.
+	env     *pkgenv.Env
+	reqs    []pkgenv.Requirement
+	ranCode bool
 }
 
 // NewSession starts a worker and returns when it is ready to run cells.
@@ -60,7 +77,11 @@ func NewSession(ctx context.Context, opts Options) (*Session, error) {
 // start replaces the worker; the caller holds s.mu (or owns s).
 func (s *Session) start(ctx context.Context) error {
 	t0 := time.Now()
-	p, err := startProc(ctx, s.opts)
+	pkgDir := ""
+	if s.env != nil {
+		pkgDir = s.env.Dir
+	}
+	p, err := startProc(ctx, s.opts, pkgDir)
 	if err != nil {
 		return err
 	}
@@ -70,7 +91,8 @@ func (s *Session) start(ctx context.Context) error {
 			return fmt.Errorf("sandbox: --require-isolation: these isolation layers are not active on this host: %s", strings.Join(missing, "; "))
 		}
 	}
-	s.p, s.layers, s.st = p, p.layers, newSessionState()
+	s.p, s.layers, s.st, s.ranCode = p, p.layers, newSessionState(), false
+	s.st.env = s.env
 	s.opts.Logger.Debug("sandbox worker ready", "pid", p.cmd.Process.Pid, "elapsed", time.Since(t0))
 	return nil
 }
@@ -110,27 +132,48 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	if len(code) > l.MaxCodeBytes {
 		return failed("CodeTooLarge", fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), formatBytes(int64(l.MaxCodeBytes)))), nil
 	}
+	reqs, derrs := pkgenv.ParseRequirements(code)
+	if len(derrs) > 0 {
+		return failed("SyntaxError", directiveErrors(derrs)), nil
+	}
+	// What declaring packages wrote to the cell's stderr (install
+	// progress, warnings) leads the Result's Stderr.
+	var pre strings.Builder
+	if len(reqs) > 0 {
+		res, err := s.declare(ctx, reqs, h, &pre)
+		if err != nil {
+			return nil, err
+		}
+		if res != nil {
+			res.Stderr = pre.String()
+			return res, nil
+		}
+	}
 	prep, err := prepare(code, s.st)
 	if err != nil {
 		var ce *checkError
 		var se syntaxError
+		res := failed("SyntaxError", err.Error())
 		switch {
 		case errors.As(err, &ce):
-			return failed("NotAllowed", ce.Error()), nil
+			res = failed("NotAllowed", ce.Error())
 		case errors.As(err, &se):
-			return failed("SyntaxError", se.Error()), nil
+			res = failed("SyntaxError", se.Error())
 		}
-		return failed("SyntaxError", err.Error()), nil
+		res.Stderr = pre.String()
+		return res, nil
 	}
 	if len(prep.chunks) == 0 {
-		return &Result{Success: true}, nil
+		return &Result{Success: true, Stderr: pre.String()}, nil
 	}
 	if s.p == nil {
 		if err := s.start(ctx); err != nil {
 			return nil, err
 		}
 	}
+	s.ranCode = true
 	res, restart := s.exchange(ctx, prep, h)
+	res.Stderr = pre.String() + res.Stderr
 	if !res.Success && len(res.Traceback) == 0 {
 		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
 	}
@@ -342,7 +385,8 @@ func (s *Session) Close() error {
 		s.p.close(time.Second)
 		s.p = nil
 	}
-	return nil
+	// The cache may evict the environment once no session holds it.
+	return s.env.Close()
 }
 
 // ProbeIsolation starts a worker as NewSession would and reports which

@@ -18,6 +18,11 @@ import (
 // able to walk to the file) never needs the path.
 const workerDataFD = 5
 
+// workerPackagesFD is the worker's file descriptor of its package
+// environment's root directory, opened by the supervisor for the same
+// reason: the worker reads the sources through /proc/self/fd/6.
+const workerPackagesFD = 6
+
 // workerEnv is the worker's whole environment: nothing of the
 // supervisor's (secrets, paths) is inherited.
 var workerEnv = []string{"GOTRACEBACK=single"}
@@ -54,13 +59,14 @@ var namespaces struct {
 	reason string
 }
 
-// startProc starts a worker and waits until it is ready.
-func startProc(ctx context.Context, opts Options) (*proc, error) {
+// startProc starts a worker and waits until it is ready. pkgDir, when not
+// empty, is the package environment the worker may read (GOPATH layout).
+func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: finding the executable to start as the worker: %w", err)
 	}
-	var dataFile *os.File
+	var dataFile, pkgFile *os.File
 	var dataSize int64
 	if opts.DataPath != "" {
 		dataFile, err = os.Open(opts.DataPath)
@@ -72,17 +78,33 @@ func startProc(ctx context.Context, opts Options) (*proc, error) {
 			dataSize = fi.Size()
 		}
 	}
+	if pkgDir != "" {
+		pkgFile, err = os.Open(pkgDir)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: opening the package environment for the worker: %w", err)
+		}
+		defer pkgFile.Close()
+	}
+	// Fixed descriptors: 5 the data, 6 the packages (a nil entry leaves
+	// the descriptor closed in the worker).
+	extra := []*os.File{dataFile, pkgFile}
+	if pkgFile == nil {
+		extra = extra[:1]
+		if dataFile == nil {
+			extra = nil
+		}
+	}
 	namespaces.Lock()
 	useNS := !namespaces.tried || namespaces.ok
 	namespaces.Unlock()
-	p, err := spawn(exe, dataFile, useNS)
+	p, err := spawn(exe, extra, useNS)
 	nsUsed := useNS && err == nil
 	if err != nil && useNS {
 		namespaces.Lock()
 		namespaces.tried, namespaces.ok = true, false
 		namespaces.reason = "the host refused to create them: " + err.Error() + " (containers often forbid user namespaces; on Debian/Ubuntu check kernel.unprivileged_userns_clone and apparmor_restrict_unprivileged_userns)"
 		namespaces.Unlock()
-		p, err = spawn(exe, dataFile, false)
+		p, err = spawn(exe, extra, false)
 	} else if err == nil && useNS {
 		namespaces.Lock()
 		namespaces.tried, namespaces.ok = true, true
@@ -101,7 +123,10 @@ func startProc(ctx context.Context, opts Options) (*proc, error) {
 		cfg.Nproc = workerNproc // the worker runs as host nobody
 	}
 	if dataFile != nil {
-		cfg.DataPath = fmt.Sprintf("/proc/self/fd/%d", workerDataFD)
+		cfg.DataPath = inheritedPath(workerDataFD, opts.DataPath)
+	}
+	if pkgFile != nil {
+		cfg.PackagesDir = inheritedPath(workerPackagesFD, pkgDir)
 	}
 	if err := p.c.send(&message{Op: opConfig, Config: cfg}); err != nil {
 		p.kill("")
@@ -159,8 +184,9 @@ func supervisorLayers(ns bool) []Layer {
 
 // spawn starts the worker process from a goroutine locked to its OS
 // thread: Pdeathsig fires when the thread that started the child exits,
-// so that thread must live exactly as long as the worker.
-func spawn(exe string, dataFile *os.File, withNamespaces bool) (*proc, error) {
+// so that thread must live exactly as long as the worker. extra become the
+// worker's descriptors 5 and up.
+func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 	reqR, reqW, err := blockingPipe()
 	if err != nil {
 		return nil, err
@@ -188,10 +214,7 @@ func spawn(exe string, dataFile *os.File, withNamespaces bool) (*proc, error) {
 	cmd.Dir = "/"
 	cmd.Stdout = p.stderr
 	cmd.Stderr = p.stderr
-	cmd.ExtraFiles = []*os.File{reqR, respW}
-	if dataFile != nil {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, dataFile)
-	}
+	cmd.ExtraFiles = append([]*os.File{reqR, respW}, extra...)
 	cmd.SysProcAttr = procAttr(withNamespaces)
 	p.cmd = cmd
 	started := make(chan error, 1)

@@ -10,7 +10,9 @@ type Result struct {
 	Success bool `json:"success"`
 	// ErrorName is a short class: SyntaxError, NotAllowed, CompileError, InputError,
 	// Panic, RuntimeError, Interrupted, Timeout, MemoryError,
-	// StackOverflow, WorkerCrashed, CodeTooLarge, SandboxError.
+	// StackOverflow, WorkerCrashed, CodeTooLarge, SandboxError, and
+	// PackageError (a //sbir:require declaration could not be satisfied:
+	// installs disabled, a failed install, or a new set after cells ran).
 	ErrorName    string   `json:"error_name,omitempty"`
 	ErrorMessage string   `json:"error_message,omitempty"`
 	Traceback    []string `json:"traceback,omitempty"`

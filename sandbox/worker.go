@@ -49,10 +49,14 @@ func WorkerMain() int {
 	}
 	dataFD := -1
 	var st unix.Stat_t
-	if unix.Fstat(workerDataFD, &st) == nil {
+	if unix.Fstat(workerDataFD, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
 		dataFD = workerDataFD
 	}
-	if err := maybeReexecLandlocked(dataFD); err != nil {
+	pkgFD := -1
+	if unix.Fstat(workerPackagesFD, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		pkgFD = workerPackagesFD
+	}
+	if err := maybeReexecLandlocked(dataFD, pkgFD); err != nil {
 		// The worker goes on without Landlock; the layer reports why.
 		reexecErr = err
 	}
@@ -118,7 +122,7 @@ func startWorker(c *conn) (*worker, error) {
 	w.out = newCellOutput(c.send, w.cfg.MaxOutputBytes)
 	w.stdin = &inputReader{send: c.send, flush: w.out.flush, replies: make(chan *message, 1)}
 	display.SetSink(w.display)
-	sess, err := newInterpreter(w.out, w.stdin)
+	sess, err := newInterpreter(w.out, w.stdin, w.cfg.PackagesDir)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +192,8 @@ func (w *worker) serve() int {
 		case opInspect:
 			in := w.inspect(m.Code, m.Cursor, m.Detail, m.Names)
 			_ = w.c.send(&message{Op: opReply, Inspection: &in})
+		case opPreflight:
+			_ = w.c.send(&message{Op: opReply, Err: preflightImport(w.cfg.PackagesDir, m.Code)})
 		case opProbe:
 			if m.Probe != nil {
 				_ = w.c.send(&message{Op: opReply, Probes: runProbes(*m.Probe)})

@@ -69,6 +69,9 @@ type vector struct {
 
 	// tdict caches a dictionary encoding of a text column (textdict.go).
 	tdict textDictState
+
+	// bindex caches a bitmap index of a category or int column (index.go).
+	bindex bitIndexState
 }
 
 func (c *vector) isNull(i int) bool {

@@ -90,7 +90,7 @@ func (f Frame) Len() int {
 		return f.t.n
 	}
 	if f.bits != nil {
-		return f.bits.count
+		return f.bits.size()
 	}
 	return len(f.rows)
 }

@@ -95,12 +95,12 @@ func (f Frame) Where(column, op string, value any) Frame {
 		return errFrame(errorf("Where", "unknown operator %q; use one of %s", op, opList))
 	}
 	if bitsInput(f) {
-		words, ok, err := whereBits(f, c, o, value)
+		sel, ok, err := whereBits(f, c, o, value)
 		if err != nil {
 			return errFrame(err)
 		}
 		if ok {
-			return f.withBits(words)
+			return f.withSel(sel)
 		}
 	}
 	rows, err := whereRows(f, c, o, value)
@@ -110,11 +110,21 @@ func (f Frame) Where(column, op string, value any) Frame {
 	return f.withRows(rows)
 }
 
-// whereBits evaluates the cheap, common conditions (any string condition
-// on a category column, a range on an int column without nulls) over all
-// rows into a bitmap; ok is false for the others, which whereRows handles.
-func whereBits(f Frame, c *vector, o op, value any) (words []uint64, ok bool, err error) {
-	if c.valid != nil || value == nil {
+// whereBits evaluates the cheap, common conditions over all rows (or a
+// bitmap selection) into a bitmap: any string condition on a category
+// column, an interval on an int column. The award data's columns answer
+// them from their bitmap index (index.go); other tables' columns without
+// nulls are scanned. ok is false for the other conditions, which
+// whereRows handles (and reports errors for).
+func whereBits(f Frame, c *vector, o op, value any) (sel *bitSel, ok bool, err error) {
+	if value == nil {
+		return nil, false, nil
+	}
+	var ix *bitIndex
+	if f.t.source {
+		ix = c.bitIndex()
+	}
+	if ix == nil && c.valid != nil {
 		return nil, false, nil
 	}
 	switch {
@@ -123,26 +133,64 @@ func whereBits(f Frame, c *vector, o op, value any) (words []uint64, ok bool, er
 		if err != nil {
 			return nil, false, err
 		}
+		if ix != nil {
+			hit := make([]bool, len(c.dict))
+			for k, s := range c.dict {
+				hit[k] = pred([]byte(s))
+			}
+			return ix.codeSelection(f.bits, hit), true, nil
+		}
 		hit := make([]uint64, len(c.dict))
 		for k, s := range c.dict {
 			if pred([]byte(s)) {
 				hit[k] = 1
 			}
 		}
-		return codeBits(c.codes[:f.t.n], hit), true, nil
-	case c.kind == kindInt && (o == opEq || o == opLt || o == opLe || o == opGt || o == opGe):
-		v, isNum := toFloat(value)
-		if !isNum {
-			return nil, false, nil // whereRows reports the error
+		return scanSel(f, codeBits(c.codes[:f.t.n], hit)), true, nil
+	case c.kind == kindInt:
+		lo, hi, empty, ok := intInterval(o, value)
+		if !ok {
+			return nil, false, nil // whereRows handles it or reports the error
 		}
-		iv, _ := numberInterval(o, v)
-		lo, hi, empty := intBounds(iv)
 		if empty {
-			return make([]uint64, wordCount(f.t.n)), true, nil
+			return emptySel(f.t.n), true, nil
 		}
-		return rangeBits(c.ints[:f.t.n], lo, uint64(hi)-uint64(lo)), true, nil
+		if ix != nil {
+			return ix.rangeSelection(f.bits, lo, hi), true, nil
+		}
+		return scanSel(f, rangeBits(c.ints[:f.t.n], lo, uint64(hi)-uint64(lo))), true, nil
 	}
 	return nil, false, nil
+}
+
+// intInterval turns a comparison or "between" on an int column into the
+// int64 values [lo, hi] it accepts; ok is false for other operators and
+// values that are not numbers.
+func intInterval(o op, value any) (lo, hi int64, empty, ok bool) {
+	var iv interval
+	switch o {
+	case opEq, opLt, opLe, opGt, opGe:
+		v, isNum := toFloat(value)
+		if !isNum {
+			return 0, 0, false, false
+		}
+		iv, _ = numberInterval(o, v)
+	case opBetween:
+		items, isSlice := sliceItems(value)
+		if !isSlice || len(items) != 2 {
+			return 0, 0, false, false
+		}
+		l, ok1 := toFloat(items[0])
+		h, ok2 := toFloat(items[1])
+		if !ok1 || !ok2 {
+			return 0, 0, false, false
+		}
+		iv = interval{l, h}
+	default:
+		return 0, 0, false, false
+	}
+	lo, hi, empty = intBounds(iv)
+	return lo, hi, empty, true
 }
 
 func whereRows(f Frame, c *vector, o op, value any) ([]int32, error) {
