@@ -13,7 +13,10 @@ const maxIndexBitmaps = 128
 // first time Where filters all rows (or a bitmap selection) on the column
 // and then kept: the award data never changes under a session. With it, a
 // Where on a category or year column reads one or two 27 KB bitmaps
-// instead of the whole column (a few microseconds instead of a few hundred).
+// instead of the whole column: at 219,500 rows, the year-and-phase count
+// takes ~5 µs instead of ~270 µs. Building costs about one scan per
+// bitmap word written (Phase ~0.2 ms, State ~0.4 ms, Award Year ~0.65 ms,
+// BenchmarkIndexBuild), paid once per column and session.
 //
 // For a category column, bitmap k holds the rows whose code is k. For an
 // int column whose values span at most maxIndexBitmaps, bitmap k holds the
