@@ -198,16 +198,23 @@ func (s *session) evalExpr(ctx context.Context, ch chunk) (map[string]any, error
 		}
 		return valuesBundle(vals), nil
 	}
-	// _sbir.Show hands the values over through shown. (Wrapping the call
-	// in a function literal would keep the global frame smaller, but yaegi
-	// then re-runs earlier top-level closures.)
+	// _sbir.Show hands the values over through shown. The call is
+	// declared as a named function and then called: evaluated at top
+	// level, each cell's expression would add slots to yaegi's global
+	// frame, which every later evaluation copies, so a long session would
+	// slow down cell by cell. (A function literal would avoid that too,
+	// but yaegi re-runs earlier top-level closures.) The header shares the
+	// first line with the cell's padding, so positions are unchanged.
 	shown.Store(nil)
-	if _, err := s.in.EvalWithContext(ctx, helperPkg+".Show("+ch.Code+",\n)"); err != nil {
+	if _, err := s.in.EvalWithContext(ctx, "func "+cellFunc+"() { "+helperPkg+".Show("+ch.Code+",\n)\n}"); err != nil {
 		if ctx.Err() != nil || isRuntimeError(err) {
 			return nil, err
 		}
 		// No value (a call of a function without results): run it as is.
 		_, err = s.in.EvalWithContext(ctx, ch.Code)
+		return nil, err
+	}
+	if _, err := s.in.EvalWithContext(ctx, cellFunc+"()"); err != nil {
 		return nil, err
 	}
 	vals := shown.Load()
@@ -219,6 +226,9 @@ func (s *session) evalExpr(ctx context.Context, ch chunk) (map[string]any, error
 	}
 	return valuesBundle(*vals), nil
 }
+
+// cellFunc is the function each cell's last expression is evaluated in.
+const cellFunc = "_sbirCell"
 
 // valueError is the error a cell's value carries, such as an award_data
 // Frame built from a misspelt column: shown as the value, it would pass

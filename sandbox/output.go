@@ -85,7 +85,7 @@ func (o *cellOutput) addFrame(line, col, fn string) {
 		n-- // the wrapper line
 	}
 	fn = strings.TrimPrefix(fn, "main.")
-	if fn == "main" {
+	if fn == "main" || fn == cellFunc {
 		fn = "the cell"
 	}
 	o.mu.Lock()
