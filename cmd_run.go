@@ -32,19 +32,17 @@ Example:
   sbir-kernel run -c 'award_data.Head(5)'
   echo 'fmt.Println(award_data.Count())' | sbir-kernel run --json -`
 
-// runOutput is the --json shape of `run`.
+// runOutput is the --json shape of `run`: the sandbox's result (stdout,
+// stderr, success, error_name, error_message, traceback, value, truncated,
+// restarted) plus what only a whole run has.
 type runOutput struct {
-	Stdout       string            `json:"stdout"`
-	Stderr       string            `json:"stderr"`
-	Success      bool              `json:"success"`
-	ErrorName    string            `json:"error_name,omitempty"`
-	ErrorMessage string            `json:"error_message,omitempty"`
-	Traceback    []string          `json:"traceback,omitempty"`
-	Value        map[string]any    `json:"value,omitempty"`
-	ValueText    string            `json:"value_text,omitempty"`
-	Truncated    bool              `json:"truncated,omitempty"`
-	Displays     []sandbox.Display `json:"displays,omitempty"`
-	Data         string            `json:"data,omitempty"`
+	*sandbox.Result
+	// ValueText is value["text/plain"], for callers that want a string.
+	ValueText string `json:"value_text,omitempty"`
+	// Displays are the display.* outputs of the code, in order.
+	Displays []sandbox.Display `json:"displays,omitempty"`
+	// Data describes the awards data the code ran against.
+	Data string `json:"data,omitempty"`
 }
 
 func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
@@ -100,11 +98,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return exitError{code: 1, err: err}
 	}
 	if *asJSON {
-		out := runOutput{
-			Stdout: res.Stdout, Stderr: res.Stderr, Success: res.Success,
-			ErrorName: res.ErrorName, ErrorMessage: res.ErrorMessage, Traceback: res.Traceback,
-			Value: res.Value, Truncated: res.Truncated, Displays: displays, Data: data.Describe(),
-		}
+		out := runOutput{Result: res, Displays: displays, Data: data.Describe()}
 		if t, ok := res.Value["text/plain"].(string); ok {
 			out.ValueText = t
 		}

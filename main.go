@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/sbirtools/sbir-kernel/internal/textdist"
 )
 
 // version is the kernel's version, overridable at link time with
@@ -171,34 +173,13 @@ func suggestCommand(name string) string {
 	}
 	var cs []cand
 	for _, c := range commands {
-		cs = append(cs, cand{c.name, editDistance(name, c.name)})
+		cs = append(cs, cand{c.name, textdist.Levenshtein(name, c.name)})
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
 	if len(cs) > 0 && cs[0].d <= 3 {
 		return fmt.Sprintf(" (did you mean %q?)", cs[0].name)
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func printUsage(w io.Writer) {

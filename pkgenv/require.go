@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
+
+	"github.com/sbirtools/sbir-kernel/internal/textdist"
 )
 
 // Directive is the line comment that declares a requirement in a cell:
@@ -182,28 +184,7 @@ func looksLikeDirective(name string) bool {
 			return true
 		}
 	}
-	return editDistance(lower, directiveName) <= 2
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return textdist.Levenshtein(lower, directiveName) <= 2
 }
 
 // normalize validates reqs and returns them sorted by path, without

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sbirtools/sbir-kernel/internal/textdist"
 )
 
 func quote(s string) string { return strconv.Quote(s) }
@@ -69,7 +71,7 @@ func suggest(name string, names []string, max int) []string {
 	var cs []cand
 	for _, n := range names {
 		ln := strings.ToLower(n)
-		d := editDistance(low, ln)
+		d := textdist.Levenshtein(low, ln)
 		if low != "" && (strings.Contains(ln, low) || strings.Contains(low, ln)) {
 			d = 0
 		}
@@ -84,26 +86,4 @@ func suggest(name string, names []string, max int) []string {
 		out = append(out, cs[i].s)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
