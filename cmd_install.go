@@ -71,6 +71,7 @@ change them.`)
 	limits.RegisterFlags(fs)
 	var pkgs pkgenv.Options
 	pkgs.RegisterFlags(fs)
+	requireIsolation := fs.Bool("require-isolation", false, "the kernel refuses to run cells unless every sandbox isolation layer is active (for shared servers)")
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -86,6 +87,9 @@ change them.`)
 	opts.Version = version
 	opts.Getenv = env.Getenv
 	opts.Args = append(chosenLimitArgs(fs, limits), chosenArgs(fs, pkgs.Args())...)
+	if *requireIsolation {
+		opts.Args = append(opts.Args, "--require-isolation")
+	}
 
 	inst, err := kernelspec.Install(opts)
 	if err != nil {

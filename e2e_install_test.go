@@ -71,6 +71,17 @@ func TestE2EInstall(t *testing.T) {
 		t.Errorf("after re-install argv = %q display %q, want %q and the new display name", spec.Argv, spec.DisplayName, want)
 	}
 
+	// A shared server's kernelspec: isolation required, packages allowed.
+	out, code = run("install", "--name", "sbir-strict", "--require-isolation", "--allow-packages")
+	if code != 0 {
+		t.Fatalf("install --require-isolation: exit %d\n%s", code, out)
+	}
+	strict := readSpec(filepath.Join(filepath.Dir(specDir), "sbir-strict"))
+	want = []string{j.bin, "kernel", "--allow-packages=true", "--require-isolation", "-f", "{connection_file}"}
+	if !reflect.DeepEqual(strict.Argv, want) {
+		t.Errorf("strict argv = %q, want %q", strict.Argv, want)
+	}
+
 	prefix := filepath.Join(j.root, "prefix")
 	out, code = run("install", "--prefix", prefix, "--name", "sbir-prefixed")
 	if code != 0 {
