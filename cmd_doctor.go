@@ -6,12 +6,14 @@ import (
 	"fmt"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
 const doctorDescription = `Describe this installation: the awards data in use (real or synthetic, where
 it is, how big, how it loaded) and which sandbox isolation layers are active on
-this host, with the reason for each one that is not. Exits 1 when the data
+this host, with the reason for each one that is not, and the cache of
+per-notebook Go packages. Exits 1 when the data
 cannot be loaded, or, with --require-isolation, when a layer is missing.`
 
 func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
@@ -66,5 +68,18 @@ func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
 	} else {
 		fmt.Fprintf(out, "  all %d isolation layers are active.\n", len(layers))
 	}
+
+	fmt.Fprintf(out, "\nPer-notebook Go packages (//sbir:require)\n")
+	dir := sandbox.PackagesDir(env.Getenv)
+	sets, err := pkgenv.List(dir)
+	if err != nil {
+		return err
+	}
+	var size int64
+	for _, e := range sets {
+		size += e.Size
+	}
+	fmt.Fprintf(out, "  cache:    %s (%d sets, %s; 'sbir-kernel packages list' shows them)\n", dir, len(sets), pkgenv.FormatSize(size))
+	fmt.Fprintf(out, "  installs: only kernels started with --allow-packages install; cached sets are usable by every kernel\n")
 	return nil
 }
