@@ -17,25 +17,10 @@ import (
 	"github.com/sbirtools/sbir-kernel/dataset"
 )
 
-// runDataCLI runs one sbir-kernel command line with the given environment.
-func runDataCLI(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var o, e bytes.Buffer
-	cli := &cliEnv{
-		Stdin:  strings.NewReader(""),
-		Stdout: &o,
-		Stderr: &e,
-		Getenv: func(k string) string { return env[k] },
-	}
-	cli.Logger = newLogger(&e, 0)
-	code = runMain(context.Background(), cli, args)
-	return o.String(), e.String(), code
-}
-
 func TestGenerateDataCommand(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "g.csv")
-	_, stderr, code := runDataCLI(t, nil, "generate-data", "-rows", "25", "-seed", "3", "-shape", "41", "-bom", "-o", out)
+	_, stderr, code := runCLI(t, nil, "generate-data", "-rows", "25", "-seed", "3", "-shape", "41", "-bom", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -50,8 +35,8 @@ func TestGenerateDataCommand(t *testing.T) {
 		t.Errorf("report: %s", rep.Summary())
 	}
 	// Standard output, deterministic.
-	a, _, _ := runDataCLI(t, nil, "generate-data", "-rows", "5")
-	b, _, _ := runDataCLI(t, nil, "generate-data", "-rows", "5")
+	a, _, _ := runCLI(t, nil, "generate-data", "-rows", "5")
+	b, _, _ := runCLI(t, nil, "generate-data", "-rows", "5")
 	if a != b || !strings.HasPrefix(a, dataset.ColCompany+","+dataset.ColAwardTitle) {
 		t.Errorf("stdout output not deterministic or not a CSV: %.80q", a)
 	}
@@ -70,7 +55,7 @@ func TestGenerateDataUsageErrors(t *testing.T) {
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
-		_, stderr, code := runDataCLI(t, nil, append([]string{"generate-data"}, tt.args...)...)
+		_, stderr, code := runCLI(t, nil, append([]string{"generate-data"}, tt.args...)...)
 		if code != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr, tt.want)
 		}
@@ -97,7 +82,7 @@ func TestDownloadDataCommand(t *testing.T) {
 	cache := t.TempDir()
 	env := map[string]string{"SBIR_CACHE_DIR": cache, "SBIR_CSV_URL": srv.URL + "/award_data.csv"}
 
-	stdout, stderr, code := runDataCLI(t, env, "download-data")
+	stdout, stderr, code := runCLI(t, env, "download-data")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -112,11 +97,11 @@ func TestDownloadDataCommand(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(cache, "award_data.csv"))
 
 	// The argument wins over SBIR_CSV_URL; failures keep the data.
-	_, stderr, code = runDataCLI(t, env, "download-data", "-q", srv.URL+"/page")
+	_, stderr, code = runCLI(t, env, "download-data", "-q", srv.URL+"/page")
 	if code != 1 || !strings.Contains(stderr, "not an SBIR awards CSV: starts with <!DOCTYPE html>") {
 		t.Errorf("HTML page: exit %d, stderr %q", code, stderr)
 	}
-	_, stderr, code = runDataCLI(t, env, "download-data", "-q", srv.URL+"/forbidden")
+	_, stderr, code = runCLI(t, env, "download-data", "-q", srv.URL+"/forbidden")
 	if code != 1 || !strings.Contains(stderr, "HTTP 403 Forbidden from "+srv.URL+"/forbidden") {
 		t.Errorf("403: exit %d, stderr %q", code, stderr)
 	}
@@ -125,7 +110,7 @@ func TestDownloadDataCommand(t *testing.T) {
 		t.Error("a failed download changed the cached CSV")
 	}
 
-	_, stderr, code = runDataCLI(t, env, "download-data", "a", "b")
+	_, stderr, code = runCLI(t, env, "download-data", "a", "b")
 	if code != 2 || !strings.Contains(stderr, `unexpected argument "b"`) {
 		t.Errorf("two arguments: exit %d, stderr %q", code, stderr)
 	}

@@ -10,7 +10,7 @@ import (
 // fetches the real data, lists the isolation layers, and the package cache.
 func TestDoctor(t *testing.T) {
 	cache := t.TempDir()
-	stdout, stderr, code := runInstallCLI(t, map[string]string{"SBIR_CACHE_DIR": cache}, "doctor")
+	stdout, stderr, code := runCLI(t, map[string]string{"SBIR_CACHE_DIR": cache}, "doctor")
 	if code != 0 {
 		t.Fatalf("doctor: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -27,7 +27,7 @@ func TestDoctor(t *testing.T) {
 }
 
 func TestDoctorUsage(t *testing.T) {
-	_, stderr, code := runInstallCLI(t, map[string]string{"SBIR_CACHE_DIR": t.TempDir()}, "doctor", "extra")
+	_, stderr, code := runCLI(t, map[string]string{"SBIR_CACHE_DIR": t.TempDir()}, "doctor", "extra")
 	if code != 2 || !strings.Contains(stderr, `unexpected argument "extra"`) {
 		t.Errorf("exit %d, stderr %q; want a usage error", code, stderr)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"reflect"
 	"strings"
@@ -11,20 +9,6 @@ import (
 	"github.com/sbirtools/sbir-kernel/kernelspec"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
-
-func runInstallCLI(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var o, e bytes.Buffer
-	cli := &cliEnv{
-		Stdin:  strings.NewReader(""),
-		Stdout: &o,
-		Stderr: &e,
-		Getenv: func(k string) string { return env[k] },
-	}
-	cli.Logger = newLogger(&e, 0)
-	code = runMain(context.Background(), cli, args)
-	return o.String(), e.String(), code
-}
 
 func TestInstallUsageErrors(t *testing.T) {
 	env := map[string]string{"JUPYTER_DATA_DIR": t.TempDir()}
@@ -43,7 +27,7 @@ func TestInstallUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			_, stderr, code := runInstallCLI(t, env, tt.args...)
+			_, stderr, code := runCLI(t, env, tt.args...)
 			if code != 2 || !strings.Contains(stderr, tt.wantErr) {
 				t.Errorf("exit %d, stderr %q; want exit 2 mentioning %q", code, stderr, tt.wantErr)
 			}
@@ -53,7 +37,7 @@ func TestInstallUsageErrors(t *testing.T) {
 
 func TestUninstallNotInstalled(t *testing.T) {
 	data := t.TempDir()
-	_, stderr, code := runInstallCLI(t, map[string]string{"JUPYTER_DATA_DIR": data}, "uninstall", "--name", "nothing-here")
+	_, stderr, code := runCLI(t, map[string]string{"JUPYTER_DATA_DIR": data}, "uninstall", "--name", "nothing-here")
 	if code != 1 || !strings.Contains(stderr, "not installed") || !strings.Contains(stderr, data) {
 		t.Errorf("exit %d, stderr %q; want exit 1 saying where it looked", code, stderr)
 	}
