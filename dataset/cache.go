@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -25,6 +26,8 @@ const (
 	CSVFileName = "award_data.csv"
 	// ArrowFileName is the Arrow file converted from CSVFileName.
 	ArrowFileName = "award_data.arrow"
+	// SourceFileName records the URL download-data fetched CSVFileName from.
+	SourceFileName = "award_data.source"
 )
 
 // DownloadCommand is the command that fetches the real data; descriptions
@@ -157,6 +160,9 @@ func Locate(ctx context.Context, cfg Config) (*Source, error) {
 		if _, err := os.Stat(path); err == nil {
 			src.Kind = SourceDownloaded
 			src.CSVPath = path
+			if b, err := os.ReadFile(filepath.Join(cacheDir, SourceFileName)); err == nil {
+				src.URL = strings.TrimSpace(string(b))
+			}
 			src.ArrowPath = filepath.Join(cacheDir, ArrowFileName)
 			if id, err = csvFileID(path); err != nil {
 				return nil, err

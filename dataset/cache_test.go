@@ -114,7 +114,7 @@ func TestLocateCSVPathAndChanges(t *testing.T) {
 	if !strings.HasPrefix(filepath.Base(src.ArrowPath), "csv-") || filepath.Dir(src.ArrowPath) != cache {
 		t.Errorf("ArrowPath = %s", src.ArrowPath)
 	}
-	if !strings.Contains(src.Describe(), "100 awards from "+csvPath+" (real data") {
+	if !strings.Contains(src.Describe(), "100 awards from "+csvPath+" (from SBIR_CSV_PATH, CSV of ") {
 		t.Errorf("Describe() = %q", src.Describe())
 	}
 	if locate().Converted {
@@ -368,24 +368,45 @@ func TestWriteDoctorRealData(t *testing.T) {
 	if src.Kind != SourceDownloaded || src.Converted {
 		t.Fatalf("downloaded source = %+v", src)
 	}
-	var doc bytes.Buffer
-	if err := src.WriteDoctor(&doc); err != nil {
-		t.Fatal(err)
+	// Only a download from the SBIR program's site is called real.
+	origins := []struct {
+		url, doctor, describe string
+	}{
+		{"", "downloaded by `" + DownloadCommand + "`, origin not recorded", "(downloaded, origin not recorded, CSV of 2026-11-02)"},
+		{DefaultURL, "real SBIR data downloaded by `" + DownloadCommand + "` from " + DefaultURL, "(real SBIR data from " + DefaultURL + ", CSV of 2026-11-02)"},
+		{"file:///tmp/full.csv", "downloaded by `" + DownloadCommand + "` from file:///tmp/full.csv (not the SBIR program's site", "(downloaded from file:///tmp/full.csv, CSV of 2026-11-02)"},
+		{"http://data.www.sbir.gov/x.csv", "from http://data.www.sbir.gov/x.csv (not the SBIR program's site", "(downloaded from http://"},
+		{"https://sbir.gov.example.com/x.csv", "(not the SBIR program's site", "(downloaded from https://sbir.gov.example.com/"},
 	}
-	for _, want := range []string{
-		"real data downloaded by `" + DownloadCommand + "`",
-		"rows:             30",
-		"columns:          42 (legacy-41 header, 41 CSV columns)",
-		"CSV:              " + csvPath + " (",
-		"modified 2026-11-02 08:30:00 UTC",
-		"Arrow file:       " + src.ArrowPath,
-		"load report:      30 rows from 30 records (legacy-41 header); missing columns (all null): UEI",
-	} {
-		if !strings.Contains(doc.String(), want) {
-			t.Errorf("doctor output lacks %q:\n%s", want, doc.String())
+	for _, o := range origins {
+		if o.url != "" {
+			if err := os.WriteFile(filepath.Join(cache, SourceFileName), []byte(o.url+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if got := src.Describe(); got != "30 awards from "+csvPath+" (real data, CSV of 2026-11-02)" {
-		t.Errorf("Describe() = %q", got)
+		src, err := Locate(context.Background(), Config{CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc bytes.Buffer
+		if err := src.WriteDoctor(&doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{
+			o.doctor,
+			"rows:             30",
+			"columns:          42 (legacy-41 header, 41 CSV columns)",
+			"CSV:              " + csvPath + " (",
+			"modified 2026-11-02 08:30:00 UTC",
+			"Arrow file:       " + src.ArrowPath,
+			"load report:      30 rows from 30 records (legacy-41 header); missing columns (all null): UEI",
+		} {
+			if !strings.Contains(doc.String(), want) {
+				t.Errorf("origin %q: doctor output lacks %q:\n%s", o.url, want, doc.String())
+			}
+		}
+		if got := src.Describe(); !strings.HasPrefix(got, "30 awards from "+csvPath+" ") || !strings.Contains(got, o.describe) {
+			t.Errorf("origin %q: Describe() = %q, want it to contain %q", o.url, got, o.describe)
+		}
 	}
 }

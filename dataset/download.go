@@ -203,6 +203,12 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 		// The new CSV is in place; Locate will convert it again.
 		return nil, fmt.Errorf("installing %s: %w", arrowPath, err)
 	}
+	// Record where the data came from, so that doctor and the kernel banner
+	// call it real only when it is the SBIR program's file. Best effort: a
+	// missing record only makes the description less specific.
+	if err := writeFileAtomic(filepath.Join(opts.CacheDir, SourceFileName), []byte(opts.URL+"\n")); err != nil {
+		logger.Warn("could not record the download's origin", "err", err)
+	}
 	syncDir(opts.CacheDir)
 	return &DownloadResult{URL: opts.URL, CSVPath: csvPath, ArrowPath: arrowPath, Bytes: n, Report: report, Elapsed: time.Since(start)}, nil
 }
@@ -351,4 +357,37 @@ func sniffCSV(f *os.File, raw string) error {
 		return fmt.Errorf("%w: starts with %s (the server sent a web page or an error instead of the data; check the URL %s)", ErrNotAwardsCSV, s, raw)
 	}
 	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary file and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// officialData reports whether a download URL is the SBIR program's own
+// (data.www.sbir.gov or another sbir.gov host, over https).
+func officialData(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" {
+		return false
+	}
+	h := u.Hostname()
+	return h == "sbir.gov" || strings.HasSuffix(h, ".sbir.gov")
 }

@@ -88,6 +88,10 @@ func TestDownload(t *testing.T) {
 	if src.Kind != SourceDownloaded || src.Converted || src.Rows != 500 {
 		t.Errorf("Locate after Download: %+v", src)
 	}
+	// The origin is recorded; a loopback server is not the SBIR site.
+	if src.URL != url || strings.Contains(src.Describe(), "real") {
+		t.Errorf("Locate after Download: URL %q, Describe %q; want %q and not called real", src.URL, src.Describe(), url)
+	}
 }
 
 func TestDownloadLocalSources(t *testing.T) {

@@ -44,7 +44,10 @@ type Source struct {
 	ArrowSize  int64
 	Rows       int64
 	Columns    int
-	Report     *LoadReport // the load report stored in the Arrow file
+	// URL is where download-data fetched the CSV from ("" when unknown or
+	// not downloaded).
+	URL    string
+	Report *LoadReport // the load report stored in the Arrow file
 	// Converted is true if this Locate call converted the CSV.
 	Converted bool
 	// Warnings are conditions worth telling the user, such as an
@@ -54,13 +57,28 @@ type Source struct {
 
 // Describe returns one line for banners, naming synthetic data as such:
 //
-//	219,500 awards from /home/me/.cache/sbir-kernel/award_data.csv (real data, CSV of 2026-11-02)
+//	219,500 awards from /home/me/.cache/sbir-kernel/award_data.csv (real SBIR data from https://data.www.sbir.gov/mod_awarddatapublic/award_data.csv, CSV of 2026-11-02)
 //	2,000 synthetic awards (run `sbir-kernel download-data` for the real data)
 func (s *Source) Describe() string {
 	if s.Synthetic {
 		return fmt.Sprintf("%s synthetic awards (run `%s` for the real data)", groupDigits(s.Rows), DownloadCommand)
 	}
-	return fmt.Sprintf("%s awards from %s (real data, CSV of %s)", groupDigits(s.Rows), s.CSVPath, s.CSVModTime.UTC().Format("2006-01-02"))
+	return fmt.Sprintf("%s awards from %s (%s, CSV of %s)", groupDigits(s.Rows), s.CSVPath, s.origin(), s.CSVModTime.UTC().Format("2006-01-02"))
+}
+
+// origin says where non-sample data came from. Only a download from the
+// SBIR program's own site is called real: a file:// URL or a local CSV may
+// be anything, a synthetic benchmark file included.
+func (s *Source) origin() string {
+	switch {
+	case s.Kind == SourceCSVPath:
+		return "from SBIR_CSV_PATH"
+	case officialData(s.URL):
+		return "real SBIR data from " + s.URL
+	case s.URL != "":
+		return "downloaded from " + s.URL
+	}
+	return "downloaded, origin not recorded"
 }
 
 // WriteDoctor writes a multi-line description of the data for
@@ -68,14 +86,18 @@ func (s *Source) Describe() string {
 // rows, columns, file paths and sizes, the CSV's date and the load report.
 func (s *Source) WriteDoctor(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	kind := "real data"
-	switch s.Kind {
-	case SourceEmbedded:
+	var kind string
+	switch {
+	case s.Kind == SourceEmbedded:
 		kind = fmt.Sprintf("synthetic sample compiled into the binary (made-up awards); run `%s` for the real data", DownloadCommand)
-	case SourceCSVPath:
-		kind = "real data from SBIR_CSV_PATH"
-	case SourceDownloaded:
-		kind = fmt.Sprintf("real data downloaded by `%s`", DownloadCommand)
+	case s.Kind == SourceCSVPath:
+		kind = "the CSV named by SBIR_CSV_PATH"
+	case officialData(s.URL):
+		kind = "real SBIR data downloaded by `" + DownloadCommand + "` from " + s.URL
+	case s.URL != "":
+		kind = "downloaded by `" + DownloadCommand + "` from " + s.URL + " (not the SBIR program's site: real only if that file is)"
+	default:
+		kind = "downloaded by `" + DownloadCommand + "`, origin not recorded"
 	}
 	fmt.Fprintf(tw, "data source:\t%s\n", kind)
 	fmt.Fprintf(tw, "rows:\t%s\n", groupDigits(s.Rows))
