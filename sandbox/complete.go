@@ -51,7 +51,10 @@ func runeToByte(s string, runes int) int {
 	return i
 }
 
-// complete answers a completion request for code at cursor (runes).
+// complete answers a completion request for code at cursor (runes): the
+// session's names, keywords, and the members of allowed packages, of the
+// third-party packages the session or the cell imports, and of session
+// values.
 func (w *worker) complete(code string, cursor int, names []string, columns []string) Completion {
 	off := runeToByte(code, cursor)
 	before := code[:off]
@@ -75,7 +78,9 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 	start := cur - utf8.RuneCountInString(prefix)
 	var cands []string
 	if qual != "" {
-		if path, ok := packageNames()[qual]; ok {
+		if pd := w.src.lookup(code, qual); pd != nil {
+			cands = pd.members
+		} else if path, ok := packageNames()[qual]; ok {
 			cands = symbols.Members(path)
 		} else if contains(names, qual) {
 			cands = w.memberNames(qual)
@@ -85,6 +90,7 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		for n := range packageNames() {
 			cands = append(cands, n)
 		}
+		cands = append(cands, w.src.names(code)...)
 		cands = append(cands, goWords...)
 	}
 	seen := map[string]bool{}
@@ -168,7 +174,8 @@ func identAt(code string, off int) (qual, name string) {
 }
 
 // inspect answers an inspect request: documentation for allowed packages,
-// award_data and display; type and value for session variables.
+// award_data, display and the third-party packages the session or the cell
+// imports; type and value for session variables.
 func (w *worker) inspect(code string, cursor, detail int, names []string) Inspection {
 	off := runeToByte(code, cursor)
 	qual, name := identAt(code, off)
@@ -180,6 +187,12 @@ func (w *worker) inspect(code string, cursor, detail int, names []string) Inspec
 	}
 	pkgs := packageNames()
 	if qual != "" {
+		if pd := w.src.lookup(code, qual); pd != nil {
+			if e, ok := pd.entries[name]; ok {
+				return docInspection(e)
+			}
+			return Inspection{}
+		}
 		if path, ok := pkgs[qual]; ok {
 			if e, ok := symbols.Doc(path, name); ok {
 				return docInspection(e)
@@ -196,6 +209,9 @@ func (w *worker) inspect(code string, cursor, detail int, names []string) Inspec
 			}
 		}
 		return Inspection{}
+	}
+	if pd := w.src.lookup(code, name); pd != nil {
+		return docInspection(pd.entries[""])
 	}
 	if path, ok := pkgs[name]; ok {
 		if e, ok := symbols.Doc(path, ""); ok {

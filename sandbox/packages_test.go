@@ -19,6 +19,20 @@ import (
 func testModules() []pkgenvtest.Module {
 	return []pkgenvtest.Module{
 		{Path: "github.com/montanaflynn/stats", Version: "v0.7.1", Files: map[string]string{
+			"doc.go": "// Package stats computes statistics of float64 samples.\npackage stats\n",
+			"data.go": `package stats
+
+// Float64Data is a sample.
+type Float64Data []float64
+
+// Len returns the size of the sample.
+func (f Float64Data) Len() int { return len(f) }
+
+// LoadRawData converts a slice of numbers to a sample.
+func LoadRawData(raw []float64) Float64Data { return Float64Data(raw) }
+
+func unexportedHelper() {}
+`,
 			"median.go": `package stats
 
 import (
@@ -322,5 +336,108 @@ func TestPackagesDeclaredOverSeveralCells(t *testing.T) {
 	// The renamed import is remembered: importing it again is harmless.
 	if res := mustRun(t, s, "import st \"github.com/montanaflynn/stats\"\nst.ErrEmptyInput"); res.Value["text/plain"] != "Input must not be empty." {
 		t.Fatalf("got %+v", res)
+	}
+}
+
+// TestPackagesCompletion checks that completion offers the exported members
+// of third-party packages by the name a cell imported them as: in a cell
+// that ran, renamed, or in the cell being edited.
+func TestPackagesCompletion(t *testing.T) {
+	proxy := pkgenvtest.New(t, testModules()...)
+	s := newPackageSession(t, packageOptions(t, proxy, t.TempDir()))
+	mustRun(t, s, statsDecl+`import "github.com/montanaflynn/stats"`)
+	mustRun(t, s, `import st "github.com/montanaflynn/stats"`)
+	cases := []struct {
+		name, code string
+		want       []string // exactly, when notWant is nil; else a subset
+		notWant    []string
+		prefix     int // runes of the completed prefix
+	}{
+		{name: "member prefix", code: "stats.Me", want: []string{"Median"}, prefix: 2},
+		{name: "all members", code: "x := stats.", prefix: 0,
+			want: []string{"ErrEmptyInput", "Float64Data", "LoadRawData", "Median"}},
+		{name: "renamed import", code: "st.Lo", want: []string{"LoadRawData"}, prefix: 2},
+		{name: "import in the edited cell", code: "import sx \"github.com/montanaflynn/stats\"\nsx.Err", want: []string{"ErrEmptyInput"}, prefix: 3},
+		{name: "package names", code: "st", want: []string{"st", "stats", "strings"}, notWant: []string{"Median"}, prefix: 2},
+		{name: "standard library unchanged", code: "strings.ToUpperS", want: []string{"ToUpperSpecial"}, prefix: 8},
+		{name: "unknown package", code: "nosuch.Me", want: nil, prefix: 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cursor := len([]rune(tc.code))
+			c, err := s.Complete(context.Background(), tc.code, cursor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Start != cursor-tc.prefix || c.End != cursor {
+				t.Errorf("range [%d, %d), want [%d, %d)", c.Start, c.End, cursor-tc.prefix, cursor)
+			}
+			if tc.notWant == nil {
+				if strings.Join(c.Matches, ",") != strings.Join(tc.want, ",") {
+					t.Errorf("matches %q, want %q", c.Matches, tc.want)
+				}
+				return
+			}
+			for _, w := range tc.want {
+				if !contains(c.Matches, w) {
+					t.Errorf("matches %q lack %q", c.Matches, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if contains(c.Matches, w) {
+					t.Errorf("matches %q include %q", c.Matches, w)
+				}
+			}
+		})
+	}
+}
+
+// TestPackagesInspect checks that inspecting a member of a third-party
+// package shows its declaration and doc comment, read from its source.
+func TestPackagesInspect(t *testing.T) {
+	proxy := pkgenvtest.New(t, testModules()...)
+	s := newPackageSession(t, packageOptions(t, proxy, t.TempDir()))
+	mustRun(t, s, statsDecl+"import (\n\t\"github.com/montanaflynn/stats\"\n\tst \"github.com/montanaflynn/stats\"\n)")
+	cases := []struct {
+		name, code string
+		cursor     int      // runes; -1: the end
+		want       []string // in text/plain; nil: nothing found
+	}{
+		{name: "function", code: "m, _ := stats.Median([]float64{1})", cursor: 16,
+			want: []string{"func Median(input []float64) (float64, error)", "Median returns the median of input."}},
+		{name: "variable", code: "stats.ErrEmptyInput", cursor: -1,
+			want: []string{`var ErrEmptyInput = errors.New("Input must not be empty.")`, "ErrEmptyInput is returned for an empty slice."}},
+		{name: "type", code: "st.Float64Data", cursor: -1,
+			want: []string{"type Float64Data []float64", "Float64Data is a sample."}},
+		{name: "renamed import, constructor", code: "st.LoadRawData(nil)", cursor: 5,
+			want: []string{"func LoadRawData(raw []float64) Float64Data", "LoadRawData converts"}},
+		{name: "package", code: "stats", cursor: 2,
+			want: []string{"package stats", "Package stats computes statistics of float64 samples."}},
+		{name: "unexported", code: "stats.unexportedHelper", cursor: -1},
+		{name: "no such member", code: "stats.Mode", cursor: -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cursor := tc.cursor
+			if cursor < 0 {
+				cursor = len([]rune(tc.code))
+			}
+			in, err := s.Inspect(context.Background(), tc.code, cursor, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Found != (tc.want != nil) {
+				t.Fatalf("found %v, want %v: %v", in.Found, tc.want != nil, in.Data)
+			}
+			text, _ := in.Data["text/plain"].(string)
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("text/plain %q does not say %q", text, w)
+				}
+			}
+			if md, _ := in.Data["text/markdown"].(string); tc.want != nil && !strings.HasPrefix(md, "```go\n"+tc.want[0]) {
+				t.Errorf("text/markdown %q does not start with the declaration", md)
+			}
+		})
 	}
 }

@@ -78,7 +78,8 @@ type worker struct {
 	sess    *session
 	data    *dataset.Dataset
 	columns []string
-	running sync.Mutex // held while a cell runs
+	src     *sourceDocs // third-party API for completion and inspection
+	running sync.Mutex  // held while a cell runs
 	cancel  context.CancelFunc
 	mu      sync.Mutex // guards cancel
 }
@@ -128,6 +129,7 @@ func startWorker(c *conn) (*worker, error) {
 	}
 	w.sess = sess
 	w.columns = columns
+	w.src = newSourceDocs(w.cfg.PackagesDir)
 	if err := c.send(&message{Op: opReady, Ready: &ready{Layers: layers, Columns: columns}}); err != nil {
 		return nil, err
 	}
@@ -174,6 +176,7 @@ func (w *worker) serve() int {
 		}
 		switch m.Op {
 		case opRun:
+			w.src.noteImports(m.Chunks)
 			w.startCell(m.Chunks)
 		case opInterrupt:
 			w.mu.Lock()
