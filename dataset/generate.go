@@ -95,12 +95,24 @@ type generator struct {
 	line      []byte
 	field     []byte
 	row       int
+	// extra drives realism added after the main stream was fixed (topics
+	// shared across phases, rare technical terms), so that adding it left
+	// every other generated value unchanged.
+	extra rng
+	// phaseITopic is the last Phase I topic code of each company, which
+	// its Phase II awards often continue, as in the real data.
+	phaseITopic map[int]string
 }
 
 const genCompanies = 34_500
 
 func newGenerator(opts GenerateOptions) *generator {
-	g := &generator{opts: opts, r: rng{s: opts.Seed*0x9E3779B97F4A7C15 + 0x1234567}}
+	g := &generator{
+		opts:        opts,
+		r:           rng{s: opts.Seed*0x9E3779B97F4A7C15 + 0x1234567},
+		extra:       rng{s: opts.Seed*0xBF58476D1CE4E5B9 + 0x7654321},
+		phaseITopic: map[int]string{},
+	}
 	g.companies = make([]float64, genCompanies)
 	total := 0.0
 	for i := range g.companies {
@@ -297,7 +309,13 @@ func (g *generator) record() []byte {
 	g.date(fill*0.9, day-118-int32(r.intn(60)))         // Proposal Receipt Date
 	g.date(fill*0.7, day-60+int32(r.intn(30)))          // Date of Notification
 	if r.chance(0.57) {
-		g.putS(fmt.Sprintf("AF%02d-%03d", year%100, r.intn(300)))
+		topic := fmt.Sprintf("AF%02d-%03d", year%100, r.intn(300))
+		if !phase2 {
+			g.phaseITopic[ci] = topic
+		} else if t, ok := g.phaseITopic[ci]; ok && g.extra.chance(0.6) {
+			topic = t
+		}
+		g.putS(topic)
 	} else {
 		g.put(nil)
 	}
@@ -343,7 +361,7 @@ func (g *generator) record() []byte {
 		g.putS(c.state[0])
 	}
 	g.putS(c.zip)
-	g.abstract()
+	g.abstract(agency)
 	// Contact Name, Title, Phone, Email
 	g.person(0.20, c)
 	// PI Name, Title, Phone, Email
@@ -464,7 +482,7 @@ func asciiLower(s string) string {
 
 // abstract writes the Abstract field: a placeholder for ~13% of awards,
 // otherwise text of realistic length with the real file's quirks.
-func (g *generator) abstract() {
+func (g *generator) abstract(agency string) {
 	r := &g.r
 	if r.chance(0.13) {
 		g.putS(genPlaceholders.pick(r))
@@ -506,6 +524,14 @@ func (g *generator) abstract() {
 				b = append(b, 0x9B, 0x83, ' ', 0xAA)
 			}
 		}
+	}
+	// A rare technical term, as real abstracts have: lidar, mostly at NASA.
+	lidar := 0.01
+	if agency == "National Aeronautics and Space Administration" {
+		lidar = 0.08
+	}
+	if g.extra.chance(lidar) {
+		b = append(b, " Airborne LIDAR measurements will validate the lidar retrievals."...)
 	}
 	if newline {
 		b = append(b, "\nAnticipated Benefits: commercial and government markets."...)
