@@ -186,6 +186,11 @@ func TestPackagesRefusals(t *testing.T) {
 		{name: "gate closed", opts: closed,
 			cells: []string{statsDecl + "1"}, errName: "PackageError",
 			errText: []string{"package installs are disabled on this server", "--allow-packages"}},
+		// A cell that does not parse fails before anything is resolved:
+		// with the gate closed, the error is the syntax, not the gate.
+		{name: "syntax error before install", opts: closed,
+			cells: []string{statsDecl + "x := )"}, errName: "SyntaxError",
+			errText: []string{"line 2"}},
 		{name: "typo in the directive", opts: opts,
 			cells: []string{"//sbir:requires github.com/montanaflynn/stats v0.7.1\n1"}, errName: "SyntaxError",
 			errText: []string{"line 1", "//sbir:require github.com/montanaflynn/stats v0.7.1"}},

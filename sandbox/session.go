@@ -140,6 +140,15 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	// progress, warnings) leads the Result's Stderr.
 	var pre strings.Builder
 	if len(reqs) > 0 {
+		// A cell that does not parse fails before anything is installed.
+		// (The rest of prepare's checks need the environment: they run
+		// after declare.)
+		if _, err := prepare(code, s.st); err != nil {
+			var se syntaxError
+			if errors.As(err, &se) {
+				return failed("SyntaxError", se.Error()), nil
+			}
+		}
 		res, err := s.declare(ctx, reqs, h, &pre)
 		if err != nil {
 			return nil, err
