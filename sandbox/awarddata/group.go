@@ -5,6 +5,32 @@ import (
 	"strings"
 )
 
+// densifier numbers small-integer slots (dictionary codes) densely, in
+// order of first appearance, remembering the first row of each.
+type densifier struct {
+	idOf []int32 // slot -> id, -1 when not seen yet
+	rep  []int32 // id -> first row
+}
+
+func newDensifier(slots int) *densifier {
+	d := &densifier{idOf: make([]int32, slots)}
+	for i := range d.idOf {
+		d.idOf[i] = -1
+	}
+	return d
+}
+
+// id returns the dense id of slot, first seen at table row.
+func (d *densifier) id(slot, row int) int32 {
+	id := d.idOf[slot]
+	if id < 0 {
+		id = int32(len(d.rep))
+		d.idOf[slot] = id
+		d.rep = append(d.rep, int32(row))
+	}
+	return id
+}
+
 // keyIDs gives each row of f (by position) a dense id for its value in c;
 // nulls share one id. rep[id] is the first table row with that id.
 //
@@ -16,22 +42,13 @@ func keyIDs(f Frame, c *vector, cache bool) (ids []int32, rep []int32) {
 	ids = make([]int32, n)
 	switch c.kind {
 	case kindCategory:
-		idOf := make([]int32, len(c.dict)+1) // last slot: null
-		for i := range idOf {
-			idOf[i] = -1
-		}
+		d := newDensifier(len(c.dict) + 1) // last slot: null
 		nullSlot := len(c.dict)
 		if f.all && c.valid == nil {
 			for i, code := range c.codes[:n] {
-				id := idOf[code]
-				if id < 0 {
-					id = int32(len(rep))
-					idOf[code] = id
-					rep = append(rep, int32(i))
-				}
-				ids[i] = id
+				ids[i] = d.id(int(code), i)
 			}
-			return ids, rep
+			return ids, d.rep
 		}
 		for k := 0; k < n; k++ {
 			i := f.row(k)
@@ -39,40 +56,26 @@ func keyIDs(f Frame, c *vector, cache bool) (ids []int32, rep []int32) {
 			if c.valid != nil && c.isNull(i) {
 				slot = nullSlot
 			}
-			id := idOf[slot]
-			if id < 0 {
-				id = int32(len(rep))
-				idOf[slot] = id
-				rep = append(rep, int32(i))
-			}
-			ids[k] = id
+			ids[k] = d.id(slot, i)
 		}
+		return ids, d.rep
 	case kindText:
 		d := c.cachedTextDictionary()
 		if d == nil && cache && n >= c.n/16 {
 			d = c.textDictionary()
 		}
 		if d != nil {
-			idOf := make([]int32, len(d.values)+1) // last slot: null
-			for i := range idOf {
-				idOf[i] = -1
-			}
-			nullSlot := int32(len(d.values))
+			ds := newDensifier(len(d.values) + 1) // last slot: null
+			nullSlot := len(d.values)
 			for k := 0; k < n; k++ {
 				i := f.row(k)
-				slot := d.codes[i]
+				slot := int(d.codes[i])
 				if slot < 0 {
 					slot = nullSlot
 				}
-				id := idOf[slot]
-				if id < 0 {
-					id = int32(len(rep))
-					idOf[slot] = id
-					rep = append(rep, int32(i))
-				}
-				ids[k] = id
+				ids[k] = ds.id(slot, i)
 			}
-			return ids, rep
+			return ids, ds.rep
 		}
 		m := make(map[string]int32)
 		nullID := int32(-1)
@@ -368,9 +371,7 @@ func (g Grouped) result(extra ...*vector) Frame {
 		cols = append(cols, kc)
 		used[kc.name] = true
 	}
-	for _, c := range extra {
-		cols = append(cols, c)
-	}
+	cols = append(cols, extra...)
 	for i := len(g.keys); i < len(cols); i++ {
 		if used[cols[i].name] {
 			cols[i].name = cols[i].name + " (" + strings.ToLower(cols[i].aggName) + ")"
