@@ -179,7 +179,7 @@ func checkSchema(s *arrow.Schema) error {
 
 // Record returns the single record batch holding every row. It is owned by
 // the Dataset: do not Release it, and do not use it after Close.
-func (d *Dataset) Record() arrow.Record { return d.rec }
+func (d *Dataset) Record() arrow.RecordBatch { return d.rec }
 
 // NumRows returns the number of awards.
 func (d *Dataset) NumRows() int { return int(d.rec.NumRows()) }

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -398,20 +397,6 @@ func (s *session) healthy() bool {
 	cellContext.Store(&ctx)
 	v, err := s.in.EvalWithContext(ctx, "_sbirPing()")
 	return err == nil && v.IsValid() && v.CanInterface() && v.Interface() == 1
-}
-
-// names returns the top-level names of the session (for completion).
-func (s *session) names() []string {
-	var out []string
-	for _, m := range s.in.Symbols("main") {
-		for n := range m {
-			if !strings.HasPrefix(n, helperPrefix) {
-				out = append(out, n)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // maxRenderElems bounds how many elements of a slice or map are rendered.

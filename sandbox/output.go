@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -239,8 +238,6 @@ func (e *inputError) Error() string { return e.msg }
 
 // ErrorName names the error class shown to the user.
 func (e *inputError) ErrorName() string { return "InputError" }
-
-var errNoInput = errors.New("reading input is not supported here: the client does not allow input; put the data in the cell instead")
 
 func (r *inputReader) Read(p []byte) (int, error) {
 	if r.buf == "" {

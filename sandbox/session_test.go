@@ -92,7 +92,7 @@ fmt.Println(name, age+1)`, h)
 		t.Fatalf("%v %+v", err, r)
 	}
 	h.Input = func(string, bool) (string, error) { return "", errors.New("stdin is closed") }
-	r = run(t, s, "x := 1")
+	run(t, s, "x := 1")
 	r, _ = s.Run(context.Background(), `var w string; fmt.Scanln(&w)`, h)
 	if r.Success || !strings.Contains(r.ErrorMessage, "stdin is closed") {
 		t.Fatalf("%+v", r)

@@ -37,7 +37,7 @@ func Use(d *dataset.Dataset) error {
 }
 
 // tableFromRecord wraps the columns of rec without copying them.
-func tableFromRecord(rec arrow.Record, source bool) (*table, error) {
+func tableFromRecord(rec arrow.RecordBatch, source bool) (*table, error) {
 	if rec == nil {
 		return nil, fmt.Errorf("no record")
 	}

@@ -126,7 +126,7 @@ func TestHandleAndClear(t *testing.T) {
 	if !m[4].Clear || m[4].Wait || !m[5].Clear || !m[5].Wait || m[5].Data != nil {
 		t.Errorf("clear: %+v / %+v", m[4], m[5])
 	}
-	if NewHandle("").ID() == NewHandle("").ID() {
+	if a, b := NewHandle("").ID(), NewHandle("").ID(); a == b {
 		t.Error("two random ids are equal")
 	}
 }
