@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -21,4 +24,17 @@ func runCLI(t *testing.T, env map[string]string, args ...string) (stdout, stderr
 	cli.Logger = newLogger(&e, 0)
 	code = runMain(context.Background(), cli, args)
 	return o.String(), e.String(), code
+}
+
+// buildKernel compiles this command into dir for tests that need a real
+// process (signals, exit codes).
+func buildKernel(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "sbir-kernel")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }

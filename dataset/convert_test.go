@@ -16,7 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files under ../testdata/csv")
+var update = flag.Bool("update", false, "rewrite golden files under testdata/csv")
 
 func TestConvertBothHeaderShapes(t *testing.T) {
 	legacyHeader := strings.Replace(strings.Replace(bulkHeader, "UEI,", "", 1), "Woman Owned", "Women Owned", 1)
@@ -377,15 +377,15 @@ func TestSharedRealSample(t *testing.T) {
 }
 
 // TestLoadReportGolden pins the load reports of the fixtures in
-// ../testdata/csv: quirks.csv (hand-written: BOM, alternative spellings, an
+// testdata/csv: quirks.csv (hand-written: BOM, alternative spellings, an
 // extra column, CR LF, multi-line abstracts, invalid UTF-8, unparseable
 // values, a bad record, a blank line) and two generated files, one per
 // header shape.
 func TestLoadReportGolden(t *testing.T) {
 	for _, name := range []string{"quirks", "bulk42", "legacy41"} {
 		t.Run(name, func(t *testing.T) {
-			in := filepath.Join("..", "testdata", "csv", name+".csv")
-			golden := filepath.Join("..", "testdata", "csv", name+".report.json")
+			in := filepath.Join("testdata", "csv", name+".csv")
+			golden := filepath.Join("testdata", "csv", name+".report.json")
 			data, err := os.ReadFile(in)
 			if err != nil {
 				t.Fatal(err)

@@ -243,7 +243,7 @@ func (w *worker) typeMethodDoc(t reflect.Type, method string) (symbols.Entry, bo
 	}
 	path := t.PkgPath()
 	for _, p := range symbols.Packages() {
-		if p == path || strings.HasSuffix(path, "/awarddata") && p == "award_data" || strings.HasSuffix(path, "/display") && p == "display" {
+		if p == path || strings.HasSuffix(path, "/award_data") && p == "award_data" || strings.HasSuffix(path, "/display") && p == "display" {
 			return symbols.Doc(p, t.Name()+"."+method)
 		}
 	}

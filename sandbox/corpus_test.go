@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// The corpus in ../testdata/sandbox holds tiny cells, yaegi-style: a file's
+// The corpus in testdata/corpus holds tiny cells, yaegi-style: a file's
 // code is followed by "// Output:" (stdout, then the value of the last
 // expression) or "// Error:" (a line contained in "Name: message").
 // "// -- cell --" lines split a file into cells run in one session; the
 // expectation applies to the last cell and earlier ones must succeed.
 func TestCorpus(t *testing.T) {
-	files, err := filepath.Glob("../testdata/sandbox/*.cell")
+	files, err := filepath.Glob("testdata/corpus/*.cell")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus files: %v", err)
 	}

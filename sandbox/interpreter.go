@@ -352,7 +352,7 @@ func panicName(v any) string {
 			t = t.Elem()
 		}
 		switch {
-		case strings.HasSuffix(t.PkgPath(), "/awarddata"):
+		case strings.HasSuffix(t.PkgPath(), "/award_data"):
 			return "award_data." + t.Name()
 		case strings.HasSuffix(t.PkgPath(), "/display"):
 			return "display." + t.Name()

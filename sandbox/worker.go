@@ -13,9 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	award_data "github.com/sbirtools/sbir-kernel/award_data"
 	"github.com/sbirtools/sbir-kernel/dataset"
-	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
-	"github.com/sbirtools/sbir-kernel/sandbox/display"
+	"github.com/sbirtools/sbir-kernel/display"
 )
 
 // workerArg is argv[1] of a worker process.

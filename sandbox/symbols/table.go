@@ -17,8 +17,8 @@ import (
 
 // Project packages and the import paths cells use for them.
 const (
-	awardDataPath = "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
-	displayPath   = "github.com/sbirtools/sbir-kernel/sandbox/display"
+	awardDataPath = "github.com/sbirtools/sbir-kernel/award_data"
+	displayPath   = "github.com/sbirtools/sbir-kernel/display"
 )
 
 // aliases maps the import path of an extracted project package to the

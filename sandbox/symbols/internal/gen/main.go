@@ -44,8 +44,8 @@ var projectPackages = []struct {
 	path    string
 	exclude []string
 }{
-	{"github.com/sbirtools/sbir-kernel/sandbox/awarddata", []string{"^Use$"}},
-	{"github.com/sbirtools/sbir-kernel/sandbox/display", []string{"^SetSink$"}},
+	{"github.com/sbirtools/sbir-kernel/award_data", []string{"^Use$"}},
+	{"github.com/sbirtools/sbir-kernel/display", []string{"^SetSink$"}},
 }
 
 func main() {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// lifecycleReport is what testdata/e2e/kernel_lifecycle.py prints.
+// lifecycleReport is what testdata/scripts/kernel_lifecycle.py prints.
 type lifecycleReport struct {
 	Checks []struct {
 		Name   string `json:"name"`
@@ -43,7 +43,7 @@ func TestE2EKernelManager(t *testing.T) {
 	t.Run("sbir", func(t *testing.T) { runLifecycle(t, j, "sbir", "--binary", j.bin) })
 }
 
-// runLifecycle runs testdata/e2e/kernel_lifecycle.py and turns each of its
+// runLifecycle runs testdata/scripts/kernel_lifecycle.py and turns each of its
 // checks into a test failure or a log line.
 func runLifecycle(t *testing.T, j *jupyterEnv, args ...string) {
 	t.Helper()
@@ -81,7 +81,7 @@ func TestE2EClientKilled(t *testing.T) {
 	j.install()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir, _ := filepath.Abs(filepath.Join("testdata", "e2e"))
+	dir, _ := filepath.Abs(filepath.Join("testdata", "scripts"))
 	cmd := j.command(ctx, systemPython, filepath.Join(dir, "crashing_client.py"), "sbir")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
-	"github.com/sbirtools/sbir-kernel/sandbox/display"
+	award_data "github.com/sbirtools/sbir-kernel/award_data"
+	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/sandbox/symbols"
 )
 

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	award_data "github.com/sbirtools/sbir-kernel/award_data"
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/sandbox"
-	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
 )
 
-const analysisDoc = "../../docs/analysis.md"
+const analysisDoc = "../docs/analysis.md"
 
 // codeBlock matches a ```go block and the ```text block that may follow it.
 var codeBlock = regexp.MustCompile("(?s)```go\n(.*?)```\n(\n```text\n.*?```\n)?")

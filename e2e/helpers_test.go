@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Shared harness for the end-to-end tests (e2e_*_test.go): they build the
 // sbir-kernel binary, install its kernelspec into a private Jupyter data
@@ -151,7 +151,7 @@ func buildKernel(t *testing.T, dir string) string {
 	bin := filepath.Join(dir, "sbir-kernel")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goTool, "build", "-o", bin, ".")
+	cmd := exec.CommandContext(ctx, goTool, "build", "-o", bin, "..")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -189,9 +189,9 @@ func (j *jupyterEnv) command(ctx context.Context, name string, args ...string) *
 	return cmd
 }
 
-// python runs a script from testdata/e2e with Debian's python3.
+// python runs a script from testdata/scripts with Debian's python3.
 func (j *jupyterEnv) python(ctx context.Context, script string, args ...string) (stdout, stderr string, err error) {
-	dir, err := filepath.Abs(filepath.Join("testdata", "e2e"))
+	dir, err := filepath.Abs(filepath.Join("testdata", "scripts"))
 	if err != nil {
 		return "", "", err
 	}

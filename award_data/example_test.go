@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
+	award_data "github.com/sbirtools/sbir-kernel/award_data"
 )
 
 // The examples run on the 400-award test fixture (testdata/awards.csv).

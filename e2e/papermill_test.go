@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 //   - the cell `papermill -l .net-csharp -p NAME VALUE` injects (papermill's
 //     C# translator writes `var NAME = VALUE;`), which Go accepts for some
 //     values only;
-//   - the cell testdata/e2e/inject_go_parameters.py injects, in Go syntax.
+//   - the cell testdata/scripts/inject_go_parameters.py injects, in Go syntax.
 //
 // The expectations below are the README's table; a change in the kernel that
 // changes one of them must change the README too.

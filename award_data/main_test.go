@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
+	award_data "github.com/sbirtools/sbir-kernel/award_data"
 	"github.com/sbirtools/sbir-kernel/sandbox"
-	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
 )
 
 // TestMain makes the test binary double as the sandbox worker (for the

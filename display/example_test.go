@@ -3,7 +3,7 @@ package display_test
 import (
 	"fmt"
 
-	"github.com/sbirtools/sbir-kernel/sandbox/display"
+	"github.com/sbirtools/sbir-kernel/display"
 )
 
 // The kernel's worker installs the sink; here it prints what arrives.

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -75,12 +75,12 @@ func failureSections(out, name string) string {
 	return b.String()
 }
 
-// runConformance runs one KernelTests class of testdata/e2e/conformance.py.
+// runConformance runs one KernelTests class of testdata/scripts/conformance.py.
 func runConformance(t *testing.T, j *jupyterEnv, class string, allowedSkips map[string]bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	dir, _ := filepath.Abs(filepath.Join("testdata", "e2e"))
+	dir, _ := filepath.Abs(filepath.Join("testdata", "scripts"))
 	cmd := j.command(ctx, systemPython, "-m", "unittest", "-v", "conformance."+class)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()

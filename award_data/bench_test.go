@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	award_data "github.com/sbirtools/sbir-kernel/award_data"
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/sandbox"
-	award_data "github.com/sbirtools/sbir-kernel/sandbox/awarddata"
 )
 
 // The benchmarks run on the full-scale synthetic data (219,500 awards,

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -138,7 +138,7 @@ func (j *jupyterEnv) nbconvert(jupyter, name string, extra ...string) (string, s
 	return filepath.Join(outDir, name+".nbconvert.ipynb"), string(out), err
 }
 
-// runNotebook executes a notebook with testdata/e2e/run_notebook.py
+// runNotebook executes a notebook with testdata/scripts/run_notebook.py
 // (nbclient, as papermill does), which saves it even when a cell fails.
 func (j *jupyterEnv) runNotebook(t *testing.T, name string, args ...string) (notebook, runResult) {
 	t.Helper()
