@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // TestHostileOS checks the OS layers from inside a real worker: each
@@ -32,7 +34,7 @@ func TestHostileOS(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newTestSession(t, nil)
-	results, err := s.probe(probeTarget{TCP: tcp.Addr().String(), UDP: udp.LocalAddr().String(), PID: os.Getpid(), Secret: secret, File: next})
+	results, err := s.probe(wire.ProbeTarget{TCP: tcp.Addr().String(), UDP: udp.LocalAddr().String(), PID: os.Getpid(), Secret: secret, File: next})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 )
 
 // Limits bounds what one cell, and one session, may consume.
@@ -26,7 +27,7 @@ type Limits struct {
 	HeapBytes int64
 }
 
-// DefaultLimits returns the limits used when none are configured: 100 KB of
+// DefaultLimits returns the limits used when none are configured: 100 KiB of
 // code, 1 MiB of output, 30 s per cell, 2 s of grace and a 1 GiB heap.
 func DefaultLimits() Limits {
 	return Limits{
@@ -40,13 +41,13 @@ func DefaultLimits() Limits {
 
 // RegisterFlags defines --max-code-bytes, --max-output-bytes, --cell-timeout,
 // --kill-grace and --heap-limit on fs, with l's current values as defaults.
-// Sizes accept a plain byte count or a KB/KiB/MB/MiB/GB/GiB suffix.
+// Sizes are read by bytesize.Parse: a byte count, or KB (1000), KiB (1024), ...
 func (l *Limits) RegisterFlags(fs *flag.FlagSet) {
-	fs.Var((*sizeFlag)(&l.MaxCodeBytes), "max-code-bytes", "largest cell accepted (bytes, or with a KB/KiB/MB/MiB suffix)")
-	fs.Var((*sizeFlag)(&l.MaxOutputBytes), "max-output-bytes", "stdout+stderr kept per cell; later output is dropped")
+	fs.Var((*bytesize.IntValue)(&l.MaxCodeBytes), "max-code-bytes", "largest cell accepted (bytes, or with a unit: KB = 1000 bytes, KiB = 1024 bytes, MB, MiB, ...)")
+	fs.Var((*bytesize.IntValue)(&l.MaxOutputBytes), "max-output-bytes", "stdout+stderr kept per cell; later output is dropped")
 	fs.DurationVar(&l.CellTimeout, "cell-timeout", l.CellTimeout, "wall-clock limit per cell")
 	fs.DurationVar(&l.KillGrace, "kill-grace", l.KillGrace, "time an interrupted cell gets to stop before its worker is killed")
-	fs.Var((*size64Flag)(&l.HeapBytes), "heap-limit", "heap budget of a session (bytes, or with a MiB/GiB suffix)")
+	fs.Var((*bytesize.Value)(&l.HeapBytes), "heap-limit", "heap budget of a session (bytes, or with a unit: GB = 10^9 bytes, GiB = 2^30 bytes, ...)")
 }
 
 // Args returns the flags that reproduce l, for a kernel.json argv.
@@ -59,10 +60,6 @@ func (l Limits) Args() []string {
 		"--heap-limit=" + strconv.FormatInt(l.HeapBytes, 10),
 	}
 }
-
-// cpuSeconds is the worker's lifetime CPU-time backstop (RLIMIT_CPU); the
-// supervisor's wall-clock timeout is the real per-cell limit.
-const cpuSeconds = 3600
 
 // validate reports the first limit that cannot work.
 func (l Limits) validate() error {
@@ -78,77 +75,5 @@ func (l Limits) validate() error {
 	case l.HeapBytes < 16<<20:
 		return fmt.Errorf("sandbox: HeapBytes must be at least 16 MiB, got %d", l.HeapBytes)
 	}
-	return nil
-}
-
-// formatBytes renders n the way limits are quoted to users: "1 MiB",
-// "100 KB", "1536 bytes".
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1000 && n%1000 == 0:
-		return fmt.Sprintf("%d KB", n/1000)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// parseSize parses "1048576", "100KB", "1MiB", "2 GiB".
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mult   int64
-	}{
-		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
-		{"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000},
-		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1},
-	}
-	mult := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(strings.ToUpper(t), strings.ToUpper(u.suffix)) {
-			t = strings.TrimSpace(t[:len(t)-len(u.suffix)])
-			mult = u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("invalid size %q: use a byte count such as 1048576 or 1MiB", s)
-	}
-	if n > (1<<62)/mult {
-		return 0, fmt.Errorf("invalid size %q: too large", s)
-	}
-	return n * mult, nil
-}
-
-type sizeFlag int
-
-func (f *sizeFlag) String() string { return strconv.Itoa(int(*f)) }
-func (f *sizeFlag) Set(s string) error {
-	n, err := parseSize(s)
-	if err != nil {
-		return err
-	}
-	if int64(int(n)) != n {
-		return fmt.Errorf("invalid size %q: too large", s)
-	}
-	*f = sizeFlag(n)
-	return nil
-}
-
-type size64Flag int64
-
-func (f *size64Flag) String() string { return strconv.FormatInt(int64(*f), 10) }
-func (f *size64Flag) Set(s string) error {
-	n, err := parseSize(s)
-	if err != nil {
-		return err
-	}
-	*f = size64Flag(n)
 	return nil
 }

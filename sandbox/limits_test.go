@@ -1,47 +1,49 @@
 package sandbox
 
-import "testing"
+import (
+	"flag"
+	"io"
+	"strings"
+	"testing"
+)
 
-func TestParseSize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int64
-		ok   bool
+// TestLimitsFlagUnits checks that every size flag reads units the way the
+// flag documentation says (KB = 1000 bytes, KiB = 1024) and refuses the
+// ambiguous one-letter forms with a message naming the flag's choices.
+func TestLimitsFlagUnits(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want func(Limits) bool
+		err  string
 	}{
-		{"1048576", 1 << 20, true},
-		{"100KB", 100000, true},
-		{"100KiB", 100 << 10, true},
-		{"1MiB", 1 << 20, true},
-		{"2 GiB", 2 << 30, true},
-		{"512M", 512 << 20, true},
-		{"-1", 0, false},
-		{"lots", 0, false},
-		{"99999999999GiB", 0, false},
-	}
-	for _, tc := range tests {
-		got, err := parseSize(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d, ok=%v", tc.in, got, err, tc.want, tc.ok)
-		}
-	}
-}
-
-func TestFormatBytes(t *testing.T) {
-	for n, want := range map[int64]string{1 << 20: "1 MiB", 1 << 30: "1 GiB", 100 << 10: "100 KiB", 100000: "100 KB", 1536: "1536 bytes", 10: "10 bytes"} {
-		if got := formatBytes(n); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
-func TestCellPositions(t *testing.T) {
-	for in, want := range map[string]string{
-		"_.go:3:5: undefined: x": "line 2, column 5: undefined: x",
-		"2:1: panic":             "line 1, column 1: panic",
-		"no position":            "no position",
+		{[]string{"--max-code-bytes=100KB"}, func(l Limits) bool { return l.MaxCodeBytes == 100000 }, ""},
+		{[]string{"--max-code-bytes=100KiB"}, func(l Limits) bool { return l.MaxCodeBytes == 100<<10 }, ""},
+		{[]string{"--heap-limit=1GB"}, func(l Limits) bool { return l.HeapBytes == 1e9 }, ""},
+		{[]string{"--heap-limit=2 GiB"}, func(l Limits) bool { return l.HeapBytes == 2<<30 }, ""},
+		{[]string{"--max-output-bytes=512M"}, nil, "ambiguous"},
+		{[]string{"--max-output-bytes=-1"}, nil, "want a number"},
+		{[]string{"--heap-limit=99999999999GiB"}, nil, "too large"},
 	} {
-		if got := cellPositions(in); got != want {
-			t.Errorf("cellPositions(%q) = %q, want %q", in, got, want)
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		l := DefaultLimits()
+		l.RegisterFlags(fs)
+		err := fs.Parse(tt.args)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%v: err = %v, want one containing %q", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !tt.want(l) {
+			t.Errorf("%v: %+v, %v", tt.args, l, err)
+		}
+		// Args reproduces the limits exactly.
+		fs2 := flag.NewFlagSet("t", flag.ContinueOnError)
+		l2 := DefaultLimits()
+		l2.RegisterFlags(fs2)
+		if err := fs2.Parse(l.Args()); err != nil || l2 != l {
+			t.Errorf("Args() %v does not reproduce %+v: %+v, %v", l.Args(), l, l2, err)
 		}
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // testModules are the modules the tests' proxy serves. The stats module
@@ -262,7 +264,7 @@ func TestPackagesIsolationHolds(t *testing.T) {
 	if err := os.WriteFile(beside, []byte("secret"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	results, err := s.probe(probeTarget{File: beside})
+	results, err := s.probe(wire.ProbeTarget{File: beside})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,12 +386,12 @@ func TestPackagesCompletion(t *testing.T) {
 				return
 			}
 			for _, w := range tc.want {
-				if !contains(c.Matches, w) {
+				if !slices.Contains(c.Matches, w) {
 					t.Errorf("matches %q lack %q", c.Matches, w)
 				}
 			}
 			for _, w := range tc.notWant {
-				if contains(c.Matches, w) {
+				if slices.Contains(c.Matches, w) {
 					t.Errorf("matches %q include %q", c.Matches, w)
 				}
 			}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // Options configures a Session.
@@ -34,6 +36,14 @@ type Options struct {
 	// cell's loads each package); Progress is set per cell (the cell's
 	// stderr).
 	Packages pkgenv.Options
+	// Isolation is what the host allows, as DetectIsolation found it. A
+	// program that starts many sessions detects it once and shares it;
+	// nil means NewSession detects it.
+	Isolation *Isolation
+
+	// spawnFault, set by tests, fails a worker start attempt (1, 2, ...)
+	// before it is made.
+	spawnFault func(attempt int) error
 }
 
 // A Session is one interpreter's state across cells, in its own worker
@@ -44,7 +54,7 @@ type Session struct {
 
 	mu     sync.Mutex
 	p      *proc
-	st     *sessionState
+	st     *cellprep.State
 	layers []Layer
 	closed bool
 
@@ -67,7 +77,11 @@ func NewSession(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Session{opts: opts, st: newSessionState()}
+	if opts.Isolation == nil {
+		iso := DetectIsolation()
+		opts.Isolation = &iso
+	}
+	s := &Session{opts: opts, st: cellprep.NewState()}
 	if err := s.start(ctx); err != nil {
 		return nil, err
 	}
@@ -88,11 +102,11 @@ func (s *Session) start(ctx context.Context) error {
 	if s.opts.RequireIsolation {
 		if missing := inactive(p.layers); len(missing) > 0 {
 			p.kill("")
-			return fmt.Errorf("sandbox: --require-isolation: these isolation layers are not active on this host: %s", strings.Join(missing, "; "))
+			return fmt.Errorf("%w: --require-isolation: these isolation layers are not active on this host: %s", ErrIsolationMissing, strings.Join(missing, "; "))
 		}
 	}
-	s.p, s.layers, s.st, s.ranCode = p, p.layers, newSessionState(), false
-	s.st.env = s.env
+	s.p, s.layers, s.st, s.ranCode = p, p.layers, cellprep.NewState(), false
+	s.st.SetEnv(s.env)
 	s.opts.Logger.Debug("sandbox worker ready", "pid", p.cmd.Process.Pid, "elapsed", time.Since(t0))
 	return nil
 }
@@ -123,14 +137,14 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	if h == nil {
 		h = &Handlers{}
 	}
 	l := s.opts.Limits
 	if len(code) > l.MaxCodeBytes {
-		return failed("CodeTooLarge", fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), formatBytes(int64(l.MaxCodeBytes)))), nil
+		return failed("CodeTooLarge", fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), bytesize.Exact(int64(l.MaxCodeBytes)))), nil
 	}
 	reqs, derrs := pkgenv.ParseRequirements(code)
 	if len(derrs) > 0 {
@@ -143,8 +157,8 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 		// A cell that does not parse fails before anything is installed.
 		// (The rest of prepare's checks need the environment: they run
 		// after declare.)
-		if _, err := prepare(code, s.st); err != nil {
-			var se syntaxError
+		if _, err := cellprep.Prepare(code, s.st); err != nil {
+			var se cellprep.SyntaxError
 			if errors.As(err, &se) {
 				return failed("SyntaxError", se.Error()), nil
 			}
@@ -158,10 +172,10 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 			return res, nil
 		}
 	}
-	prep, err := prepare(code, s.st)
+	prep, err := cellprep.Prepare(code, s.st)
 	if err != nil {
-		var ce *checkError
-		var se syntaxError
+		var ce *cellprep.CheckError
+		var se cellprep.SyntaxError
 		res := failed("SyntaxError", err.Error())
 		switch {
 		case errors.As(err, &ce):
@@ -172,7 +186,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 		res.Stderr = pre.String()
 		return res, nil
 	}
-	if len(prep.chunks) == 0 {
+	if len(prep.Chunks) == 0 {
 		return &Result{Success: true, Stderr: pre.String()}, nil
 	}
 	if s.p == nil {
@@ -187,7 +201,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
 	}
 	if res.Success {
-		s.st.commit(prep)
+		s.st.Commit(prep)
 	}
 	if restart {
 		res.Restarted = true
@@ -210,7 +224,7 @@ func failed(name, msg string) *Result {
 // exchange sends a cell to the worker and relays what comes back until the
 // result, enforcing the timeout and the interrupt. restart reports that
 // the worker is gone or unusable.
-func (s *Session) exchange(ctx context.Context, prep *prepared, h *Handlers) (res *Result, restart bool) {
+func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Handlers) (res *Result, restart bool) {
 	p, l := s.p, s.opts.Limits
 	var stdout, stderr strings.Builder
 	outBytes := 0
@@ -233,7 +247,8 @@ func (s *Session) exchange(ctx context.Context, prep *prepared, h *Handlers) (re
 		r.Stdout, r.Stderr = stdout.String(), stderr.String()
 		return r
 	}
-	if err := p.c.send(&message{Op: opRun, Chunks: prep.chunks}); err != nil {
+	id, err := p.request(&wire.Message{Op: wire.OpRun, Chunks: prep.Chunks})
+	if err != nil {
 		name, msg := p.death(l)
 		return finish(failed(name, msg)), true
 	}
@@ -245,7 +260,7 @@ func (s *Session) exchange(ctx context.Context, prep *prepared, h *Handlers) (re
 	interrupt := func(why string) {
 		if reason == "" {
 			reason = why
-			_ = p.c.send(&message{Op: opInterrupt})
+			_ = p.c.Send(&wire.Message{Op: wire.OpInterrupt})
 			kill = time.After(l.KillGrace)
 		}
 	}
@@ -260,19 +275,22 @@ func (s *Session) exchange(ctx context.Context, prep *prepared, h *Handlers) (re
 				return finish(failed(name, msg)), true
 			}
 			switch m.Op {
-			case opStream:
+			case wire.OpStream:
 				collect(m.Name, m.Text)
-			case opDisplay:
+			case wire.OpDisplay:
 				if h.Display != nil && m.Display != nil {
 					h.Display(*m.Display)
 				}
-			case opClear:
+			case wire.OpClear:
 				if h.Clear != nil {
 					h.Clear(m.Wait)
 				}
-			case opInputReq:
+			case wire.OpInputReq:
 				go s.answerInput(p, h, m)
-			case opResult:
+			case wire.OpResult:
+				if m.ID != id {
+					continue // the end of a cell an earlier exchange gave up on
+				}
 				r := m.Result
 				if r == nil {
 					r = failed("WorkerCrashed", "the worker sent an empty result")
@@ -301,8 +319,8 @@ func (s *Session) exchange(ctx context.Context, prep *prepared, h *Handlers) (re
 
 // answerInput asks the Input handler for a line and sends it to the
 // worker.
-func (s *Session) answerInput(p *proc, h *Handlers, m *message) {
-	reply := &message{Op: opInputRep}
+func (s *Session) answerInput(p *proc, h *Handlers, m *wire.Message) {
+	reply := &wire.Message{Op: wire.OpInputRep}
 	if h.Input == nil {
 		reply.Err = "reading input is not supported here (no input handler); put the data in the cell instead"
 	} else if text, err := h.Input(m.Text, m.Password); err != nil {
@@ -310,16 +328,16 @@ func (s *Session) answerInput(p *proc, h *Handlers, m *message) {
 	} else {
 		reply.Text = text
 	}
-	_ = p.c.send(reply)
+	_ = p.c.Send(reply)
 }
 
 // replyTimeout bounds a completion or inspect request.
 const replyTimeout = 5 * time.Second
 
 // request sends a completion or inspect request and waits for the reply.
-func (s *Session) request(ctx context.Context, m *message) (*message, error) {
+func (s *Session) request(ctx context.Context, m *wire.Message) (*wire.Message, error) {
 	if s.closed {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	if s.p == nil {
 		if err := s.start(ctx); err != nil {
@@ -327,13 +345,9 @@ func (s *Session) request(ctx context.Context, m *message) (*message, error) {
 		}
 	}
 	p := s.p
-	names := make([]string, 0, len(s.st.declared))
-	for n := range s.st.declared {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	m.Names = names
-	if err := p.c.send(m); err != nil {
+	m.Names = s.st.Names()
+	id, err := p.request(m)
+	if err != nil {
 		return nil, fmt.Errorf("sandbox: sending %s request: %w", m.Op, err)
 	}
 	t := time.NewTimer(replyTimeout)
@@ -345,7 +359,7 @@ func (s *Session) request(ctx context.Context, m *message) (*message, error) {
 				// The next Run reports the death and starts a new worker.
 				return nil, errors.New("sandbox: the worker exited during the request")
 			}
-			if r.Op == opReply {
+			if isReply(r, wire.OpReply, id) {
 				return r, nil
 			}
 		case <-t.C:
@@ -362,7 +376,7 @@ func (s *Session) request(ctx context.Context, m *message) (*message, error) {
 func (s *Session) Complete(ctx context.Context, code string, cursor int) (Completion, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, err := s.request(ctx, &message{Op: opComplete, Code: code, Cursor: cursor})
+	r, err := s.request(ctx, &wire.Message{Op: wire.OpComplete, Code: code, Cursor: cursor})
 	if err != nil || r.Completion == nil {
 		return Completion{Start: cursor, End: cursor}, err
 	}
@@ -375,7 +389,7 @@ func (s *Session) Complete(ctx context.Context, code string, cursor int) (Comple
 func (s *Session) Inspect(ctx context.Context, code string, cursor, detail int) (Inspection, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, err := s.request(ctx, &message{Op: opInspect, Code: code, Cursor: cursor, Detail: detail})
+	r, err := s.request(ctx, &wire.Message{Op: wire.OpInspect, Code: code, Cursor: cursor, Detail: detail})
 	if err != nil || r.Inspection == nil {
 		return Inspection{}, err
 	}
@@ -412,18 +426,18 @@ func ProbeIsolation(ctx context.Context, opts Options) ([]Layer, error) {
 }
 
 // probe runs the escape attempts in the current worker (tests and doctor).
-func (s *Session) probe(t probeTarget) ([]probeResult, error) {
+func (s *Session) probe(t wire.ProbeTarget) ([]wire.ProbeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.p == nil {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
-	m := &message{Op: opProbe, Probe: &t}
-	if err := s.p.c.send(m); err != nil {
+	id, err := s.p.request(&wire.Message{Op: wire.OpProbe, Probe: &t})
+	if err != nil {
 		return nil, err
 	}
 	for r := range s.p.msgs {
-		if r.Op == opReply {
+		if isReply(r, wire.OpReply, id) {
 			return r.Probes, nil
 		}
 	}

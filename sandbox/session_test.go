@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
 // TestStreamsWhileRunning checks that output reaches the handler before the
@@ -174,12 +176,12 @@ func TestComplete(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, w := range tc.want {
-			if !contains(c.Matches, w) {
+			if !slices.Contains(c.Matches, w) {
 				t.Errorf("Complete(%q) = %q, missing %q", tc.code, c.Matches, w)
 			}
 		}
 		for _, a := range tc.absent {
-			if contains(c.Matches, a) {
+			if slices.Contains(c.Matches, a) {
 				t.Errorf("Complete(%q) offers %q", tc.code, a)
 			}
 		}
@@ -235,7 +237,7 @@ func TestIsComplete(t *testing.T) {
 		{"x := := 2", "invalid", ""},
 	}
 	for _, tc := range tests {
-		status, indent := IsComplete(tc.code)
+		status, indent := cellprep.IsComplete(tc.code)
 		if status != tc.status || indent != tc.indent {
 			t.Errorf("IsComplete(%q) = %q %q, want %q %q", tc.code, status, indent, tc.status, tc.indent)
 		}

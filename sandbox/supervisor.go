@@ -2,26 +2,19 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
-
-// workerDataFD is the worker's file descriptor of the data file: the
-// supervisor opens it, so the worker (an unprivileged uid that may not be
-// able to walk to the file) never needs the path.
-const workerDataFD = 5
-
-// workerPackagesFD is the worker's file descriptor of its package
-// environment's root directory, opened by the supervisor for the same
-// reason: the worker reads the sources through /proc/self/fd/6.
-const workerPackagesFD = 6
 
 // workerEnv is the worker's whole environment: nothing of the
 // supervisor's (secrets, paths) is inherited.
@@ -37,26 +30,19 @@ const readyTimeout = 15 * time.Second
 // proc is one running worker process seen from the supervisor.
 type proc struct {
 	cmd     *exec.Cmd
-	c       *conn
-	msgs    chan *message // frames from the worker; closed when its pipe ends
-	exited  chan struct{} // closed after the process was reaped
+	c       *wire.Conn
+	msgs    chan *wire.Message // frames from the worker; closed when its pipe ends
+	exited  chan struct{}      // closed after the process was reaped
 	waitErr error
 	stderr  *tailBuffer
 	layers  []Layer
 	columns []string
 
-	mu       sync.Mutex
-	killedBy string   // "timeout" or "interrupt" when the supervisor killed it
-	fatal    *message // the worker's last words (heap watchdog)
-}
+	lastID atomic.Uint64 // the number of the latest request
 
-// namespaces caches whether this host lets the supervisor create the
-// worker's namespaces, and why not.
-var namespaces struct {
-	sync.Mutex
-	tried  bool
-	ok     bool
-	reason string
+	mu       sync.Mutex
+	killedBy string        // "timeout" or "interrupt" when the supervisor killed it
+	fatal    *wire.Message // the worker's last words (heap watchdog)
 }
 
 // startProc starts a worker and waits until it is ready. pkgDir, when not
@@ -94,26 +80,33 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 			extra = nil
 		}
 	}
-	namespaces.Lock()
-	useNS := !namespaces.tried || namespaces.ok
-	namespaces.Unlock()
-	p, err := spawn(exe, extra, useNS)
-	nsUsed := useNS && err == nil
-	if err != nil && useNS {
-		namespaces.Lock()
-		namespaces.tried, namespaces.ok = true, false
-		namespaces.reason = "the host refused to create them: " + err.Error() + " (containers often forbid user namespaces; on Debian/Ubuntu check kernel.unprivileged_userns_clone and apparmor_restrict_unprivileged_userns)"
-		namespaces.Unlock()
-		p, err = spawn(exe, extra, false)
-	} else if err == nil && useNS {
-		namespaces.Lock()
-		namespaces.tried, namespaces.ok = true, true
-		namespaces.Unlock()
+	iso := opts.Isolation
+	if iso == nil {
+		d := DetectIsolation()
+		iso = &d
+	}
+	// A worker start can fail for reasons of the moment (no descriptors,
+	// a fork refused under load). It is retried, but never with weaker
+	// isolation than the host supports: that was decided at start-up.
+	var p *proc
+	for attempt := 1; ; attempt++ {
+		if opts.spawnFault != nil {
+			err = opts.spawnFault(attempt)
+		}
+		if err == nil {
+			p, err = spawn(exe, extra, iso.Namespaces)
+		}
+		if err == nil || attempt == spawnAttempts || ctx.Err() != nil {
+			break
+		}
+		opts.Logger.Warn("sandbox: starting the worker failed; retrying with the same isolation", "attempt", attempt, "err", err)
+		time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: starting the worker: %w", err)
+		return nil, fmt.Errorf("sandbox: starting the worker (%d attempts): %w", spawnAttempts, err)
 	}
-	cfg := &workerConfig{
+	nsUsed := iso.Namespaces
+	cfg := &wire.Config{
 		HeapBytes:      opts.Limits.HeapBytes,
 		MaxOutputBytes: opts.Limits.MaxOutputBytes,
 		Isolate:        true,
@@ -123,12 +116,12 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 		cfg.Nproc = workerNproc // the worker runs as host nobody
 	}
 	if dataFile != nil {
-		cfg.DataPath = inheritedPath(workerDataFD, opts.DataPath)
+		cfg.DataPath = inheritedPath(wire.DataFD, opts.DataPath)
 	}
 	if pkgFile != nil {
-		cfg.PackagesDir = inheritedPath(workerPackagesFD, pkgDir)
+		cfg.PackagesDir = inheritedPath(wire.PackagesFD, pkgDir)
 	}
-	if err := p.c.send(&message{Op: opConfig, Config: cfg}); err != nil {
+	if err := p.c.Send(&wire.Message{Op: wire.OpConfig, Config: cfg}); err != nil {
 		p.kill("")
 		return nil, fmt.Errorf("sandbox: configuring the worker: %w%s", err, p.stderrHint())
 	}
@@ -141,7 +134,7 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 			<-p.exited
 			return nil, fmt.Errorf("sandbox: the worker exited while starting (%v)%s", p.waitErr, p.stderrHint())
 		}
-		if m.Op != opReady || m.Ready == nil {
+		if m.Op != wire.OpReady || m.Ready == nil {
 			p.kill("")
 			return nil, fmt.Errorf("sandbox: the worker sent %q instead of ready", m.Op)
 		}
@@ -150,7 +143,7 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 			return nil, fmt.Errorf("sandbox: the worker could not start: %s", m.Ready.Err)
 		}
 		p.columns = m.Ready.Columns
-		p.layers = append(supervisorLayers(nsUsed), m.Ready.Layers...)
+		p.layers = append(supervisorLayers(*iso), m.Ready.Layers...)
 	case <-timer.C:
 		p.kill("")
 		return nil, fmt.Errorf("sandbox: the worker was not ready after %v%s", readyTimeout, p.stderrHint())
@@ -163,21 +156,14 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 
 // supervisorLayers are the layers the supervisor applies when it starts
 // the worker.
-func supervisorLayers(ns bool) []Layer {
+func supervisorLayers(iso Isolation) []Layer {
 	layers := []Layer{
 		{Name: "worker-process", Active: true, Detail: "cells run in a separate process with an empty environment and its own process group; its death never ends the kernel"},
 		{Name: "pdeathsig", Active: runtime.GOOS == "linux", Detail: "the worker is killed when the kernel exits"},
 	}
-	l := Layer{Name: "namespaces", Active: ns}
-	if ns {
+	l := Layer{Name: "namespaces", Active: iso.Namespaces, Detail: iso.Reason}
+	if iso.Namespaces {
 		l.Detail = namespaceDetail()
-	} else {
-		namespaces.Lock()
-		l.Detail = namespaces.reason
-		namespaces.Unlock()
-		if l.Detail == "" {
-			l.Detail = "not attempted"
-		}
 	}
 	return append(layers, l)
 }
@@ -198,7 +184,7 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 		return nil, err
 	}
 	p := &proc{
-		msgs:   make(chan *message, 256),
+		msgs:   make(chan *wire.Message, 256),
 		exited: make(chan struct{}),
 		stderr: newTailBuffer(4<<10, 8<<10),
 	}
@@ -206,7 +192,7 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 	// that cannot walk to the binary (a test binary in a private build
 	// directory, a binary under /root), but the magic link needs no
 	// directory permissions.
-	cmd := exec.Command(exe, workerArg)
+	cmd := exec.Command(exe, wire.WorkerArg)
 	if _, err := os.Stat("/proc/self/exe"); err == nil {
 		cmd.Path = "/proc/self/exe"
 	}
@@ -239,16 +225,16 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 		respR.Close()
 		return nil, err
 	}
-	p.c = newConn(respR, reqW)
+	p.c = wire.NewConn(respR, reqW)
 	go func() {
 		defer close(p.msgs)
 		defer respR.Close()
 		for {
-			m, err := p.c.recv()
+			m, err := p.c.Recv()
 			if err != nil {
 				return
 			}
-			if m.Op == opFatal {
+			if m.Op == wire.OpFatal {
 				p.mu.Lock()
 				p.fatal = m
 				p.mu.Unlock()
@@ -275,12 +261,20 @@ func (p *proc) kill(reason string) {
 	}
 }
 
+// request numbers m and sends it; the reply carries the same number.
+func (p *proc) request(m *wire.Message) (id uint64, err error) {
+	m.ID = p.lastID.Add(1)
+	return m.ID, p.c.Send(m)
+}
+
+// isReply reports whether m answers request id (a late answer to a request
+// that timed out has an older number and is dropped).
+func isReply(m *wire.Message, op string, id uint64) bool { return m.Op == op && m.ID == id }
+
 // close asks the worker to exit (end of its request pipe) and kills it if
 // it has not after grace.
 func (p *proc) close(grace time.Duration) {
-	if w, ok := p.c.w.(*os.File); ok {
-		w.Close()
-	}
+	p.c.Close()
 	select {
 	case <-p.exited:
 	case <-time.After(grace):
@@ -314,16 +308,16 @@ func (p *proc) death(l Limits) (name, msg string) {
 		return "Timeout", fmt.Sprintf("the cell exceeded the %v time limit and did not stop within %v of the interrupt, so its worker was killed", l.CellTimeout, l.KillGrace)
 	case killedBy == "interrupt":
 		return "Interrupted", fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
-	case fatal != nil && fatal.Name == "MemoryError", ws.Exited() && ws.ExitStatus() == exitHeapLimit:
-		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit", formatBytes(l.HeapBytes))
+	case fatal != nil && fatal.Name == "MemoryError", ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
+		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(l.HeapBytes))
 	case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
-		return "StackOverflow", fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", formatBytes(maxStackBytes))
+		return "StackOverflow", fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", bytesize.Exact(wire.MaxStackBytes))
 	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
-		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", formatBytes(l.HeapBytes))
+		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", bytesize.Exact(l.HeapBytes))
 	case strings.Contains(out, "concurrent map"):
 		return "WorkerCrashed", "the worker crashed: " + firstLine(out, "fatal error:")
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
-		return "WorkerCrashed", fmt.Sprintf("the worker was killed by SIGKILL (its %ds CPU-time limit, or the host's out-of-memory killer)", cpuSeconds)
+		return "WorkerCrashed", fmt.Sprintf("the worker was killed by SIGKILL (its %ds CPU-time limit, or the host's out-of-memory killer)", wire.CPUSeconds)
 	case ws.Signaled():
 		return "WorkerCrashed", "the worker was killed by " + ws.Signal().String()
 	}
@@ -402,6 +396,3 @@ func (b *tailBuffer) String() string {
 	}
 	return string(b.head) + string(b.tail)
 }
-
-// errClosed is returned by a closed Session.
-var errClosed = errors.New("sandbox: the session is closed")

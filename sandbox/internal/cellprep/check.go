@@ -1,0 +1,466 @@
+package cellprep
+
+import (
+	"go/ast"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
+)
+
+// Names of the helpers the rewrites call. They live in the session's scope
+// (see worker.go) and are hidden from completion.
+const (
+	HelperPrefix = "_sbir"
+	helperMin    = "_sbirMin"
+	helperMax    = "_sbirMax"
+	helperClear  = "_sbir.Clear"
+	HelperPkg    = "_sbir"
+)
+
+// maxArrayLen bounds array types: yaegi allocates them while compiling,
+// and a huge one kills the process before any limit can act.
+const maxArrayLen = 1 << 24
+
+// edit replaces code[start:end] (cell offsets) with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// applyEdits applies edits to text, which starts at offset base of the cell.
+func applyEdits(text string, base int, edits []edit) string {
+	if len(edits) == 0 {
+		return text
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		s, t := e.start-base, e.end-base
+		if s < last {
+			continue // overlapping edit: the outer one wins
+		}
+		b.WriteString(text[last:s])
+		b.WriteString(e.text)
+		last = t
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// checker walks one segment, refusing what the sandbox does not allow and
+// planning rewrites of what yaegi cannot run.
+type checker struct {
+	code    string
+	fset    *token.FileSet
+	known   func(string) bool // declared by the session or this cell
+	isInt   func(string) bool
+	st      *State
+	err     *CheckError
+	edits   []edit
+	imports []string
+	types   map[string]ast.Expr
+	// localInts are names declared as integers anywhere in the cell so
+	// far (parameters, := and var inside functions), ignoring scopes.
+	localInts map[string]bool
+}
+
+// intName reports whether name is known to be an integer.
+func (c *checker) intName(name string) bool { return c.localInts[name] || c.isInt(name) }
+
+// noteInts records integer declarations met while walking.
+func (c *checker) noteInts(n ast.Node) {
+	if c.localInts == nil {
+		c.localInts = map[string]bool{}
+	}
+	switch n := n.(type) {
+	case *ast.FuncType:
+		for _, fl := range []*ast.FieldList{n.Params, n.Results} {
+			if fl == nil {
+				continue
+			}
+			for _, f := range fl.List {
+				if isIntType(f.Type) {
+					for _, id := range f.Names {
+						c.localInts[id.Name] = true
+					}
+				}
+			}
+		}
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+			for i, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok && isIntExpr(n.Rhs[i], c.intName) {
+					c.localInts[id.Name] = true
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		for i, id := range n.Names {
+			if isIntType(n.Type) || n.Type == nil && len(n.Values) == len(n.Names) && isIntExpr(n.Values[i], c.intName) {
+				c.localInts[id.Name] = true
+			}
+		}
+	}
+}
+
+// off converts a position of the segment's parse to a cell offset.
+func (c *checker) off(p token.Pos) int {
+	pos := c.fset.Position(p)
+	if pos.Line < 2 {
+		return -1
+	}
+	return offsetOf(c.code, pos.Line-1, pos.Column)
+}
+
+// offsetOf returns the cell offset of a 1-based line and column.
+func offsetOf(code string, line, col int) int {
+	off := 0
+	for i := 1; i < line; i++ {
+		j := strings.IndexByte(code[off:], '\n')
+		if j < 0 {
+			return len(code)
+		}
+		off += j + 1
+	}
+	off += col - 1
+	if off > len(code) {
+		off = len(code)
+	}
+	return off
+}
+
+func (c *checker) fail(p token.Pos, construct, reason string) {
+	if c.err != nil {
+		return
+	}
+	pos := c.fset.Position(p)
+	c.err = &CheckError{Line: pos.Line - 1, Column: pos.Column, Construct: construct, Reason: reason}
+}
+
+// textOf returns the cell source of node n.
+func (c *checker) textOf(n ast.Node) string {
+	s, e := c.off(n.Pos()), c.off(n.End())
+	if s < 0 || e < s {
+		return ""
+	}
+	return c.code[s:e]
+}
+
+func (c *checker) Visit(n ast.Node) ast.Visitor {
+	if c.err != nil || n == nil {
+		return nil
+	}
+	c.noteInts(n)
+	switch n := n.(type) {
+	case *ast.GenDecl:
+		if n.Tok == token.IMPORT {
+			c.checkImports(n)
+			return nil
+		}
+		if n.Tok == token.TYPE {
+			c.checkTypes(n)
+		}
+	case *ast.GoStmt:
+		c.fail(n.Pos(), "a go statement", "goroutines cannot be contained by the sandbox (a panic in one would end the session); call the function directly — award_data's column operations are already compiled and fast")
+		return nil
+	case *ast.RangeStmt:
+		c.rewriteRangeInt(n)
+	case *ast.ArrayType:
+		c.checkArrayLen(n)
+	case *ast.CallExpr:
+		c.rewriteBuiltin(n)
+	case *ast.SelectorExpr:
+		if id, ok := n.X.(*ast.Ident); ok && id.Name == "unsafe" {
+			c.fail(n.Pos(), "unsafe", "the unsafe package is not available in cells")
+		}
+	}
+	return c
+}
+
+// checkImports keeps imports of allowed packages (dropping the ones the
+// session already has) and refuses the rest.
+func (c *checker) checkImports(d *ast.GenDecl) {
+	allowed := map[string]bool{}
+	for _, p := range symbols.Packages() {
+		allowed[p] = true
+	}
+	kept := 0
+	for _, spec := range d.Specs {
+		is := spec.(*ast.ImportSpec)
+		path, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			c.fail(is.Pos(), "import "+is.Path.Value, "the import path is not a valid string")
+			return
+		}
+		switch {
+		case path == "C":
+			c.fail(is.Pos(), `import "C"`, "cgo is not available to cells")
+			return
+		case strings.HasPrefix(path, ".") || strings.HasPrefix(path, "/"):
+			c.fail(is.Pos(), "the relative import "+is.Path.Value, "cells may import only the allowed packages: "+strings.Join(symbols.Packages(), ", "))
+			return
+		case is.Name != nil && is.Name.Name == ".":
+			c.fail(is.Pos(), "the dot import of "+is.Path.Value, "use the package name instead, e.g. strings.ToUpper")
+			return
+		case !allowed[path] && IsStdlibPath(path):
+			c.fail(is.Pos(), "import "+is.Path.Value, "cells may import only: "+strings.Join(symbols.Packages(), ", ")+" (award_data and display are already imported), and the packages of modules declared with "+pkgenv.Directive)
+			return
+		case !allowed[path]:
+			// A third-party package: it must come from the session's
+			// environment, and it is loaded when first imported.
+			if err := c.st.env.CheckImports([]string{path}); err != nil {
+				reason := err.Error()
+				if c.st.env == nil {
+					reason = "cells may import only the allowed standard packages and the packages of modules declared with " + pkgenv.Directive + ": " + reason
+				}
+				c.fail(is.Pos(), "import "+is.Path.Value, reason)
+				return
+			}
+			name := ""
+			if is.Name != nil {
+				name = is.Name.Name
+			}
+			key := name + " " + path
+			if c.st.imports[key] {
+				c.blank(is)
+				continue
+			}
+			c.imports = append(c.imports, key)
+			kept++
+			continue
+		}
+		base := path[strings.LastIndexByte(path, '/')+1:]
+		if is.Name == nil || is.Name.Name == base || is.Name.Name == "_" {
+			// Every allowed package is imported when the session starts.
+			c.blank(is)
+			continue
+		}
+		key := is.Name.Name + " " + path
+		if c.st.imports[key] {
+			c.blank(is)
+			continue
+		}
+		c.imports = append(c.imports, key)
+		kept++
+	}
+	if kept == 0 {
+		c.blank(d)
+	}
+}
+
+// blank replaces n's source with spaces, keeping newlines.
+func (c *checker) blank(n ast.Node) {
+	s, e := c.off(n.Pos()), c.off(n.End())
+	if s < 0 || e < s {
+		return
+	}
+	b := []byte(c.code[s:e])
+	for i, ch := range b {
+		if ch != '\n' {
+			b[i] = ' '
+		}
+	}
+	c.edits = append(c.edits, edit{s, e, string(b)})
+}
+
+// checkTypes refuses recursive value types (type T struct{ a T },
+// type T [2]T): yaegi's compiler never returns from them.
+func (c *checker) checkTypes(d *ast.GenDecl) {
+	if c.types == nil {
+		c.types = map[string]ast.Expr{}
+	}
+	for _, spec := range d.Specs {
+		ts := spec.(*ast.TypeSpec)
+		c.types[ts.Name.Name] = ts.Type
+	}
+	for _, spec := range d.Specs {
+		ts := spec.(*ast.TypeSpec)
+		if c.containsByValue(ts.Type, ts.Name.Name, map[string]bool{}) {
+			c.fail(ts.Pos(), "the recursive type "+ts.Name.Name, "a type cannot contain itself by value (as in Go); use a pointer, e.g. *"+ts.Name.Name)
+			return
+		}
+	}
+}
+
+// containsByValue reports whether type expression e contains the named
+// type by value (not behind a pointer, slice, map, channel or func).
+func (c *checker) containsByValue(e ast.Expr, name string, seen map[string]bool) bool {
+	switch t := e.(type) {
+	case *ast.Ident:
+		if t.Name == name {
+			return true
+		}
+		if seen[t.Name] {
+			return false
+		}
+		seen[t.Name] = true
+		if def, ok := c.types[t.Name]; ok {
+			return c.containsByValue(def, name, seen)
+		}
+	case *ast.ParenExpr:
+		return c.containsByValue(t.X, name, seen)
+	case *ast.ArrayType:
+		if t.Len != nil {
+			return c.containsByValue(t.Elt, name, seen)
+		}
+	case *ast.StructType:
+		for _, f := range t.Fields.List {
+			if c.containsByValue(f.Type, name, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkArrayLen refuses array types whose constant length is huge.
+func (c *checker) checkArrayLen(a *ast.ArrayType) {
+	if a.Len == nil {
+		return
+	}
+	if n, ok := constInt(a.Len); ok && (n > maxArrayLen || n < 0) {
+		c.fail(a.Pos(), "an array of "+strconv.FormatInt(n, 10)+" elements", "arrays are limited to "+strconv.Itoa(maxArrayLen)+" elements; use a slice, e.g. make([]byte, n), which counts against the heap limit")
+	}
+}
+
+// constInt evaluates integer literals combined with + - * << only.
+func constInt(e ast.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.INT {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(strings.ReplaceAll(e.Value, "_", ""), 0, 64)
+		if err != nil {
+			return 1 << 62, true // does not fit: certainly too large
+		}
+		return n, true
+	case *ast.ParenExpr:
+		return constInt(e.X)
+	case *ast.BinaryExpr:
+		x, ok1 := constInt(e.X)
+		y, ok2 := constInt(e.Y)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch e.Op {
+		case token.SHL:
+			if y >= 62 {
+				return 1 << 62, true
+			}
+			return x << y, true
+		case token.MUL:
+			if x != 0 && y > (1<<62)/x {
+				return 1 << 62, true
+			}
+			return x * y, true
+		case token.ADD:
+			return x + y, true
+		case token.SUB:
+			return x - y, true
+		}
+	}
+	return 0, false
+}
+
+// rewriteRangeInt turns `for i := range n` (n an integer, which yaegi
+// cannot range over) into a three-clause loop with the same types.
+func (c *checker) rewriteRangeInt(r *ast.RangeStmt) {
+	if !isIntExpr(r.X, c.intName) {
+		return
+	}
+	if r.Value != nil {
+		c.fail(r.Pos(), "a two-variable range over an integer", "range over an integer yields one value; write `for i := range n`")
+		return
+	}
+	x := c.textOf(r.X)
+	start := c.off(r.For) + len("for")
+	end := c.off(r.X.End())
+	if start < 0 || end < start || x == "" {
+		return
+	}
+	var clause string
+	switch {
+	case r.Key == nil || isBlank(r.Key):
+		clause = " _sbirI, _sbirN := (" + x + ")-(" + x + "), " + x + "; _sbirI < _sbirN; _sbirI++"
+	case r.Tok == token.DEFINE:
+		k := c.textOf(r.Key)
+		clause = " " + k + ", _sbirN := (" + x + ")-(" + x + "), " + x + "; " + k + " < _sbirN; " + k + "++"
+	default:
+		c.fail(r.Pos(), "`for i = range n` over an integer", "declare the loop variable: `for i := range n`, or write `for i = 0; i < n; i++`")
+		return
+	}
+	c.edits = append(c.edits, edit{start, end, clause})
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// rewriteBuiltin maps the Go 1.21 builtins min, max and clear, which yaegi
+// lacks, to helpers, unless the session defines those names itself.
+func (c *checker) rewriteBuiltin(call *ast.CallExpr) {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok || c.known(id.Name) {
+		return
+	}
+	var helper string
+	switch id.Name {
+	case "min":
+		helper = helperMin
+	case "max":
+		helper = helperMax
+	case "clear":
+		helper = helperClear
+	default:
+		return
+	}
+	s := c.off(id.Pos())
+	if s < 0 {
+		return
+	}
+	c.edits = append(c.edits, edit{s, s + len(id.Name), helper})
+	if helper == helperClear || len(call.Args) < 2 {
+		return
+	}
+	// The helpers infer their type parameter from the first argument: put
+	// a typed argument first so that min(1, x) with x float64 works, and
+	// make integer literals floats when a float literal is among them.
+	hasFloat := false
+	for _, a := range call.Args {
+		if b, ok := a.(*ast.BasicLit); ok && b.Kind == token.FLOAT {
+			hasFloat = true
+		}
+	}
+	if hasFloat {
+		for _, a := range call.Args {
+			if b, ok := a.(*ast.BasicLit); ok && b.Kind == token.INT {
+				if as, ae := c.off(b.Pos()), c.off(b.End()); as >= 0 {
+					c.edits = append(c.edits, edit{as, ae, "float64(" + b.Value + ")"})
+				}
+			}
+		}
+		return
+	}
+	if _, lit := call.Args[0].(*ast.BasicLit); !lit {
+		return
+	}
+	for _, a := range call.Args[1:] {
+		if _, lit := a.(*ast.BasicLit); lit {
+			continue
+		}
+		a0s, a0e := c.off(call.Args[0].Pos()), c.off(call.Args[0].End())
+		as, ae := c.off(a.Pos()), c.off(a.End())
+		if a0s < 0 || as < 0 {
+			return
+		}
+		c.edits = append(c.edits, edit{a0s, a0e, c.code[as:ae]}, edit{as, ae, c.code[a0s:a0e]})
+		return
+	}
+}

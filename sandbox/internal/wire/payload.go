@@ -1,0 +1,68 @@
+package wire
+
+// Result is the outcome of one cell.
+type Result struct {
+	// Stdout and Stderr hold everything the cell wrote (after truncation),
+	// also delivered to Handlers.Stream while it ran.
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	// Success is false when the cell failed; the error fields say why.
+	Success bool `json:"success"`
+	// ErrorName is a short class: SyntaxError, NotAllowed, CompileError, InputError,
+	// Panic, RuntimeError, Interrupted, Timeout, MemoryError,
+	// StackOverflow, WorkerCrashed, CodeTooLarge, SandboxError, and
+	// PackageError (a //sbir:require declaration could not be satisfied:
+	// installs disabled, a failed install, or a new set after cells ran).
+	ErrorName    string   `json:"error_name,omitempty"`
+	ErrorMessage string   `json:"error_message,omitempty"`
+	Traceback    []string `json:"traceback,omitempty"`
+	// Value is the MIME bundle of the cell's last expression ("text/plain"
+	// at least), or nil when the cell has no value to show.
+	Value map[string]any `json:"value,omitempty"`
+	// Truncated reports that output beyond Limits.MaxOutputBytes was
+	// dropped.
+	Truncated bool `json:"truncated,omitempty"`
+	// Restarted reports that the worker died or was replaced during this
+	// cell: every variable of the session was lost.
+	Restarted bool `json:"restarted,omitempty"`
+}
+
+// Display is one rich output a cell produced with the display package.
+type Display struct {
+	// Data maps MIME types to content; it always has "text/plain".
+	Data map[string]any `json:"data"`
+	// Metadata maps MIME types to per-type metadata; may be nil.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// DisplayID names the output so that a later update can replace it.
+	DisplayID string `json:"display_id,omitempty"`
+	// Update replaces the output named DisplayID instead of adding one.
+	Update bool `json:"update,omitempty"`
+}
+
+// Completion is the answer to a completion request.
+type Completion struct {
+	// Matches are the candidate replacements for code[Start:End].
+	Matches []string `json:"matches"`
+	// Start and End delimit, in runes, the text the matches replace.
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Inspection is the answer to an inspect request.
+type Inspection struct {
+	// Found is false when nothing is known about the name at the cursor.
+	Found bool `json:"found"`
+	// Data is a MIME bundle ("text/plain", and "text/markdown") describing
+	// the name: signature and documentation, or type and value.
+	Data map[string]any `json:"data,omitempty"`
+}
+
+// Layer is one isolation layer of the worker.
+type Layer struct {
+	// Name identifies the layer, e.g. "landlock", "seccomp", "user-namespace".
+	Name string `json:"name"`
+	// Active reports whether the layer applied to the worker.
+	Active bool `json:"active"`
+	// Detail says what the layer does, or why it is not active.
+	Detail string `json:"detail"`
+}

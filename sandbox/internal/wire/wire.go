@@ -1,0 +1,212 @@
+package wire
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+)
+
+// The supervisor and the worker exchange frames over two pipes (never the
+// worker's stdout, which cells could reach if they ever escaped the
+// interpreter's writers): a 4-byte big-endian length, then one JSON message.
+const MaxFrameBytes = 16 << 20
+
+// Message operations.
+const (
+	// supervisor → worker
+	OpConfig    = "config"    // first message: what the worker needs to start
+	OpRun       = "run"       // evaluate chunks
+	OpInterrupt = "interrupt" // cancel the running cell
+	OpInputRep  = "input_reply"
+	OpComplete  = "complete"
+	OpInspect   = "inspect"
+	OpProbe     = "probe"     // attempt escapes and report (tests, doctor)
+	OpPreflight = "preflight" // load one third-party package (Code) in a fresh interpreter
+	// worker → supervisor
+	OpReady    = "ready"  // the worker is isolated and the interpreter is up
+	OpStream   = "stream" // batched stdout/stderr of the running cell
+	OpDisplay  = "display"
+	OpClear    = "clear"
+	OpInputReq = "input_request"
+	OpResult   = "result" // end of a cell
+	OpReply    = "reply"  // answer to complete/inspect/preflight (Err: why the package failed)
+	OpFatal    = "fatal"  // the worker is about to exit: why
+)
+
+// message is the single frame type; each op uses a few fields.
+type Message struct {
+	Op string `json:"op"`
+	// ID pairs a reply with its request: the supervisor numbers every
+	// run, complete, inspect, probe and pre-flight request, and the worker
+	// copies the number into the reply (OpReply) or the cell's end
+	// (OpResult) and into everything the cell sends meanwhile. A reply to
+	// a request the supervisor gave up on is recognised and dropped.
+	ID uint64 `json:"id,omitempty"`
+
+	Config *Config          `json:"config,omitempty"`
+	Chunks []cellprep.Chunk `json:"chunks,omitempty"`
+
+	Name     string `json:"name,omitempty"` // stream name; fatal error name
+	Text     string `json:"text,omitempty"` // stream text; input; fatal message
+	Password bool   `json:"password,omitempty"`
+	Wait     bool   `json:"wait,omitempty"`
+	Err      string `json:"err,omitempty"`
+
+	Display *Display `json:"display,omitempty"`
+	Result  *Result  `json:"result,omitempty"`
+	Ready   *Ready   `json:"ready,omitempty"`
+
+	Code   string `json:"code,omitempty"`
+	Cursor int    `json:"cursor,omitempty"`
+	Detail int    `json:"detail,omitempty"`
+	// Names are the session's top-level names, for completion.
+	Names []string `json:"names,omitempty"`
+
+	Probe      *ProbeTarget  `json:"probe,omitempty"`
+	Probes     []ProbeResult `json:"probes,omitempty"`
+	Completion *Completion   `json:"completion,omitempty"`
+	Inspection *Inspection   `json:"inspection,omitempty"`
+}
+
+// workerConfig is sent to a new worker.
+type Config struct {
+	DataPath       string `json:"data_path"`
+	DataSize       int64  `json:"data_size"`
+	HeapBytes      int64  `json:"heap_bytes"`
+	MaxOutputBytes int    `json:"max_output_bytes"`
+	// PackagesDir is the package environment's root (GOPATH layout) as
+	// the worker sees it, /proc/self/fd/N; "" when the session has none.
+	// The worker may read beneath it and nothing else.
+	PackagesDir string `json:"packages_dir,omitempty"`
+	// Isolate applies the in-process layers (Landlock, seccomp, rlimits).
+	Isolate bool `json:"isolate"`
+	// Nproc is RLIMIT_NPROC, set only when the worker runs as a uid of
+	// its own (0: not set).
+	Nproc int `json:"nproc,omitempty"`
+}
+
+// ready is the worker's report once it accepts cells.
+type Ready struct {
+	Layers  []Layer  `json:"layers"`
+	Columns []string `json:"columns,omitempty"`
+	Err     string   `json:"err,omitempty"`
+}
+
+// conn reads and writes frames; writes are serialised.
+type Conn struct {
+	r  *bufio.Reader
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func NewConn(r io.Reader, w io.Writer) *Conn {
+	return &Conn{r: bufio.NewReaderSize(r, 64<<10), w: w}
+}
+
+func (c *Conn) Send(m *Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("sandbox: encoding %s message: %w", m.Op, err)
+	}
+	if len(b) > MaxFrameBytes {
+		return fmt.Errorf("sandbox: %s message of %d bytes exceeds the %d-byte frame limit", m.Op, len(b), MaxFrameBytes)
+	}
+	buf := make([]byte, 4+len(b))
+	binary.BigEndian.PutUint32(buf, uint32(len(b)))
+	copy(buf[4:], b)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err = c.w.Write(buf)
+	return err
+}
+
+func (c *Conn) Recv() (*Message, error) {
+	return ReadFrame(c.r)
+}
+
+// readFrame decodes one frame from r.
+func ReadFrame(r io.Reader) (*Message, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if n > MaxFrameBytes {
+		return nil, fmt.Errorf("sandbox: frame of %d bytes exceeds the %d-byte limit", n, MaxFrameBytes)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	m := new(Message)
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("sandbox: decoding frame: %w", err)
+	}
+	if m.Op == "" {
+		return nil, fmt.Errorf("sandbox: frame without an op")
+	}
+	return m, nil
+}
+
+// probeResult is one attempt, made inside an isolated worker, to do what
+// an escaped cell would try.
+type ProbeResult struct {
+	Name    string `json:"name"`
+	Blocked bool   `json:"blocked"`
+	Detail  string `json:"detail"`
+}
+
+// probeTarget tells the worker what to aim at: a TCP and a UDP address
+// the supervisor listens on, and the supervisor's pid.
+type ProbeTarget struct {
+	TCP, UDP string
+	PID      int
+	Secret   string // an environment variable name of the supervisor
+	File     string // a file next to the kernel
+}
+
+// The process contract between the supervisor and a worker it starts.
+const (
+	// WorkerArg is argv[1] of a worker process: the binary is re-executed
+	// with it and runs the worker instead of its command line.
+	WorkerArg = "__sbir_worker"
+	// ProbeArg is argv[1] of the process the supervisor starts once to
+	// learn whether the host allows namespaces; it exits at once.
+	ProbeArg = "__sbir_isolation_probe"
+	// DataFD is the worker's descriptor of the data file, opened read-only
+	// by the supervisor, so that the worker never needs a path to it.
+	DataFD = 5
+	// PackagesFD is the worker's descriptor of its package environment's
+	// directory, when the session has one.
+	PackagesFD = 6
+	// CPUSeconds is the worker's lifetime CPU-time backstop (RLIMIT_CPU);
+	// the cell timeout and interrupts act long before it.
+	CPUSeconds = 3600
+)
+
+// Worker exit statuses the supervisor interprets.
+const (
+	ExitHeapLimit = 3 // the heap watchdog fired
+	ExitSetup     = 4 // the worker could not start
+)
+
+// MaxStackBytes bounds a goroutine's stack in the worker, so that runaway
+// recursion ends the worker quickly instead of after gigabytes.
+const MaxStackBytes = 256 << 20
+
+// Close closes the write side of the connection when it can be closed: for
+// a worker's request pipe, that tells the worker to exit.
+func (c *Conn) Close() error {
+	if cl, ok := c.w.(io.Closer); ok {
+		return cl.Close()
+	}
+	return nil
+}

@@ -1,0 +1,479 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing/fstest"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+)
+
+// cellContext is the context of the running cell, read by the replaced
+// time.Sleep and by the stdin reader so that they return when the cell is
+// interrupted.
+var cellContext atomic.Pointer[context.Context]
+
+func currentCellContext() context.Context {
+	if p := cellContext.Load(); p != nil {
+		return *p
+	}
+	return context.Background()
+}
+
+// shown holds the values _sbir.Show captured from the last expression.
+var shown atomic.Pointer[[]any]
+
+// errInterrupted is the panic value of a blocked call ended by an interrupt.
+var errInterrupted = errors.New("interrupted")
+
+// sleep replaces time.Sleep: it returns early, by panicking, when the cell
+// is interrupted, so that a cancelled cell cannot resume later.
+func sleep(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	ctx := currentCellContext()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		panic(errInterrupted)
+	}
+}
+
+// helperExports is the _sbir package: compiled helpers the rewrites call.
+func helperExports() map[string]reflect.Value {
+	return map[string]reflect.Value{
+		// Show captures the values of the cell's last expression.
+		"Show": reflect.ValueOf(func(v ...any) { shown.Store(&v) }),
+		// Clear implements the clear builtin for maps and slices.
+		"Clear": reflect.ValueOf(func(x any) {
+			v := reflect.ValueOf(x)
+			if v.Kind() == reflect.Map || v.Kind() == reflect.Slice {
+				v.Clear()
+				return
+			}
+			panic(fmt.Sprintf("invalid argument: clear(%T): argument must be a map or a slice", x))
+		}),
+	}
+}
+
+// helperSource defines the interpreted helpers: the value catcher of the
+// last expression and min/max (generic, so they need to be interpreted).
+const helperSource = `
+func _sbirMin[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v < x { x = v } }; return x }
+func _sbirMax[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v > x { x = v } }; return x }
+func _sbirPing() int { return 1 }
+`
+
+// session is the worker's interpreter with its cell plumbing.
+type session struct {
+	in  *interp.Interpreter
+	out *cellOutput
+	// needForget is set when a cell may have registered a main function
+	// (see forgetMain).
+	needForget bool
+}
+
+// interpOptions returns the interpreter options of a worker whose package
+// environment is pkgDir ("" for none).
+func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) interp.Options {
+	o := interp.Options{
+		Stdout: stdout,
+		Stderr: stderr,
+		Stdin:  stdin,
+		// Never read Go source from the host: import "./x" and GOPATH
+		// packages would otherwise load files.
+		SourcecodeFilesystem: fstest.MapFS{},
+		GoPath:               "/nonexistent",
+		Env:                  []string{},
+		Args:                 []string{},
+		Unrestricted:         false,
+	}
+	if pkgDir != "" {
+		// Third-party packages come from the session's environment only
+		// (GOPATH layout: src/<import path>), the one directory Landlock
+		// lets the worker read.
+		o.SourcecodeFilesystem = os.DirFS(pkgDir)
+		o.GoPath = "."
+	}
+	return o
+}
+
+// newInterpreter builds an interpreter over the allow-listed table and
+// imports every allowed package, so that cells need no imports. pkgDir is
+// the session's package environment, or "".
+func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, error) {
+	in := interp.New(interpOptions(out.writer("stdout"), out.writer("stderr"), stdin, pkgDir))
+	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
+	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
+	if err := in.Use(ex); err != nil {
+		return nil, fmt.Errorf("loading the symbol table: %w", err)
+	}
+	for _, src := range symbols.Supplements() {
+		if _, err := in.Compile(src); err != nil {
+			return nil, fmt.Errorf("compiling the slices supplement: %w", err)
+		}
+	}
+	var imp strings.Builder
+	imp.WriteString("import (\n")
+	for _, p := range symbols.Packages() {
+		fmt.Fprintf(&imp, "\t%q\n", p)
+	}
+	fmt.Fprintf(&imp, "\t%q\n)", cellprep.HelperPkg)
+	if _, err := in.Eval(imp.String()); err != nil {
+		return nil, fmt.Errorf("importing the allowed packages: %w", err)
+	}
+	if _, err := in.Eval(helperSource); err != nil {
+		return nil, fmt.Errorf("defining the helpers: %w", err)
+	}
+	return &session{in: in, out: out}, nil
+}
+
+// run evaluates the chunks of one cell and fills res. It returns when the
+// cell ends or ctx is cancelled.
+func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Result) {
+	cellContext.Store(&ctx)
+	for _, ch := range chunks {
+		if strings.Contains(ch.Code, "func") {
+			s.needForget = true
+		}
+		if ch.Expr {
+			v, err := s.evalExpr(ctx, ch)
+			if err != nil {
+				s.fail(ctx, err, ch, res)
+				return
+			}
+			res.Value = v
+			continue
+		}
+		if _, err := s.in.EvalWithContext(ctx, ch.Code); err != nil {
+			s.fail(ctx, err, ch, res)
+			return
+		}
+	}
+	res.Success = true
+}
+
+// forgetMain works around a yaegi REPL bug: a top-level statement with a
+// function literal registers its wrapper as the package's main function,
+// which every later evaluation then runs again (re-running the literal's
+// side effects). Declaring an empty main replaces it.
+func (s *session) forgetMain() {
+	if !s.needForget {
+		return
+	}
+	s.needForget = false
+	ctx := context.Background()
+	cellContext.Store(&ctx)
+	_, _ = s.in.EvalWithContext(ctx, "func main() {}")
+}
+
+// evalExpr evaluates the cell's last expression through _sbirShow, and as
+// a plain statement when it has no value.
+func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]any, error) {
+	if ch.Direct {
+		// Not a call: the value of the plain evaluation is the value.
+		v, err := s.in.EvalWithContext(ctx, ch.Code)
+		if err != nil || !v.IsValid() || !v.CanInterface() {
+			return nil, err
+		}
+		vals := []any{v.Interface()}
+		if err := carriedError(vals); err != nil {
+			return nil, err
+		}
+		return valuesBundle(vals), nil
+	}
+	// _sbir.Show hands the values over through shown. The call is
+	// declared as a named function and then called: evaluated at top
+	// level, each cell's expression would add slots to yaegi's global
+	// frame, which every later evaluation copies, so a long session would
+	// slow down cell by cell. (A function literal would avoid that too,
+	// but yaegi re-runs earlier top-level closures.) The header shares the
+	// first line with the cell's padding, so positions are unchanged.
+	shown.Store(nil)
+	if _, err := s.in.EvalWithContext(ctx, "func "+cellFunc+"() { "+cellprep.HelperPkg+".Show("+ch.Code+",\n)\n}"); err != nil {
+		if ctx.Err() != nil || isRuntimeError(err) {
+			return nil, err
+		}
+		// No value (a call of a function without results): run it as is.
+		_, err = s.in.EvalWithContext(ctx, ch.Code)
+		return nil, err
+	}
+	if _, err := s.in.EvalWithContext(ctx, cellFunc+"()"); err != nil {
+		return nil, err
+	}
+	vals := shown.Load()
+	if ch.Quiet || vals == nil {
+		return nil, nil
+	}
+	if err := carriedError(*vals); err != nil {
+		return nil, err
+	}
+	return valuesBundle(*vals), nil
+}
+
+// cellFunc is the function each cell's last expression is evaluated in.
+const cellFunc = "_sbirCell"
+
+// valueError is the error a cell's value carries, such as an award_data
+// Frame built from a misspelt column: shown as the value, it would pass
+// for success, so the cell fails with it instead.
+type valueError struct{ err error }
+
+func (e valueError) Error() string { return e.err.Error() }
+
+// carriedError returns a valueError when vals is one value whose Err
+// method reports an error.
+func carriedError(vals []any) error {
+	if len(vals) != 1 {
+		return nil
+	}
+	if e, ok := vals[0].(interface{ Err() error }); ok {
+		if err := e.Err(); err != nil {
+			return valueError{err}
+		}
+	}
+	return nil
+}
+
+// valuesBundle renders values unless there is nothing worth showing (no
+// values, or only nils such as a nil error).
+func valuesBundle(vals []any) map[string]any {
+	allNil := true
+	for _, x := range vals {
+		if x != nil {
+			allNil = false
+		}
+	}
+	if len(vals) == 0 || allNil {
+		return nil
+	}
+	return renderValues(vals)
+}
+
+// isRuntimeError reports whether err comes from running (not compiling)
+// the code.
+func isRuntimeError(err error) bool {
+	var p interp.Panic
+	return errors.As(err, &p) && !isCompilePanic(p)
+}
+
+// isCompilePanic reports whether a recovered panic happened inside
+// yaegi's compiler rather than in the cell's code.
+func isCompilePanic(p interp.Panic) bool {
+	return strings.Contains(string(p.Stack), "yaegi/interp.(*Interpreter).cfg") ||
+		strings.Contains(string(p.Stack), "yaegi/interp.(*Interpreter).gta") ||
+		strings.Contains(string(p.Stack), "yaegi/interp.genRun")
+}
+
+var posRE = regexp.MustCompile(`(?:_\.go:)?(\d+):(\d+): `)
+
+// cellPositions rewrites yaegi's "_.go:L:C: " positions to the cell's lines
+// (the chunk's code carries one wrapper line).
+func cellPositions(msg string) string {
+	return posRE.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := posRE.FindStringSubmatch(m)
+		line, _ := strconv.Atoi(sub[1])
+		if line > 1 {
+			line--
+		}
+		return fmt.Sprintf("line %d, column %s: ", line, sub[2])
+	})
+}
+
+// fail fills res from an evaluation error.
+func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *wire.Result) {
+	res.Success = false
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		res.ErrorName = "Interrupted"
+		res.ErrorMessage = "the cell was interrupted"
+		return
+	}
+	var p interp.Panic
+	if errors.As(err, &p) {
+		switch {
+		case p.Value == errInterrupted:
+			res.ErrorName = "Interrupted"
+			res.ErrorMessage = "the cell was interrupted"
+		case isCompilePanic(p):
+			res.ErrorName = "CompileError"
+			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as range over a function, an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with plain loops and named types"
+		default:
+			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
+		}
+		res.Traceback = append([]string{res.ErrorName + ": " + res.ErrorMessage}, s.out.takeFrames()...)
+		return
+	}
+	var ve valueError
+	if errors.As(err, &ve) {
+		res.ErrorName, res.ErrorMessage = panicName(ve.err), ve.err.Error()
+		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
+		return
+	}
+	msg := cellPositions(err.Error())
+	name := "CompileError"
+	if strings.Contains(msg, "panic: ") || strings.HasPrefix(msg, "runtime error") {
+		name = "Panic"
+	}
+	if strings.HasSuffix(msg, "nil type") && strings.Contains(ch.Code, "range") {
+		msg += ": ranging over an integer works only when the interpreter can tell it is one (a literal, len(x), or a variable declared as an int); otherwise write `for i := 0; i < n; i++`"
+	}
+	res.ErrorName = name
+	res.ErrorMessage = msg
+	res.Traceback = []string{name + ": " + msg}
+}
+
+// panicName classifies a panic value: runtime errors, award_data's
+// errors, or a plain panic.
+func panicName(v any) string {
+	if n, ok := v.(interface{ ErrorName() string }); ok {
+		return n.ErrorName()
+	}
+	if _, ok := v.(runtime.Error); ok {
+		return "RuntimeError"
+	}
+	if err, ok := v.(error); ok {
+		t := reflect.TypeOf(err)
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch {
+		case strings.HasSuffix(t.PkgPath(), "/award_data"):
+			return "award_data." + t.Name()
+		case strings.HasSuffix(t.PkgPath(), "/display"):
+			return "display." + t.Name()
+		}
+	}
+	return "Panic"
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// evalBusy reports whether an evaluation abandoned by EvalWithContext
+// (which returns at once when its context ends) is still running: a long
+// compilation or a compiled call that does not watch the context.
+func evalBusy() bool {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	return strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).EvalWithContext.func1")
+}
+
+// settleTimeout is how long an interrupted evaluation may take to unwind
+// before the worker declares its interpreter unusable.
+const settleTimeout = time.Second
+
+// healthy reports whether the interpreter can run more code after an
+// interrupt: the abandoned evaluation has ended and a trivial one works.
+// Evaluating while the old one still runs would corrupt the interpreter.
+func (s *session) healthy() bool {
+	deadline := time.Now().Add(settleTimeout)
+	for evalBusy() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	cellContext.Store(&ctx)
+	v, err := s.in.EvalWithContext(ctx, "_sbirPing()")
+	return err == nil && v.IsValid() && v.CanInterface() && v.Interface() == 1
+}
+
+// maxRenderElems bounds how many elements of a slice or map are rendered.
+const maxRenderElems = 100
+
+// maxRenderBytes bounds text/plain of a value.
+const maxRenderBytes = 64 << 10
+
+// renderValues returns the MIME bundle of the last expression's values.
+func renderValues(vals []any) map[string]any {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = renderPlain(v)
+	}
+	text := strings.Join(parts, " ")
+	if len(text) > maxRenderBytes {
+		text = text[:maxRenderBytes] + " …"
+	}
+	bundle := map[string]any{"text/plain": text}
+	if len(vals) == 1 {
+		addRich(bundle, vals[0])
+	}
+	return bundle
+}
+
+// addRich adds the richer MIME types a value offers.
+func addRich(bundle map[string]any, v any) {
+	if m, ok := v.(interface{ MIMEBundle() map[string]any }); ok {
+		for k, x := range m.MIMEBundle() {
+			bundle[k] = x
+		}
+		return
+	}
+	if h, ok := v.(interface{ HTML() string }); ok {
+		bundle["text/html"] = h.HTML()
+	}
+	if h, ok := v.(interface{ Markdown() string }); ok {
+		bundle["text/markdown"] = h.Markdown()
+	}
+}
+
+// renderPlain formats one value for text/plain: strings quoted, errors and
+// Stringers as text, big slices and maps shortened.
+func renderPlain(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "<nil>"
+	case string:
+		if len(x) > maxRenderBytes {
+			return strconv.Quote(x[:maxRenderBytes]) + "…"
+		}
+		return strconv.Quote(x)
+	case error:
+		return x.Error()
+	case fmt.Stringer:
+		return x.String()
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		if rv.Len() > maxRenderElems {
+			head := rv.Slice(0, maxRenderElems)
+			if rv.Kind() == reflect.Array {
+				head = reflect.Value{}
+			}
+			if head.IsValid() {
+				s := fmt.Sprintf("%v", head.Interface())
+				return strings.TrimSuffix(s, "]") + fmt.Sprintf(" … (%d more; %d in all)]", rv.Len()-maxRenderElems, rv.Len())
+			}
+			return fmt.Sprintf("[%d elements of %s]", rv.Len(), rv.Type().Elem())
+		}
+	case reflect.Map:
+		if rv.Len() > maxRenderElems {
+			return fmt.Sprintf("map of %d entries (%s)", rv.Len(), rv.Type())
+		}
+	}
+	return fmt.Sprintf("%v", v)
+}

@@ -1,0 +1,257 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	award_data "github.com/sbirtools/sbir-kernel/award_data"
+	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/display"
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+)
+
+// IsWorker reports whether this process was started as a sandbox worker.
+// main (and TestMain of packages that start sessions) must then call
+// WorkerMain instead of doing anything else.
+func IsWorker() bool {
+	return len(os.Args) > 1 && (os.Args[1] == wire.WorkerArg || os.Args[1] == wire.ProbeArg)
+}
+
+// Main runs the worker side of a session: it reads its configuration
+// from the supervisor, maps the data, applies the isolation layers, builds
+// the interpreter and serves cells until the supervisor closes the pipe.
+// It returns the process exit status.
+func Main() int {
+	if os.Args[1] == wire.ProbeArg {
+		return 0
+	}
+	in := os.NewFile(3, "sbir-requests")
+	out := os.NewFile(4, "sbir-replies")
+	if in == nil || out == nil {
+		fmt.Fprintln(os.Stderr, "sbir-kernel worker: started without the supervisor's pipes (fds 3 and 4); the worker is started by the kernel, not by hand")
+		return wire.ExitSetup
+	}
+	dataFD := -1
+	var st unix.Stat_t
+	if unix.Fstat(wire.DataFD, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
+		dataFD = wire.DataFD
+	}
+	pkgFD := -1
+	if unix.Fstat(wire.PackagesFD, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		pkgFD = wire.PackagesFD
+	}
+	if err := maybeReexecLandlocked(dataFD, pkgFD); err != nil {
+		// The worker goes on without Landlock; the layer reports why.
+		reexecErr = err
+	}
+	c := wire.NewConn(in, out)
+	w, err := startWorker(c)
+	if err != nil {
+		_ = c.Send(&wire.Message{Op: wire.OpReady, Ready: &wire.Ready{Err: err.Error()}})
+		return wire.ExitSetup
+	}
+	return w.serve()
+}
+
+// worker is the worker process's state.
+type worker struct {
+	c       *wire.Conn
+	cfg     wire.Config
+	out     *cellOutput
+	stdin   *inputReader
+	sess    *session
+	data    *dataset.Dataset
+	columns []string
+	src     *sourceDocs // third-party API for completion and inspection
+	running sync.Mutex  // held while a cell runs
+	cancel  context.CancelFunc
+	mu      sync.Mutex // guards cancel
+}
+
+func startWorker(c *wire.Conn) (*worker, error) {
+	m, err := c.Recv()
+	if err != nil {
+		return nil, fmt.Errorf("reading the configuration: %w", err)
+	}
+	if m.Op != wire.OpConfig || m.Config == nil {
+		return nil, fmt.Errorf("expected a config message, got %q", m.Op)
+	}
+	w := &worker{c: c, cfg: *m.Config}
+	debug.SetMaxStack(wire.MaxStackBytes)
+	debug.SetMemoryLimit(w.cfg.HeapBytes)
+	// Load the local time zone now: Landlock hides /etc/localtime later.
+	_ = time.Now().Local()
+	var columns []string
+	if w.cfg.DataPath != "" {
+		d, err := dataset.OpenFile(w.cfg.DataPath)
+		if err != nil {
+			return nil, fmt.Errorf("opening the data: %w", err)
+		}
+		if err := award_data.Use(d); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("loading the data into award_data: %w", err)
+		}
+		w.data = d
+		for _, f := range d.Schema().Fields() {
+			columns = append(columns, f.Name)
+		}
+	}
+	var layers []wire.Layer
+	if w.cfg.Isolate {
+		layers = applyIsolation(w.cfg)
+	}
+	go w.watchHeap()
+	layers = append(layers, wire.Layer{Name: "heap-watchdog", Active: true,
+		Detail: fmt.Sprintf("the worker stops when its heap exceeds %s; goroutine stacks are limited to %s", bytesize.Exact(w.cfg.HeapBytes), bytesize.Exact(wire.MaxStackBytes))})
+
+	w.out = newCellOutput(c.Send, w.cfg.MaxOutputBytes)
+	w.stdin = &inputReader{send: c.Send, flush: w.out.flush, replies: make(chan *wire.Message, 1)}
+	display.SetSink(w.display)
+	sess, err := newInterpreter(w.out, w.stdin, w.cfg.PackagesDir)
+	if err != nil {
+		return nil, err
+	}
+	w.sess = sess
+	w.columns = columns
+	w.src = newSourceDocs(w.cfg.PackagesDir)
+	if err := c.Send(&wire.Message{Op: wire.OpReady, Ready: &wire.Ready{Layers: layers, Columns: columns}}); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// display forwards display.* calls of the cell to the supervisor, after the
+// output written before them.
+func (w *worker) display(m display.Message) {
+	if !m.Clear {
+		n := 0
+		for _, v := range m.Data {
+			switch x := v.(type) {
+			case string:
+				n += len(x)
+			case []byte:
+				n += len(x)
+			default:
+				n += 64
+			}
+		}
+		if !w.out.allowDisplay(n) {
+			return
+		}
+	}
+	w.out.flush()
+	if m.Clear {
+		_ = w.c.Send(&wire.Message{Op: wire.OpClear, Wait: m.Wait})
+		return
+	}
+	_ = w.c.Send(&wire.Message{Op: wire.OpDisplay, Display: &wire.Display{Data: m.Data, Metadata: m.Metadata, DisplayID: m.DisplayID, Update: m.Update}})
+}
+
+// serve reads requests until the supervisor closes the pipe.
+func (w *worker) serve() int {
+	for {
+		m, err := w.c.Recv()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0
+			}
+			fmt.Fprintln(os.Stderr, "sbir-kernel worker:", err)
+			return wire.ExitSetup
+		}
+		switch m.Op {
+		case wire.OpRun:
+			w.src.noteImports(m.Chunks)
+			w.startCell(m.ID, m.Chunks)
+		case wire.OpInterrupt:
+			w.mu.Lock()
+			if w.cancel != nil {
+				w.cancel()
+			}
+			w.mu.Unlock()
+		case wire.OpInputRep:
+			select {
+			case w.stdin.replies <- m:
+			default:
+			}
+		case wire.OpComplete:
+			c := w.complete(m.Code, m.Cursor, m.Names, w.columns)
+			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Completion: &c})
+		case wire.OpInspect:
+			in := w.inspect(m.Code, m.Cursor, m.Detail, m.Names)
+			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Inspection: &in})
+		case wire.OpPreflight:
+			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Err: preflightImport(w.cfg.PackagesDir, m.Code)})
+		case wire.OpProbe:
+			if m.Probe != nil {
+				_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Probes: runProbes(*m.Probe)})
+			}
+		default:
+			fmt.Fprintf(os.Stderr, "sbir-kernel worker: unknown request %q\n", m.Op)
+		}
+	}
+}
+
+// startCell runs a cell on its own goroutine so that serve keeps reading
+// interrupts and input replies.
+func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
+	ctx, cancel := context.WithCancel(context.Background())
+	w.mu.Lock()
+	w.cancel = cancel
+	w.mu.Unlock()
+	w.running.Lock()
+	go func() {
+		defer w.running.Unlock()
+		defer cancel()
+		res := &wire.Result{}
+		w.out.begin()
+		w.sess.run(ctx, chunks, res)
+		interrupted := ctx.Err() != nil
+		cancel()
+		w.out.end(res)
+		// The supervisor keeps its own copy of the streams.
+		res.Stdout, res.Stderr = "", ""
+		if interrupted && !w.sess.healthy() {
+			res.Restarted = true // the supervisor replaces this worker
+		} else {
+			w.sess.forgetMain()
+		}
+		_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: id, Result: res})
+	}()
+}
+
+// watchHeap ends the worker when the heap exceeds its budget: the Go
+// memory limit alone is soft and a cell could hold far more.
+func (w *worker) watchHeap() {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	limit := uint64(w.cfg.HeapBytes)
+	for {
+		time.Sleep(10 * time.Millisecond)
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		if used := sample[0].Value.Uint64(); used > limit {
+			done := make(chan struct{})
+			go func() {
+				_ = w.c.Send(&wire.Message{Op: wire.OpFatal, Name: "MemoryError", Text: fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))})
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-time.After(200 * time.Millisecond):
+			}
+			os.Exit(wire.ExitHeapLimit)
+		}
+	}
+}
