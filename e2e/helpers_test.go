@@ -97,6 +97,9 @@ type jupyterEnv struct {
 	bin     string   // the sbir-kernel binary under test
 	dataDir string   // JUPYTER_DATA_DIR
 	env     []string // environment for clients (and, through them, the kernel)
+	// pythonExe runs the client scripts: Debian's python3, or a PyPI
+	// virtualenv's (newVenvJupyterEnv).
+	pythonExe string
 }
 
 // newJupyterEnv builds the kernel and prepares the directories. At the end
@@ -108,7 +111,7 @@ func newJupyterEnv(t *testing.T) *jupyterEnv {
 		t.Skip("end-to-end test skipped in -short mode (it builds the kernel and starts real clients)")
 	}
 	root := t.TempDir()
-	j := &jupyterEnv{t: t, root: root, bin: buildKernel(t, root), dataDir: filepath.Join(root, "data")}
+	j := &jupyterEnv{t: t, root: root, bin: buildKernel(t, root), dataDir: filepath.Join(root, "data"), pythonExe: systemPython}
 	home := filepath.Join(root, "home")
 	for _, d := range []string{j.dataDir, home, filepath.Join(root, "config"), filepath.Join(root, "runtime"), filepath.Join(root, "cache")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -189,13 +192,14 @@ func (j *jupyterEnv) command(ctx context.Context, name string, args ...string) *
 	return cmd
 }
 
-// python runs a script from testdata/scripts with Debian's python3.
+// python runs a script from testdata/scripts with the environment's
+// interpreter (Debian's python3 unless newVenvJupyterEnv chose another).
 func (j *jupyterEnv) python(ctx context.Context, script string, args ...string) (stdout, stderr string, err error) {
 	dir, err := filepath.Abs(filepath.Join("testdata", "scripts"))
 	if err != nil {
 		return "", "", err
 	}
-	cmd := j.command(ctx, systemPython, append([]string{filepath.Join(dir, script)}, args...)...)
+	cmd := j.command(ctx, j.pythonExe, append([]string{filepath.Join(dir, script)}, args...)...)
 	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
