@@ -60,12 +60,16 @@ const readChunk = 4 << 20
 // end of the input, if reading or writing fails, or if ctx is cancelled.
 // On failure dst may hold a partial file.
 func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts ConvertOptions) (*LoadReport, error) {
+	return convert(ctx, src, size, dst, opts, defaultTuning())
+}
+
+func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts ConvertOptions, tune tuning) (*LoadReport, error) {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	bufSize := readChunk
-	if size > 0 && size < readChunk {
+	bufSize := tune.batchBytes
+	if size > 0 && size < int64(bufSize) {
 		bufSize = int(size) + 512 // small inputs: no 4 MiB buffer
 	}
 	rd := newCSVReader(src, bufSize)
@@ -99,66 +103,28 @@ func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	ncols := len(header) // header points into the reader's buffer: keep only its length
 
 	builders := make([]colBuilder, len(m.fields))
+	colReports := make([]*LoadReport, len(m.fields))
+	jobs := make([]colJob, len(m.fields))
 	for i, f := range m.fields {
 		kind := kindText
 		if i < len(canonical) {
 			kind = canonical[i].kind
 		}
-		builders[i] = newColBuilder(f.Name, kind, report)
+		// Each column counts its issues apart (columns are converted
+		// concurrently); they are merged into report at the end.
+		colReports[i] = &LoadReport{}
+		builders[i] = newColBuilder(f.Name, kind, colReports[i])
+		jobs[i] = colJob{b: builders[i], field: -1}
 	}
-	// Column of each CSV field, and the canonical columns the CSV lacks.
-	target := make([]colBuilder, ncols)
-	for i, ci := range m.fieldCol {
-		target[i] = builders[ci]
+	for field, ci := range m.fieldCol {
+		jobs[ci].field = field
 	}
-	var absent []colBuilder
-	for _, ci := range m.missing {
-		absent = append(absent, builders[ci])
+	lastShort, err := scanRecords(rd, ncols, size, report, jobs, tune)
+	if err != nil {
+		return nil, err
 	}
-
-	reserved := size <= 0
-	var lastShort int64 // line of the last record if it had too few fields
-	const sampleRecords = 2000
-	for {
-		fields, line, err := rd.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if isBlank(fields) {
-			report.BlankLines++
-			continue
-		}
-		report.Records++
-		lastShort = 0
-		if len(fields) < ncols {
-			lastShort = line
-		}
-		switch {
-		case len(fields) != ncols:
-			report.skip(line, fmt.Sprintf("%d fields, want %d", len(fields), ncols))
-			continue
-		case rd.malformed != "":
-			report.skip(line, rd.malformed)
-			continue
-		}
-		for i, f := range fields {
-			if len(f) == 0 {
-				target[i].addNull()
-			} else {
-				target[i].add(f, line)
-			}
-		}
-		for _, b := range absent {
-			b.addNull()
-		}
-		report.Rows++
-		if !reserved && report.Rows == sampleRecords {
-			reserved = true
-			reserve(builders, rd.consumed, size, report.Rows)
-		}
+	for _, cr := range colReports {
+		report.mergeColumn(cr)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -219,19 +185,6 @@ func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	}
 	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes)
 	return report, nil
-}
-
-// reserve pre-sizes the builders for the whole input from what the first
-// rows used, so that the large text columns are not copied while growing.
-func reserve(builders []colBuilder, consumed, size, rows int64) {
-	if consumed <= 0 || size <= consumed {
-		return
-	}
-	scale := float64(size-consumed) / float64(consumed) * 1.05
-	moreRows := int(float64(rows)*scale) + 1024
-	for _, b := range builders {
-		b.reserve(moreRows, int(float64(b.textBytes())*scale)+64<<10)
-	}
 }
 
 // headerMap says where each CSV field goes.

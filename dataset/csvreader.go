@@ -36,6 +36,11 @@ type csvReader struct {
 	onRead    func(total int64) // called after each read from r
 	readTotal int64
 	lastByte  byte // last byte consumed
+	// detach, if set, is called before more input is read when records
+	// have been consumed from buf: it takes over buf (whose first used
+	// bytes hold those records) and returns an empty buffer at least as
+	// large to continue in.
+	detach func(buf []byte, used int) []byte
 }
 
 // span locates one field, in buf (relative to the record start) or in scratch.
@@ -66,37 +71,51 @@ func newCSVReader(r io.Reader, bufSize int) *csvReader {
 // it returns io.EOF. c.malformed is non-empty if the record broke the
 // quoting rules (it is still returned, so that the caller can count it).
 func (c *csvReader) next() ([][]byte, int64, error) {
+	recStart, line, err := c.nextRecord()
+	if err != nil {
+		return nil, 0, err
+	}
+	rec := c.buf[recStart:]
+	c.fields = c.fields[:0]
+	for _, sp := range c.spans {
+		if sp.inScratch {
+			c.fields = append(c.fields, c.scratch[sp.s:sp.e])
+		} else {
+			c.fields = append(c.fields, rec[sp.s:sp.e])
+		}
+	}
+	return c.fields, line, nil
+}
+
+// nextRecord reads the next record and returns where it starts in c.buf
+// and the physical line it starts on. Its fields are described by c.spans
+// (relative to the record start, or in c.scratch) until the next call. At
+// the end of input it returns io.EOF.
+func (c *csvReader) nextRecord() (int, int64, error) {
 	for {
 		n, ok, err := c.parse(c.buf[c.start:c.end], c.eof)
 		if err != nil {
-			return nil, 0, err
+			return 0, 0, err
 		}
 		if ok {
-			rec := c.buf[c.start : c.start+n]
+			recStart := c.start
+			rec := c.buf[recStart : recStart+n]
 			line := c.line + 1
 			c.line += int64(bytes.Count(rec, []byte{'\n'}))
-			c.fields = c.fields[:0]
-			for _, sp := range c.spans {
-				if sp.inScratch {
-					c.fields = append(c.fields, c.scratch[sp.s:sp.e])
-				} else {
-					c.fields = append(c.fields, rec[sp.s:sp.e])
-				}
-			}
 			c.start += n
 			c.consumed += int64(n)
 			c.lastByte = rec[n-1]
-			return c.fields, line, nil
+			return recStart, line, nil
 		}
 		if c.eof {
 			if c.start == c.end {
-				return nil, 0, io.EOF
+				return 0, 0, io.EOF
 			}
 			// parse only fails at EOF for an open quote, handled above.
-			return nil, 0, &errUnterminated{line: c.line + 1}
+			return 0, 0, &errUnterminated{line: c.line + 1}
 		}
 		if err := c.fill(); err != nil {
-			return nil, 0, err
+			return 0, 0, err
 		}
 	}
 }
@@ -107,7 +126,15 @@ func (c *csvReader) fill() error {
 		return c.readErr
 	}
 	if c.start > 0 {
-		c.end = copy(c.buf, c.buf[c.start:c.end])
+		if c.detach != nil {
+			// The consumed records stay where they are, for their batch:
+			// move only the unconsumed rest into a buffer of our own.
+			nb := c.detach(c.buf, c.start)
+			c.end = copy(nb, c.buf[c.start:c.end])
+			c.buf = nb
+		} else {
+			c.end = copy(c.buf, c.buf[c.start:c.end])
+		}
 		c.start = 0
 	}
 	if c.end == len(c.buf) {

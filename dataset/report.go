@@ -86,6 +86,19 @@ func (r *LoadReport) skip(line int64, reason string) {
 	}
 }
 
+// mergeColumn adds what one column's builder counted in a report of its
+// own (see Convert) to r.
+func (r *LoadReport) mergeColumn(c *LoadReport) {
+	r.InvalidUTF8Fields += c.InvalidUTF8Fields
+	r.InvalidUTF8Bytes += c.InvalidUTF8Bytes
+	for name, ci := range c.ColumnIssues {
+		if r.ColumnIssues == nil {
+			r.ColumnIssues = make(map[string]*ColumnIssue)
+		}
+		r.ColumnIssues[name] = ci
+	}
+}
+
 func (r *LoadReport) issue(col string, line int64, value []byte) *ColumnIssue {
 	if r.ColumnIssues == nil {
 		r.ColumnIssues = make(map[string]*ColumnIssue)
