@@ -32,3 +32,5 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
+
+replace github.com/go-zeromq/zmq4 => ./third_party/zmq4

@@ -23,18 +23,20 @@
 // to sockets through a small internal interface, so they are tested with an
 // in-memory transport as well as over real sockets.
 //
-// Two properties of zmq4 v0.17.0 shape the sockets (sockets.go,
-// zmqtransport.go): its PUB socket has one unbounded queue and one sender,
-// so iopub is published from a bounded queue by its own goroutine with a
-// high-water mark on the socket (a stalled subscriber makes messages drop,
-// never the shell loop wait); and it writes each frame with separate
-// syscalls, so the ROUTER sockets listen through a buffered tcp transport
-// flushed once per message.
+// The sockets use a patched copy of zmq4 v0.17.0 (third_party/zmq4, see
+// its PATCHES.md) that bounds what a peer can make the kernel hold before
+// any message is authenticated: every length is checked before allocation
+// (MaxFrameBytes plus an envelope on shell, control and stdin, 64 KiB on
+// heartbeat and iopub), handshakes have a deadline, each socket holds at
+// most 64 connections, and a peer that stops reading is disconnected after
+// 10 s instead of blocking the socket. zmq4's PUB socket has one queue and
+// one sender; iopub sets it to wait at its high-water mark instead of
+// dropping, and the kernel bounds its own iopub queue (iopub.go), so output
+// is throttled and status messages are never lost.
 //
 // What the package does not do: CURVE encryption (zmq4 has none), the debug
 // adapter protocol (kernel_info reports "debugger": false), and comms (every
-// comm_open is answered with comm_close). Frames are size-checked after
-// zmq4 has received them: zmq4 itself puts no bound on a frame it reads, so
-// the sockets should only be reachable from trusted hosts (Jupyter binds
-// them to 127.0.0.1 by default).
+// comm_open is answered with comm_close). Anyone who can reach the ports can
+// subscribe to iopub (as with every Jupyter kernel): keep them on 127.0.0.1
+// (Jupyter's default) or a trusted network.
 package kernel

@@ -7,93 +7,126 @@ import (
 	"time"
 )
 
-// publishQueueLen bounds the messages waiting for the iopub socket. The
-// shell and control loops never wait for iopub: when a subscriber stalls
-// zmq4's single PUB sender and the queue fills, messages are dropped (and
-// counted in the log), as libzmq's PUB does at its high-water mark.
-const publishQueueLen = 4096
+// The iopub queue is bounded in bytes: a cell that outputs faster than the
+// subscribers read waits (its Output calls block) rather than growing the
+// kernel's memory. Status messages are the protocol, not output: they are
+// never dropped and never wait, so a client always gets its idle.
+const publishQueueBytes = 16 << 20
 
-// publication is one iopub message waiting to be encoded and sent.
+// publication is one iopub message waiting to be sent: its frames
+// (encoded by the caller, so that the queue's size is known) or a flush
+// marker.
 type publication struct {
+	frames  [][]byte
+	size    int
 	msgType string
-	parent  *Header
-	content any
 	done    chan struct{} // closed once sent; only for flush markers
 }
 
-// publisher owns the iopub socket: one goroutine encodes and sends queued
-// messages in order.
+// publisher owns the iopub socket: one goroutine sends queued messages in
+// order.
 type publisher struct {
 	sock    socket
 	codec   Codec
 	session string
 	log     *slog.Logger
 
-	q       chan publication
+	mu      sync.Mutex
+	room    *sync.Cond // broadcast when the queue shrinks or closes
+	ready   *sync.Cond // signalled when the queue grows or closes
+	q       []publication
+	qBytes  int
+	closed  bool
 	stopped chan struct{}
-
-	mu       sync.Mutex
-	closed   bool
-	dropped  int
-	lastWarn time.Time
 }
 
 func newPublisher(sock socket, codec Codec, session string, log *slog.Logger) *publisher {
-	p := &publisher{
-		sock: sock, codec: codec, session: session, log: log,
-		q:       make(chan publication, publishQueueLen),
-		stopped: make(chan struct{}),
-	}
+	p := &publisher{sock: sock, codec: codec, session: session, log: log, stopped: make(chan struct{})}
+	p.room = sync.NewCond(&p.mu)
+	p.ready = sync.NewCond(&p.mu)
 	go p.run()
 	return p
 }
 
-// publish queues a message without blocking.
+// publish encodes and queues a message of output (anything but status).
+// While the queue holds publishQueueBytes or more it waits for room:
+// output is throttled to what the subscribers take.
 func (p *publisher) publish(msgType string, parent *Header, content any) {
+	pub, ok := p.encode(msgType, parent, content)
+	if !ok {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	for !p.closed && len(p.q) > 0 && p.qBytes+pub.size > publishQueueBytes {
+		p.room.Wait()
+	}
+	p.enqueueLocked(pub)
+}
+
+// status publishes a kernel status (starting, busy, idle). It never
+// waits and is never dropped.
+func (p *publisher) status(state string, parent *Header) {
+	pub, ok := p.encode("status", parent, statusContent{State: state})
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.enqueueLocked(pub)
+}
+
+type statusContent struct {
+	State string `json:"execution_state"`
+}
+
+func (p *publisher) encode(msgType string, parent *Header, content any) (publication, bool) {
+	raw, err := json.Marshal(content)
+	if err != nil {
+		p.log.Error("encode iopub content", "msg_type", msgType, "err", err)
+		return publication{}, false
+	}
+	m := &Message{
+		Identities:   [][]byte{[]byte(msgType)},
+		Header:       newHeader(msgType, p.session),
+		ParentHeader: parent,
+		Content:      raw,
+	}
+	frames, err := p.codec.Encode(m)
+	if err != nil {
+		p.log.Error("encode iopub message", "msg_type", msgType, "err", err)
+		return publication{}, false
+	}
+	size := 0
+	for _, f := range frames {
+		size += len(f)
+	}
+	return publication{frames: frames, size: size, msgType: msgType}, true
+}
+
+func (p *publisher) enqueueLocked(pub publication) {
 	if p.closed {
 		return
 	}
-	select {
-	case p.q <- publication{msgType: msgType, parent: parent, content: content}:
-	default:
-		p.dropped++
-		if now := time.Now(); now.Sub(p.lastWarn) > time.Second {
-			p.lastWarn = now
-			p.log.Warn("iopub queue full: dropping messages (is a subscriber stalled?)",
-				"msg_type", msgType, "dropped_total", p.dropped)
-		}
-	}
-}
-
-// status publishes a kernel status (starting, busy, idle).
-func (p *publisher) status(state string, parent *Header) {
-	p.publish("status", parent, map[string]string{"execution_state": state})
+	p.q = append(p.q, pub)
+	p.qBytes += pub.size
+	p.ready.Signal()
 }
 
 // drain waits until every message queued so far has been handed to the
-// socket, or timeout passes. It is called only by close.
+// socket, or timeout passes.
 func (p *publisher) drain(timeout time.Duration) {
-	p.mu.Lock()
-	closed := p.closed
-	p.mu.Unlock()
-	if closed {
-		return
-	}
-	// Only close, from Serve's goroutine, calls drain and closes q, so
-	// the marker can be sent without holding mu (which would make
-	// publishers wait).
 	done := make(chan struct{})
-	deadline := time.After(timeout)
-	select {
-	case p.q <- publication{done: done}:
-	case <-deadline:
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
 		return
 	}
+	p.enqueueLocked(publication{done: done})
+	p.mu.Unlock()
 	select {
 	case <-done:
-	case <-deadline:
+	case <-time.After(timeout):
 	}
 }
 
@@ -104,15 +137,14 @@ const iopubLinger = 100 * time.Millisecond
 
 // close stops the publisher after draining what is queued (at most
 // timeout) and lingering for the socket to send it: at most timeout +
-// 150 ms in all.
+// 150 ms in all. Publishers waiting for room return at once.
 func (p *publisher) close(timeout time.Duration) {
 	p.drain(timeout)
 	time.Sleep(iopubLinger)
 	p.mu.Lock()
-	if !p.closed {
-		p.closed = true
-		close(p.q)
-	}
+	p.closed = true
+	p.room.Broadcast()
+	p.ready.Signal()
 	p.mu.Unlock()
 	select {
 	case <-p.stopped:
@@ -120,31 +152,62 @@ func (p *publisher) close(timeout time.Duration) {
 	}
 }
 
+// statusRetry is how long the sender waits before trying a status message
+// again after the socket refused it (its send timeout expired while a
+// stalled subscriber was being disconnected).
+const statusRetry = 100 * time.Millisecond
+
 func (p *publisher) run() {
 	defer close(p.stopped)
-	for pub := range p.q {
+	for {
+		p.mu.Lock()
+		for len(p.q) == 0 && !p.closed {
+			p.ready.Wait()
+		}
+		if p.closed {
+			p.mu.Unlock()
+			return
+		}
+		pub := p.q[0]
+		p.mu.Unlock()
+
 		if pub.done != nil {
 			close(pub.done)
-			continue
+		} else {
+			p.send(pub)
 		}
-		raw, err := json.Marshal(pub.content)
-		if err != nil {
-			p.log.Error("encode iopub content", "msg_type", pub.msgType, "err", err)
-			continue
+
+		p.mu.Lock()
+		p.q[0] = publication{}
+		p.q = p.q[1:]
+		p.qBytes -= pub.size
+		if len(p.q) == 0 {
+			p.q = nil // let the backing array go
 		}
-		m := &Message{
-			Identities:   [][]byte{[]byte(pub.msgType)},
-			Header:       newHeader(pub.msgType, p.session),
-			ParentHeader: pub.parent,
-			Content:      raw,
+		p.room.Broadcast()
+		p.mu.Unlock()
+	}
+}
+
+// send hands one message to the socket. Output that the socket refuses is
+// logged and dropped; a status message is retried until it goes or the
+// publisher closes.
+func (p *publisher) send(pub publication) {
+	for {
+		err := p.sock.Send(pub.frames)
+		if err == nil {
+			return
 		}
-		frames, err := p.codec.Encode(m)
-		if err != nil {
-			p.log.Error("encode iopub message", "msg_type", pub.msgType, "err", err)
-			continue
+		p.log.Warn("send on iopub", "msg_type", pub.msgType, "err", err)
+		if pub.msgType != "status" {
+			return
 		}
-		if err := p.sock.Send(frames); err != nil {
-			p.log.Warn("send on iopub", "msg_type", pub.msgType, "err", err)
+		p.mu.Lock()
+		closed := p.closed
+		p.mu.Unlock()
+		if closed {
+			return
 		}
+		time.Sleep(statusRetry)
 	}
 }

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -16,12 +17,18 @@ func (b *blockedSocket) Send(frames [][]byte) error {
 	return b.memSocket.Send(frames)
 }
 
-func TestPublisherNeverBlocks(t *testing.T) {
+// TestStatusNeverDroppedOutputThrottled: on a stalled socket, status
+// messages are queued without waiting and without limit, output waits once
+// the queue holds publishQueueBytes, and everything is sent in order once
+// the socket moves again.
+func TestStatusNeverDroppedOutputThrottled(t *testing.T) {
 	sock := &blockedSocket{memSocket: *newMemSocket(), release: make(chan struct{})}
+	sock.out = make(chan [][]byte, 1<<16)
 	p := newPublisher(sock, Codec{}, "s", testLogger(t))
+	const statuses = 20000
 	done := make(chan struct{})
 	go func() {
-		for range publishQueueLen * 2 {
+		for range statuses {
 			p.status("busy", nil)
 		}
 		close(done)
@@ -29,18 +36,49 @@ func TestPublisherNeverBlocks(t *testing.T) {
 	select {
 	case <-done:
 	case <-time.After(waitTime):
-		t.Fatal("publish blocked on a stalled socket")
+		t.Fatal("status waited on a stalled socket")
+	}
+	outputDone := make(chan struct{})
+	big := strings.Repeat("x", 1<<20)
+	go func() {
+		for range 40 { // 40 MiB, over the 16 MiB queue
+			p.publish("stream", nil, streamContent{Name: "stdout", Text: big})
+		}
+		close(outputDone)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-outputDone:
+		t.Fatal("40 MiB of output queued on a stalled socket: the queue is unbounded")
+	default:
 	}
 	p.mu.Lock()
-	dropped := p.dropped
+	queued := p.qBytes
 	p.mu.Unlock()
-	if dropped < publishQueueLen-1 {
-		t.Errorf("dropped %d messages, want about %d", dropped, publishQueueLen)
+	if queued > publishQueueBytes+2<<20 {
+		t.Errorf("queue holds %d bytes, limit %d", queued, publishQueueBytes)
 	}
+	p.status("idle", nil) // still does not wait
 	close(sock.release)
-	p.close(time.Second)
-	if n := len(sock.out); n < publishQueueLen-1 || n > publishQueueLen+1 {
-		t.Errorf("sent %d messages after release, want the %d queued", n, publishQueueLen)
+	<-outputDone
+	p.close(5 * time.Second)
+	var busy, idle, streams int
+	for len(sock.out) > 0 {
+		m, err := Codec{}.Decode(<-sock.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch string(m.Content) {
+		case `{"execution_state":"busy"}`:
+			busy++
+		case `{"execution_state":"idle"}`:
+			idle++
+		default:
+			streams++
+		}
+	}
+	if busy != statuses || idle != 1 || streams != 40 {
+		t.Errorf("sent %d busy, %d idle, %d streams; want %d, 1, 40", busy, idle, streams, statuses)
 	}
 }
 

@@ -27,10 +27,10 @@ func (s *server) recv(name string, sock socket) (m *Message, ok bool) {
 	for {
 		frames, err := sock.Recv()
 		if err != nil {
-			if s.ctx.Err() == nil {
-				s.log.Error("receive failed; channel stopped", "socket", name, "err", err)
+			if !s.keepReceiving(name, err) {
+				return nil, false
 			}
-			return nil, false
+			continue
 		}
 		m, err := s.codec.Decode(frames)
 		if err == nil && len(s.codec.Key) > 0 {

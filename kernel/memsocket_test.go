@@ -2,7 +2,8 @@ package kernel
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"net"
 	"slices"
 	"sync"
 	"testing"
@@ -24,7 +25,7 @@ func newMemSocket() *memSocket {
 	return &memSocket{in: make(chan [][]byte, 64), out: make(chan [][]byte, 8192), closed: make(chan struct{})}
 }
 
-var errClosed = errors.New("memsocket: closed")
+var errClosed = fmt.Errorf("memsocket: %w", net.ErrClosed)
 
 func (m *memSocket) Recv() ([][]byte, error) {
 	select {

@@ -81,7 +81,7 @@ func Serve(ctx context.Context, conn ConnectionInfo, cfg Config) (Shutdown, erro
 	}
 	sockCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	t, bound, err := listen(sockCtx, conn)
+	t, bound, err := listen(sockCtx, conn, cfg.maxFrameBytes())
 	if err != nil {
 		return Shutdown{}, fmt.Errorf("kernel: %w", err)
 	}
@@ -89,6 +89,14 @@ func Serve(ctx context.Context, conn ConnectionInfo, cfg Config) (Shutdown, erro
 		cfg.Ready(bound)
 	}
 	return serve(ctx, t, []byte(conn.Key), cfg)
+}
+
+// maxFrameBytes is MaxFrameBytes or its default.
+func (c Config) maxFrameBytes() int {
+	if c.MaxFrameBytes <= 0 {
+		return DefaultMaxFrameBytes
+	}
+	return c.MaxFrameBytes
 }
 
 // server is the protocol core of one running kernel.

@@ -2,11 +2,12 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -15,8 +16,10 @@ import (
 // socket is what the protocol core needs from a ZeroMQ socket. The real
 // implementation wraps zmq4; tests use an in-memory fake.
 type socket interface {
-	// Recv returns the frames of the next message; it fails once the
-	// socket is closed.
+	// Recv returns the frames of the next message. Once the socket is
+	// closed it fails with an error wrapping net.ErrClosed; other errors
+	// concern one message (a peer broke the protocol) and the socket
+	// keeps receiving.
 	Recv() ([][]byte, error)
 	// Send sends one multipart message.
 	Send(frames [][]byte) error
@@ -36,90 +39,114 @@ func (t transport) close() {
 	}
 }
 
-// zmqSocket adapts a zmq4 socket. flush, when set, runs after each send
-// (write-buffered ROUTER sockets, see zmqtransport.go).
-type zmqSocket struct {
-	s     zmq4.Socket
-	flush func()
-}
+// zmqSocket adapts a zmq4 socket.
+type zmqSocket struct{ s zmq4.Socket }
 
 func (z zmqSocket) Recv() ([][]byte, error) {
 	m, err := z.s.Recv()
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			// zmq4 reports its socket's context, cancelled by Close.
+			return nil, fmt.Errorf("%w: %w", net.ErrClosed, err)
+		}
 		return nil, err
 	}
 	return m.Frames, nil
 }
 
 func (z zmqSocket) Send(frames [][]byte) error {
-	var err error
-	if len(frames) == 1 {
-		err = z.s.Send(zmq4.NewMsg(frames[0]))
-	} else {
-		err = z.s.SendMulti(zmq4.NewMsgFrom(frames...))
-	}
-	if z.flush != nil {
-		z.flush()
-	}
-	return err
+	return z.s.SendMulti(zmq4.NewMsgFrom(frames...))
 }
 
 func (z zmqSocket) Close() error { return z.s.Close() }
 
-// iopubHWM bounds zmq4's PUB queue (unbounded by default): beyond it,
-// messages are dropped rather than held in memory, as libzmq's PUB does
-// at its high-water mark.
-const iopubHWM = 1000
+// Socket limits. Everything a peer sends is read before its HMAC can be
+// checked, so each socket bounds what one peer can make the kernel hold
+// (the patched zmq4 in third_party/zmq4 enforces these before allocating).
+const (
+	// iopubHWM bounds zmq4's PUB queue, in messages. With zmq4.OptionNoDrop
+	// the publisher waits for room instead of dropping (so status messages
+	// are never lost); the publisher's own queue is bounded in bytes.
+	iopubHWM = 64
 
-// sendTimeout bounds a blocked send on a ROUTER or REP socket.
-const sendTimeout = 10 * time.Second
+	// sendTimeout bounds a blocked send; a peer that reads nothing for this
+	// long is disconnected.
+	sendTimeout = 10 * time.Second
+
+	// iopubStallTimeout is how long an iopub subscriber may accept no
+	// bytes before it is disconnected: zmq4's PUB has one sender, so a
+	// stalled subscriber holds up every other one (libzmq would drop its
+	// messages instead). Jupyter's clients reconnect on their own.
+	iopubStallTimeout = 3 * time.Second
+
+	// handshakeTimeout bounds the ZMTP handshake of an accepted connection.
+	handshakeTimeout = 5 * time.Second
+
+	// maxConnsPerSocket bounds the connections each socket holds. Jupyter
+	// clients open one per socket each; a notebook server a few.
+	maxConnsPerSocket = 64
+
+	// smallMsgBytes bounds what the heartbeat (pings) and iopub
+	// (subscriptions) accept from a peer.
+	smallMsgBytes = 64 << 10
+
+	// envelopeSlack is what a shell, control or stdin message may hold
+	// besides its largest frame: identities, delimiter, signature, header,
+	// parent header and metadata.
+	envelopeSlack = 1 << 20
+)
 
 // listen binds the kernel's sockets as ci describes and returns them
 // together with ci updated with the ports actually bound (tcp port 0 picks
-// a free port).
-func listen(ctx context.Context, ci ConnectionInfo) (transport, ConnectionInfo, error) {
-	quiet := zmq4.WithLogger(log.New(io.Discard, "", 0))
-	timeout := zmq4.WithTimeout(sendTimeout)
-	registerTransports()
+// a free port). maxFrame bounds each frame of a request (Config.MaxFrameBytes).
+func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, ConnectionInfo, error) {
+	common := []zmq4.Option{
+		zmq4.WithLogger(log.New(io.Discard, "", 0)),
+		zmq4.WithTimeout(sendTimeout),
+		zmq4.WithWriteTimeout(sendTimeout),
+		zmq4.WithHandshakeTimeout(handshakeTimeout),
+		zmq4.WithMaxConns(maxConnsPerSocket),
+	}
+	with := func(maxMsg int64) []zmq4.Option {
+		return append(slices.Clip(common), zmq4.WithMaxMsgSize(maxMsg))
+	}
+	request := with(int64(maxFrame) + envelopeSlack)
+	small := with(smallMsgBytes)
 	var t transport
 	specs := []struct {
-		name   string
-		port   *int
-		dst    *socket
-		s      zmq4.Socket
-		scheme string // tcp transport to listen with
+		name string
+		port *int
+		dst  *socket
+		s    zmq4.Socket
 	}{
-		{"shell", &ci.ShellPort, &t.shell, zmq4.NewRouter(ctx, quiet, timeout), bufferedWriteTCP},
-		{"control", &ci.ControlPort, &t.control, zmq4.NewRouter(ctx, quiet, timeout), bufferedWriteTCP},
-		{"stdin", &ci.StdinPort, &t.stdin, zmq4.NewRouter(ctx, quiet, timeout), bufferedWriteTCP},
-		{"iopub", &ci.IOPubPort, &t.iopub, zmq4.NewPub(ctx, quiet, timeout), "tcp"},
-		{"heartbeat", &ci.HBPort, &t.heartbeat, zmq4.NewRep(ctx, quiet, timeout), bufferedReadTCP},
+		{"shell", &ci.ShellPort, &t.shell, zmq4.NewRouter(ctx, request...)},
+		{"control", &ci.ControlPort, &t.control, zmq4.NewRouter(ctx, request...)},
+		{"stdin", &ci.StdinPort, &t.stdin, zmq4.NewRouter(ctx, request...)},
+		{"iopub", &ci.IOPubPort, &t.iopub, zmq4.NewPub(ctx, append(small, zmq4.WithWriteTimeout(iopubStallTimeout))...)},
+		{"heartbeat", &ci.HBPort, &t.heartbeat, zmq4.NewRep(ctx, small...)},
 	}
 	for i, sp := range specs {
-		public := ci.endpoint(*sp.port)
-		ep := public
-		if ci.Transport == "tcp" {
-			ep = sp.scheme + strings.TrimPrefix(public, "tcp")
-		}
+		ep := ci.endpoint(*sp.port)
 		if err := sp.s.Listen(ep); err != nil {
 			for _, o := range specs[i:] {
 				o.s.Close()
 			}
 			t.close()
-			return transport{}, ci, fmt.Errorf("bind %s socket to %s (is another kernel using the port?): %w", sp.name, public, err)
+			return transport{}, ci, fmt.Errorf("bind %s socket to %s (is another kernel using the port?): %w", sp.name, ep, err)
 		}
 		if a, ok := sp.s.Addr().(*net.TCPAddr); ok {
 			*sp.port = a.Port
 		}
-		zs := zmqSocket{s: sp.s}
-		if sp.scheme == bufferedWriteTCP && ci.Transport == "tcp" {
-			zs.flush = flushBufferedConns
-		}
-		*sp.dst = zs
+		*sp.dst = zmqSocket{s: sp.s}
 	}
-	if err := specs[3].s.SetOption(zmq4.OptionHWM, iopubHWM); err != nil {
+	iopub := specs[3].s
+	if err := iopub.SetOption(zmq4.OptionHWM, iopubHWM); err != nil {
 		t.close()
 		return transport{}, ci, fmt.Errorf("set iopub high-water mark: %w", err)
+	}
+	if err := iopub.SetOption(zmq4.OptionNoDrop, true); err != nil {
+		t.close()
+		return transport{}, ci, fmt.Errorf("set iopub no-drop: %w", err)
 	}
 	return t, ci, nil
 }

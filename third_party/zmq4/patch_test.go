@@ -1,0 +1,438 @@
+// Tests of the patches listed in PATCHES.md.
+
+package zmq4
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// greetingNULL is a ZMTP 3.0 greeting for the NULL mechanism.
+func greetingNULL() []byte {
+	g := greeting{Version: defaultVersion}
+	g.Sig.Header, g.Sig.Footer = sigHeader, sigFooter
+	copy(g.Mechanism[:], NullSecurity)
+	return g.marshal()
+}
+
+// readyCmd is a READY command frame for socket type typ.
+func readyCmd(typ SocketType) []byte {
+	body, _ := (&Cmd{Name: CmdReady, Body: propBytes(sysSockType, string(typ))}).marshalZMTP()
+	return frame(isCommandBitFlag, body)
+}
+
+func propBytes(k, v string) []byte {
+	b := append([]byte{byte(len(k))}, k...)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(v)))
+	return append(b, v...)
+}
+
+// frame encodes one frame with the given flags and body.
+func frame(flags byte, body []byte) []byte {
+	if len(body) > 255 {
+		return append(append([]byte{flags | isLongBitFlag}, binary.BigEndian.AppendUint64(nil, uint64(len(body)))...), body...)
+	}
+	return append([]byte{flags, byte(len(body))}, body...)
+}
+
+// longHeader announces a long frame of size bytes without its body.
+func longHeader(flags byte, size uint64) []byte {
+	return append([]byte{flags | isLongBitFlag}, binary.BigEndian.AppendUint64(nil, size)...)
+}
+
+// testConn is a Conn reading stream, writing nowhere.
+func testConn(stream []byte, maxMsg int64) *Conn {
+	a, b := net.Pipe()
+	b.Close()
+	return &Conn{rw: a, r: bufio.NewReader(bytes.NewReader(stream)), sec: nullSecurity{}, opts: connOptions{maxMsgSize: maxMsg}}
+}
+
+func TestReadBoundsEveryLength(t *testing.T) {
+	manyEmpty := bytes.Repeat([]byte{hasMoreBitFlag, 0}, 1000)
+	tests := []struct {
+		name   string
+		stream []byte
+		maxMsg int64
+		want   error // nil: read succeeds
+	}{
+		{"command announcing 2^62", longHeader(isCommandBitFlag, 1<<62), 0, ErrMsgTooLarge},
+		{"command over 64 KiB", longHeader(isCommandBitFlag, maxCmdSize+1), 0, ErrMsgTooLarge},
+		{"command with MORE", frame(isCommandBitFlag|hasMoreBitFlag, []byte("\x04PING")), 0, ErrBadFrame},
+		{"frame announcing 2^40 over the limit", longHeader(0, 1<<40), 1 << 20, ErrMsgTooLarge},
+		{"frame announcing 2^63", longHeader(0, 1<<63), 0, errOverflow},
+		{"frames summing over the limit", append(frame(hasMoreBitFlag, make([]byte, 600)), frame(0, make([]byte, 600))...), 1000, ErrMsgTooLarge},
+		{"many empty frames", append(manyEmpty, 0, 0), 16 << 10, ErrMsgTooLarge},
+		{"frame at the limit", frame(0, make([]byte, 1000-frameOverhead)), 1000, nil},
+		// Without a limit, a frame announcing 2^62 bytes and sending a
+		// few fails for want of bytes, not of memory.
+		{"unlimited, 2^62 announced, 10 sent", append(longHeader(0, 1<<62), "0123456789"...), 0, io.ErrUnexpectedEOF},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := testConn(tt.stream, tt.maxMsg)
+			msg := c.read()
+			if !errors.Is(msg.err, tt.want) || (tt.want == nil && msg.err != nil) {
+				t.Fatalf("read error = %v, want %v", msg.err, tt.want)
+			}
+			if tt.want != nil && tt.want != io.ErrUnexpectedEOF && !c.Closed() {
+				t.Error("connection left open after a protocol error")
+			}
+		})
+	}
+}
+
+func TestReadBodyGrowsWithData(t *testing.T) {
+	data := bytes.Repeat([]byte("abcdefgh"), 100_000)
+	got, err := readBody(bytes.NewReader(data), uint64(len(data)))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("readBody: %v, %d bytes", err, len(got))
+	}
+	// 1 GiB announced, 1 MiB sent: the allocation follows the bytes.
+	got, err = readBody(bytes.NewReader(data), 1<<30)
+	if !errors.Is(err, io.ErrUnexpectedEOF) || got != nil {
+		t.Fatalf("short body: %v", err)
+	}
+}
+
+func TestMetadataUnmarshalTruncated(t *testing.T) {
+	full := append(propBytes("Socket-Type", "DEALER"), propBytes("Identity", "abc")...)
+	for i := 0; i < len(full); i++ {
+		md := make(Metadata)
+		if err := md.UnmarshalZMTP(full[:i]); err == nil && i != len(propBytes("Socket-Type", "DEALER")) && i != 0 {
+			t.Errorf("prefix of %d bytes: no error", i)
+		}
+	}
+	for _, bad := range [][]byte{{5, 'a', 'b'}, {1}, {1, 'a', 0, 0}, {1, 'a', 0xff, 0xff, 0xff, 0xff}, {0, 0, 0, 0, 0}} {
+		md := make(Metadata)
+		if err := md.UnmarshalZMTP(bad); err == nil {
+			t.Errorf("UnmarshalZMTP(%q) = nil", bad)
+		}
+	}
+	md := make(Metadata)
+	if err := md.UnmarshalZMTP(full); err != nil || md[sysSockType] != "DEALER" || md[sysSockID] != "abc" {
+		t.Fatalf("UnmarshalZMTP(valid) = %v, %v", err, md)
+	}
+}
+
+func FuzzMetadataUnmarshal(f *testing.F) {
+	f.Add(propBytes("Socket-Type", "REQ"))
+	f.Add([]byte{5, 'a', 'b'})
+	f.Add([]byte{1, 'a', 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		md := make(Metadata)
+		_ = md.UnmarshalZMTP(p)
+	})
+}
+
+// FuzzConnRead feeds arbitrary bytes to the frame reader with a limit:
+// it never panics and never returns more than the limit.
+func FuzzConnRead(f *testing.F) {
+	f.Add(longHeader(isCommandBitFlag, 1<<62))
+	f.Add(longHeader(0, 1<<40))
+	f.Add(frame(hasMoreBitFlag, []byte("id")))
+	f.Add(readyCmd(Dealer))
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		const limit = 4096
+		c := testConn(stream, limit)
+		for i := 0; i < 8; i++ {
+			msg := c.read()
+			if msg.err != nil {
+				return
+			}
+			n := 0
+			for _, fr := range msg.Frames {
+				n += len(fr) + frameOverhead
+			}
+			if n > limit {
+				t.Fatalf("read a message of %d bytes over the limit %d", n, limit)
+			}
+		}
+	})
+}
+
+func quiet() Option { return WithLogger(log.New(io.Discard, "", 0)) }
+
+// rawSend connects to addr, writes payload and waits until the socket
+// closes the connection (or timeout).
+func rawSend(t *testing.T, addr string, payload []byte, timeout time.Duration) (closed bool) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(payload)
+	c.SetReadDeadline(time.Now().Add(timeout))
+	_, err = io.Copy(io.Discard, c)
+	var ne net.Error
+	return !errors.As(err, &ne) || !ne.Timeout() // EOF or reset: closed
+}
+
+// startRep listens with a REP socket that echoes, on a random port.
+func startRep(t *testing.T, opts ...Option) (addr string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	rep := NewRep(ctx, append(opts, quiet())...)
+	t.Cleanup(func() { cancel(); rep.Close() })
+	if err := rep.Listen("tcp://127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			m, err := rep.Recv()
+			if err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				continue
+			}
+			rep.Send(m)
+		}
+	}()
+	return rep.Addr().String()
+}
+
+// roundTrip checks that a REQ client still gets its echo.
+func roundTrip(t *testing.T, addr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req := NewReq(ctx, quiet())
+	defer req.Close()
+	if err := req.Dial("tcp://" + addr); err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		if err := req.Send(NewMsgString("ping")); err != nil {
+			done <- err
+			return
+		}
+		m, err := req.Recv()
+		if err == nil && string(m.Bytes()) != "ping" {
+			err = fmt.Errorf("echo %q", m.Frames)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("round trip: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no echo within 5 s")
+	}
+}
+
+func TestListenerSurvivesHugeFrames(t *testing.T) {
+	addr := startRep(t, WithMaxMsgSize(1<<20))
+	g := greetingNULL()
+	for name, payload := range map[string][]byte{
+		"greeting + command of 2^62":    append(g, longHeader(isCommandBitFlag, 1<<62)...),
+		"READY + frame of 2^40":         append(append(g, readyCmd(Req)...), longHeader(0, 1<<40)...),
+		"READY with truncated property": append(g, frame(isCommandBitFlag, append([]byte("\x05READY"), 11, 'S'))...),
+		"bad greeting":                  bytes.Repeat([]byte{0xff}, 64),
+		"READY without Socket-Type":     append(g, frame(isCommandBitFlag, append([]byte("\x05READY"), propBytes("Socket-Typ ", "REQ")...))...),
+		"READY with an unknown type":    append(g, readyCmd("NOPE")...),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if !rawSend(t, addr, payload, 2*time.Second) {
+				t.Error("the socket did not close the connection")
+			}
+			roundTrip(t, addr)
+		})
+	}
+}
+
+func TestSilentPeerDoesNotBlockAccept(t *testing.T) {
+	addr := startRep(t, WithHandshakeTimeout(300*time.Millisecond))
+	silent, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	roundTrip(t, addr) // while the silent peer holds its handshake
+	silent.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, err := io.Copy(io.Discard, silent); err != nil {
+		t.Errorf("silent peer not disconnected after the handshake timeout: %v", err)
+	}
+}
+
+func TestMaxConns(t *testing.T) {
+	addr := startRep(t, WithMaxConns(2))
+	var held []net.Conn
+	for i := 0; i < 2; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		held = append(held, c)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if !rawSend(t, addr, greetingNULL(), 2*time.Second) {
+		t.Fatal("a third connection was kept")
+	}
+	for _, c := range held {
+		c.Close()
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		// Closed connections are released once the socket notices.
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write(greetingNULL())
+		c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		b := make([]byte, 64)
+		_, err = io.ReadFull(c, b)
+		c.Close()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("connections never released")
+		}
+	}
+}
+
+func TestWriteTimeoutClosesStalledPeer(t *testing.T) {
+	a, b := net.Pipe() // writes block until b reads; b never does
+	defer b.Close()
+	c := &Conn{rw: a, r: bufio.NewReader(a), sec: nullSecurity{}, opts: connOptions{writeTimeout: 100 * time.Millisecond}}
+	start := time.Now()
+	err := c.SendMsg(NewMsgFrom([]byte("a"), []byte("b")))
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Fatalf("SendMsg to a stalled peer = %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("SendMsg took %v", d)
+	}
+	if !c.Closed() {
+		t.Error("connection still open after a write timeout")
+	}
+}
+
+func TestPubNoDropDeliversEverything(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pub := NewPub(ctx, quiet())
+	defer pub.Close()
+	if err := pub.Listen("tcp://127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.SetOption(OptionHWM, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.SetOption(OptionNoDrop, true); err != nil {
+		t.Fatal(err)
+	}
+	sub := NewSub(ctx, quiet())
+	defer sub.Close()
+	if err := sub.Dial("tcp://" + pub.Addr().String()); err != nil {
+		t.Fatal(err)
+	}
+	sub.SetOption(OptionSubscribe, "")
+	msgs := make(chan string, 64)
+	go func() {
+		defer close(msgs)
+		for {
+			m, err := sub.Recv()
+			if err != nil {
+				return
+			}
+			msgs <- string(m.Bytes())
+		}
+	}()
+	// Wait for the subscription to arrive.
+	for ready := false; !ready; {
+		pub.Send(NewMsgString("hello"))
+		select {
+		case <-msgs:
+			ready = true
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	const n = 20000
+	go func() {
+		for i := 0; i < n; i++ {
+			pub.Send(NewMsgString(fmt.Sprintf("m%d", i)))
+		}
+	}()
+	next := 0
+	for next < n {
+		s, ok := <-msgs
+		if !ok {
+			t.Fatalf("subscriber stopped after %d messages", next)
+		}
+		if s == "hello" {
+			continue
+		}
+		if want := fmt.Sprintf("m%d", next); s != want {
+			t.Fatalf("got %s, want %s: a message was dropped", s, want)
+		}
+		next++
+	}
+}
+
+func TestPubIgnoresNonSubscriptionMessages(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pub := NewPub(ctx, quiet())
+	defer pub.Close()
+	if err := pub.Listen("tcp://127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	addr := pub.Addr().String()
+	// 100 non-subscription messages used to fill the PUB's unread queue
+	// and block the reader of every connection behind it.
+	junk := append(greetingNULL(), readyCmd(Sub)...)
+	for i := 0; i < 100; i++ {
+		junk = append(junk, frame(0, []byte("junk"))...)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(junk)
+	sub := NewSub(ctx, quiet())
+	defer sub.Close()
+	if err := sub.Dial("tcp://" + addr); err != nil {
+		t.Fatal(err)
+	}
+	sub.SetOption(OptionSubscribe, "t")
+	got := make(chan string, 1)
+	go func() {
+		m, err := sub.Recv()
+		if err == nil {
+			got <- string(m.Bytes())
+		}
+	}()
+	deadline := time.After(5 * time.Second)
+	for {
+		pub.Send(NewMsgString("topic"))
+		select {
+		case s := <-got:
+			if !strings.HasPrefix(s, "t") {
+				t.Fatalf("got %q", s)
+			}
+			return
+		case <-deadline:
+			t.Fatal("subscription never took effect")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
