@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // Count returns the number of rows in each group, in a column "Count".
@@ -19,10 +21,10 @@ func (g Grouped) Count() Frame {
 	for i, n := range g.groupCounts() {
 		out[i] = int64(n)
 	}
-	return g.result(&vector{name: "Count", kind: kindInt, n: len(out), ints: out, aggName: "Count"})
+	return g.result(&columnar.Vector{Name: "Count", Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "Count"})
 }
 
-func (g Grouped) numericColumn(op, name string) (*vector, Frame, bool) {
+func (g Grouped) numericColumn(op, name string) (*columnar.Vector, Frame, bool) {
 	if f, bad := g.errFrame(); bad {
 		return nil, f, false
 	}
@@ -30,7 +32,7 @@ func (g Grouped) numericColumn(op, name string) (*vector, Frame, bool) {
 	if err != nil {
 		return nil, errFrame(err), false
 	}
-	if !c.numeric() {
+	if !c.Numeric() {
 		return nil, errFrame(wrongType(op, c, "int or float", "")), false
 	}
 	return c, Frame{}, true
@@ -48,22 +50,22 @@ func (g Grouped) Sum(column string) Frame {
 	if !ok {
 		return bad
 	}
-	if c.kind == kindInt {
+	if c.Kind == columnar.KindInt {
 		out := make([]int64, len(g.rep))
 		for k, id := range g.idList() {
 			i := g.f.row(k)
-			if !c.isNull(i) {
-				out[id] += c.ints[i]
+			if !c.IsNull(i) {
+				out[id] += c.Ints[i]
 			}
 		}
-		return g.result(&vector{name: c.name, kind: kindInt, n: len(out), ints: out, aggName: "Sum"})
+		return g.result(&columnar.Vector{Name: c.Name, Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "Sum"})
 	}
 	out := make([]float64, len(g.rep))
-	vals := c.floats
+	vals := c.Floats
 	switch {
-	case c.valid == nil && g.codes != nil:
-		sumByCode(out, g.codes, g.slot, vals[:len(g.codes)])
-	case c.valid == nil && g.f.all:
+	case c.Valid == nil && g.codes != nil:
+		columnar.SumByCode(out, g.codes, g.slot, vals[:len(g.codes)])
+	case c.Valid == nil && g.f.all:
 		for i, id := range g.ids {
 			if v := vals[i]; v == v {
 				out[id] += v
@@ -72,59 +74,12 @@ func (g Grouped) Sum(column string) Frame {
 	default:
 		for k, id := range g.idList() {
 			i := g.f.row(k)
-			if v := c.float(i); !math.IsNaN(v) {
+			if v := c.Float(i); !math.IsNaN(v) {
 				out[id] += v
 			}
 		}
 	}
-	return g.result(&vector{name: c.name, kind: kindFloat, n: len(out), floats: out, aggName: "Sum"})
-}
-
-// sumByCode adds vals[i] (NaN skipped) into out[slot[codes[i]]]. Large
-// inputs are split across processors; within a part, four interleaved
-// accumulators keep consecutive rows of one group (common: half the
-// awards are DoD) from waiting on each other's additions.
-func sumByCode(out []float64, codes []int16, slot []int32, vals []float64) {
-	partial := make([][4][]float64, maxParts())
-	used := parallelParts(len(codes), func(part, lo, hi int) {
-		var acc [4][]float64
-		for a := range acc {
-			acc[a] = make([]float64, len(slot))
-		}
-		a0, a1, a2, a3 := acc[0], acc[1], acc[2], acc[3]
-		cs, vs := codes[lo:hi], vals[lo:hi]
-		n := len(cs)
-		i := 0
-		for ; i+4 <= n; i += 4 {
-			v0, v1, v2, v3 := vs[i], vs[i+1], vs[i+2], vs[i+3]
-			if v0 == v0 {
-				a0[cs[i]] += v0
-			}
-			if v1 == v1 {
-				a1[cs[i+1]] += v1
-			}
-			if v2 == v2 {
-				a2[cs[i+2]] += v2
-			}
-			if v3 == v3 {
-				a3[cs[i+3]] += v3
-			}
-		}
-		for ; i < n; i++ {
-			if v := vs[i]; v == v {
-				a0[cs[i]] += v
-			}
-		}
-		partial[part] = acc
-	})
-	for p := 0; p < used; p++ {
-		acc := partial[p]
-		for code := range slot {
-			if s := acc[0][code] + acc[1][code] + acc[2][code] + acc[3][code]; s != 0 {
-				out[slot[code]] += s
-			}
-		}
-	}
+	return g.result(&columnar.Vector{Name: c.Name, Kind: columnar.KindFloat, N: len(out), Floats: out, AggName: "Sum"})
 }
 
 // Mean returns the average of a numeric column in each group, skipping
@@ -141,18 +96,18 @@ func (g Grouped) Mean(column string) Frame {
 	sum := make([]float64, len(g.rep))
 	cnt := make([]int, len(g.rep))
 	for k, id := range g.idList() {
-		if v := c.float(g.f.row(k)); !math.IsNaN(v) {
+		if v := c.Float(g.f.row(k)); !math.IsNaN(v) {
 			sum[id] += v
 			cnt[id]++
 		}
 	}
-	out := newFloatResult(c.name, len(sum), "Mean")
+	out := columnar.NewFloatResult(c.Name, len(sum), "Mean")
 	for id := range sum {
 		if cnt[id] == 0 {
-			out.setNull(id)
+			out.SetNull(id)
 			continue
 		}
-		out.floats[id] = sum[id] / float64(cnt[id])
+		out.Floats[id] = sum[id] / float64(cnt[id])
 	}
 	return g.result(out)
 }
@@ -191,7 +146,7 @@ func (g Grouped) quantile(op, column string, q float64) Frame {
 	start := make([]int, len(g.rep)+1)
 	ids := g.idList()
 	for k, id := range ids {
-		if !math.IsNaN(c.float(g.f.row(k))) {
+		if !math.IsNaN(c.Float(g.f.row(k))) {
 			start[id+1]++
 		}
 	}
@@ -201,33 +156,22 @@ func (g Grouped) quantile(op, column string, q float64) Frame {
 	vals := make([]float64, start[len(start)-1])
 	fill := slices.Clone(start)
 	for k, id := range ids {
-		if v := c.float(g.f.row(k)); !math.IsNaN(v) {
+		if v := c.Float(g.f.row(k)); !math.IsNaN(v) {
 			vals[fill[id]] = v
 			fill[id]++
 		}
 	}
-	out := newFloatResult(c.name, len(g.rep), op)
+	out := columnar.NewFloatResult(c.Name, len(g.rep), op)
 	for id := range g.rep {
 		seg := vals[start[id]:start[id+1]]
 		if len(seg) == 0 {
-			out.setNull(id)
+			out.SetNull(id)
 			continue
 		}
 		slices.Sort(seg)
-		out.floats[id] = quantileSorted(seg, q)
+		out.Floats[id] = columnar.QuantileSorted(seg, q)
 	}
 	return g.result(out)
-}
-
-// quantileSorted is numpy's default (linear) quantile of sorted values.
-func quantileSorted(s []float64, q float64) float64 {
-	pos := q * float64(len(s)-1)
-	lo := int(math.Floor(pos))
-	hi := int(math.Ceil(pos))
-	if lo == hi {
-		return s[lo]
-	}
-	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
 }
 
 // Min returns the smallest value of a column in each group, skipping
@@ -255,22 +199,22 @@ func (g Grouped) extreme(op, column string, sign int) Frame {
 	if err != nil {
 		return errFrame(err)
 	}
-	key := newSortKey(c, false)
+	key := columnar.NewSortKey(c, false)
 	best := make([]int32, len(g.rep))
 	for i := range best {
 		best[i] = -1
 	}
 	for k, id := range g.idList() {
 		i := g.f.row(k)
-		if c.isNull(i) || (c.kind == kindFloat && math.IsNaN(c.floats[i])) {
+		if c.IsNull(i) || (c.Kind == columnar.KindFloat && math.IsNaN(c.Floats[i])) {
 			continue
 		}
-		if b := best[id]; b < 0 || key.compare(i, int(b))*sign > 0 {
+		if b := best[id]; b < 0 || key.Compare(i, int(b))*sign > 0 {
 			best[id] = int32(i)
 		}
 	}
-	out := gather(c, best)
-	out.aggName = op
+	out := columnar.Gather(c, best)
+	out.AggName = op
 	return g.result(out)
 }
 
@@ -288,10 +232,10 @@ func (g Grouped) CountDistinct(column string) Frame {
 	if err != nil {
 		return errFrame(err)
 	}
-	vids, vrep := keyIDs(g.f, c, true)
+	vids, vrep := columnar.KeyIDs(g.f.sel(), c, true)
 	nullID := int32(-1)
 	for id, r := range vrep {
-		if c.isNull(int(r)) || (c.kind == kindFloat && math.IsNaN(c.floats[r])) {
+		if c.IsNull(int(r)) || (c.Kind == columnar.KindFloat && math.IsNaN(c.Floats[r])) {
 			nullID = int32(id)
 		}
 	}
@@ -309,7 +253,7 @@ func (g Grouped) CountDistinct(column string) Frame {
 			out[p>>32]++
 		}
 	}
-	return g.result(&vector{name: "Distinct " + c.name, kind: kindInt, n: len(out), ints: out, aggName: "CountDistinct"})
+	return g.result(&columnar.Vector{Name: "Distinct " + c.Name, Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "CountDistinct"})
 }
 
 // Share returns, for each group, its number of rows ("Count") and the
@@ -330,7 +274,7 @@ func (g Grouped) Share(column, op string, value any) Frame {
 		e.Op = "Share"
 		return errFrame(&e)
 	}
-	hit := make([]bool, g.f.t.n)
+	hit := make([]bool, g.f.t.N)
 	for _, i := range match.rowList() {
 		hit[i] = true
 	}
@@ -341,87 +285,12 @@ func (g Grouped) Share(column, op string, value any) Frame {
 		}
 	}
 	count := make([]int64, len(g.rep))
-	share := newFloatResult("Share", len(g.rep), "Share")
+	share := columnar.NewFloatResult("Share", len(g.rep), "Share")
 	for id, n := range g.groupCounts() {
 		count[id] = int64(n)
-		share.floats[id] = float64(yes[id]) / float64(n)
+		share.Floats[id] = float64(yes[id]) / float64(n)
 	}
-	return g.result(&vector{name: "Count", kind: kindInt, n: len(count), ints: count, aggName: "Count"}, share)
-}
-
-func newFloatResult(name string, n int, agg string) *vector {
-	return &vector{name: name, kind: kindFloat, n: n, floats: make([]float64, n), aggName: agg}
-}
-
-// setNull marks row i of a result column as null, creating the bitmap.
-func (c *vector) setNull(i int) {
-	if c.valid == nil {
-		c.valid = make([]byte, (c.n+7)/8)
-		for j := range c.valid {
-			c.valid[j] = 0xff
-		}
-	}
-	c.valid[i>>3] &^= 1 << (uint(i) & 7)
-}
-
-// gather copies the values of c at the given table rows into a new
-// column; a row of -1 gives a null.
-func gather(c *vector, rows []int32) *vector {
-	n := len(rows)
-	out := &vector{name: c.name, kind: c.kind, n: n}
-	null := func(r int32) bool { return r < 0 || c.isNull(int(r)) }
-	switch c.kind {
-	case kindText:
-		out.offs = make([]int32, n+1)
-		size := 0
-		for _, r := range rows {
-			if !null(r) {
-				size += len(c.textBytes(int(r)))
-			}
-		}
-		out.data = make([]byte, 0, size)
-		for k, r := range rows {
-			if !null(r) {
-				out.data = append(out.data, c.textBytes(int(r))...)
-			}
-			out.offs[k+1] = int32(len(out.data))
-		}
-	case kindCategory:
-		out.dict = c.dict
-		out.codes = make([]int16, n)
-		for k, r := range rows {
-			if !null(r) {
-				out.codes[k] = c.codes[r]
-			}
-		}
-	case kindInt:
-		out.ints = make([]int64, n)
-		for k, r := range rows {
-			if !null(r) {
-				out.ints[k] = c.ints[r]
-			}
-		}
-	case kindFloat:
-		out.floats = make([]float64, n)
-		for k, r := range rows {
-			if !null(r) {
-				out.floats[k] = c.floats[r]
-			}
-		}
-	case kindDate:
-		out.days = make([]int32, n)
-		for k, r := range rows {
-			if !null(r) {
-				out.days[k] = c.days[r]
-			}
-		}
-	}
-	for k, r := range rows {
-		if null(r) {
-			out.setNull(k)
-		}
-	}
-	return out
+	return g.result(&columnar.Vector{Name: "Count", Kind: columnar.KindInt, N: len(count), Ints: count, AggName: "Count"}, share)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -135,30 +135,6 @@ func BenchmarkIndexBuild(b *testing.B) {
 	}
 }
 
-// BenchmarkInterpreted evaluates the questions as cells in a yaegi
-// interpreter over the sandbox's symbol table (compile + run per
-// iteration, as a session does), in this process.
-func BenchmarkInterpreted(b *testing.B) {
-	useFullScale(b)
-	var out strings.Builder
-	in := newInterpreter(b, &out)
-	for _, c := range benchCells {
-		b.Run(c.name, func(b *testing.B) {
-			if _, err := in.Eval(c.code); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			cpu := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if _, err := in.Eval(c.code); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, cpu)
-		})
-	}
-}
-
 // BenchmarkSession runs the questions as cells through a sandbox
 // Session: a worker process with its isolation layers, mapping the
 // full-scale Arrow file, so interpreter and IPC overhead count.

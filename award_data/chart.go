@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // VegaLiteMIME is the MIME type of the charts' Vega-Lite v5 specification.
@@ -52,32 +54,32 @@ func chartError(err error) Chart { return Chart{err: err} }
 func (c Chart) Err() error { return c.err }
 
 // vegaType picks the Vega-Lite field type of a column.
-func vegaType(c *vector) string {
-	switch c.kind {
-	case kindInt, kindFloat:
+func vegaType(c *columnar.Vector) string {
+	switch c.Kind {
+	case columnar.KindInt, columnar.KindFloat:
 		return "quantitative"
-	case kindDate:
+	case columnar.KindDate:
 		return "temporal"
 	}
 	return "nominal"
 }
 
 // jsonValue is the value of row i of c for the chart data (nil for null).
-func jsonValue(c *vector, i int) any {
-	if c.isNull(i) {
+func jsonValue(c *columnar.Vector, i int) any {
+	if c.IsNull(i) {
 		return nil
 	}
-	switch c.kind {
-	case kindInt:
-		return c.ints[i]
-	case kindFloat:
-		v := c.floats[i]
+	switch c.Kind {
+	case columnar.KindInt:
+		return c.Ints[i]
+	case columnar.KindFloat:
+		v := c.Floats[i]
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil
 		}
 		return v
 	}
-	return c.format(i)
+	return c.FormatValue(i)
 }
 
 func (f Frame) chart(op, mark, x, y string, limit int) Chart {
@@ -92,12 +94,12 @@ func (f Frame) chart(op, mark, x, y string, limit int) Chart {
 	if err != nil {
 		return chartError(err)
 	}
-	if !cy.numeric() && mark != "point" {
+	if !cy.Numeric() && mark != "point" {
 		return chartError(wrongType(op, cy, "int or float", "the y axis needs numbers, e.g. the result of GroupBy(...).Sum(...) or ValueCounts"))
 	}
-	ch := Chart{mark: mark, x: cx.name, y: cy.name, xType: vegaType(cx), yType: vegaType(cy), width: 600, height: 300}
-	ch.yearX = cx.kind == kindInt && strings.Contains(cx.name, "Year")
-	if mark == "bar" && cx.textual() {
+	ch := Chart{mark: mark, x: cx.Name, y: cy.Name, xType: vegaType(cx), yType: vegaType(cy), width: 600, height: 300}
+	ch.yearX = cx.Kind == columnar.KindInt && strings.Contains(cx.Name, "Year")
+	if mark == "bar" && cx.Textual() {
 		ch.horiz = true
 	}
 	if mark == "bar" && ch.yearX {
@@ -110,7 +112,7 @@ func (f Frame) chart(op, mark, x, y string, limit int) Chart {
 	ch.values = make([]map[string]any, len(positions))
 	for k, p := range positions {
 		i := f.row(p)
-		ch.values[k] = map[string]any{cx.name: jsonValue(cx, i), cy.name: jsonValue(cy, i)}
+		ch.values[k] = map[string]any{cx.Name: jsonValue(cx, i), cy.Name: jsonValue(cy, i)}
 	}
 	ch.frame = f
 	return ch
@@ -173,7 +175,7 @@ func (f Frame) Histogram(column string, bins int) Chart {
 	if err != nil {
 		return chartError(err)
 	}
-	if !c.numeric() {
+	if !c.Numeric() {
 		return chartError(wrongType("Histogram", c, "int or float", "for text or categories, use ValueCounts(column).Bar(column, \"Count\")"))
 	}
 	if bins <= 0 {
@@ -184,7 +186,7 @@ func (f Frame) Histogram(column string, bins int) Chart {
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for k := 0; k < f.Len(); k++ {
-		v := c.float(f.row(k))
+		v := c.Float(f.row(k))
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}
@@ -199,7 +201,7 @@ func (f Frame) Histogram(column string, bins int) Chart {
 		width = 1
 	}
 	for k := 0; k < f.Len(); k++ {
-		v := c.float(f.row(k))
+		v := c.Float(f.row(k))
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}
@@ -209,11 +211,11 @@ func (f Frame) Histogram(column string, bins int) Chart {
 		}
 		counts[b]++
 	}
-	ch := Chart{mark: "bar", x: c.name, y: "Count", xType: "quantitative", yType: "quantitative", width: 600, height: 300, binned: true}
-	ch.yearX = strings.Contains(c.name, "Year")
+	ch := Chart{mark: "bar", x: c.Name, y: "Count", xType: "quantitative", yType: "quantitative", width: 600, height: 300, binned: true}
+	ch.yearX = strings.Contains(c.Name, "Year")
 	for b, n := range counts {
 		start := lo + float64(b)*width
-		ch.values = append(ch.values, map[string]any{c.name: start, c.name + " (end)": start + width, "Count": n})
+		ch.values = append(ch.values, map[string]any{c.Name: start, c.Name + " (end)": start + width, "Count": n})
 	}
 	return ch
 }
@@ -245,15 +247,15 @@ func (c Chart) Color(column string) Chart {
 		for key, x := range v {
 			m[key] = x
 		}
-		m[col.name] = jsonValue(col, c.frame.row(positions[k]))
+		m[col.Name] = jsonValue(col, c.frame.row(positions[k]))
 		values[k] = m
 	}
 	c.values = values
-	c.color = col.name
+	c.color = col.Name
 	c.cType = vegaType(col)
-	if col.kind == kindInt && !strings.Contains(col.name, "Year") {
+	if col.Kind == columnar.KindInt && !strings.Contains(col.Name, "Year") {
 		c.cType = "quantitative"
-	} else if col.kind == kindInt {
+	} else if col.Kind == columnar.KindInt {
 		c.cType = "ordinal"
 	}
 	return c
@@ -429,7 +431,7 @@ func (c Chart) textBars(b *strings.Builder) {
 		if c.binned {
 			lo, _ := v[c.x].(float64)
 			hi, _ := v[c.x+" (end)"].(float64)
-			d := floatDecimals(&vector{kind: kindFloat, n: 2, floats: []float64{lo, hi}}, []int{0, 1})
+			d := floatDecimals(&columnar.Vector{Kind: columnar.KindFloat, N: 2, Floats: []float64{lo, hi}}, []int{0, 1})
 			labels[i] = formatFloat(lo, d) + " – " + formatFloat(hi, d)
 		} else {
 			labels[i] = abbreviate(fmt.Sprint(displayAny(v[c.x], c.yearX)), maxCellText)
@@ -447,7 +449,7 @@ func (c Chart) textBars(b *strings.Builder) {
 		if maxAbs > 0 && !math.IsNaN(nums[i]) {
 			n = int(math.Round(math.Abs(nums[i]) / maxAbs * textBarWidth))
 		}
-		fmt.Fprintf(b, "%s  %s %s\n", pad(labels[i], lw, false), strings.Repeat("█", n)+strings.Repeat(" ", textBarWidth-n), formatFloat(nums[i], floatDecimals(&vector{kind: kindFloat, n: 1, floats: []float64{nums[i]}}, []int{0})))
+		fmt.Fprintf(b, "%s  %s %s\n", pad(labels[i], lw, false), strings.Repeat("█", n)+strings.Repeat(" ", textBarWidth-n), formatFloat(nums[i], floatDecimals(&columnar.Vector{Kind: columnar.KindFloat, N: 1, Floats: []float64{nums[i]}}, []int{0})))
 	}
 	if shown < len(c.values) {
 		fmt.Fprintf(b, "... %d more bars\n", len(c.values)-shown)
@@ -507,7 +509,7 @@ func displayAny(v any, year bool) any {
 		}
 		return groupThousands(itoa(int(x)))
 	case float64:
-		return formatFloat(x, floatDecimals(&vector{kind: kindFloat, n: 1, floats: []float64{x}}, []int{0}))
+		return formatFloat(x, floatDecimals(&columnar.Vector{Kind: columnar.KindFloat, N: 1, Floats: []float64{x}}, []int{0}))
 	}
 	return v
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // loaded is the award data the package-level functions read; Use sets it.
-var loaded atomic.Pointer[table]
+var loaded atomic.Pointer[columnar.Table]
 
 // Use makes d the data every package-level function reads. The sandbox
 // worker calls it once, before any cell runs; cells cannot call it. d's
@@ -37,22 +38,22 @@ func Use(d *dataset.Dataset) error {
 }
 
 // tableFromRecord wraps the columns of rec without copying them.
-func tableFromRecord(rec arrow.RecordBatch, source bool) (*table, error) {
+func tableFromRecord(rec arrow.RecordBatch, source bool) (*columnar.Table, error) {
 	if rec == nil {
 		return nil, fmt.Errorf("no record")
 	}
 	if rec.NumRows() > 1<<31-1 {
 		return nil, fmt.Errorf("%d rows is more than this package can index", rec.NumRows())
 	}
-	cols := make([]*vector, rec.NumCols())
+	cols := make([]*columnar.Vector, rec.NumCols())
 	for i := range cols {
-		c, err := columnFromArrow(rec.ColumnName(i), rec.Column(i))
+		c, err := columnar.FromArrow(rec.ColumnName(i), rec.Column(i))
 		if err != nil {
 			return nil, err
 		}
 		cols[i] = c
 	}
-	return newTable(cols, source), nil
+	return columnar.NewTable(cols, source), nil
 }
 
 // All returns every award as a Frame, in the order of the data file. The

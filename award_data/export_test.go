@@ -1,5 +1,12 @@
 package award_data
 
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
+)
+
 // LoadFixture is loadFixtureOnce for the external test package's TestMain.
 var LoadFixture = loadFixtureOnce
 
@@ -10,5 +17,11 @@ var UpdateGolden = update
 // afresh (not cached), for the benchmarks; false if it has none.
 func BuildBitIndex(column string) bool {
 	t := loaded.Load()
-	return buildBitIndex(t.cols[t.byName[column]]) != nil
+	return columnar.BuildBitIndex(t.Cols[t.ByName[column]]) != nil
 }
+
+// FixtureArrow is the path of the fixture's Arrow file, for sessions.
+func FixtureArrow() string { return filepath.Join(fixtureDir, "awards.arrow") }
+
+// RemoveFixture removes the fixture's Arrow file after the tests.
+func RemoveFixture() { os.RemoveAll(fixtureDir) }

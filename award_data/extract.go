@@ -1,6 +1,10 @@
 package award_data
 
-import "time"
+import (
+	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
+)
 
 // Strings returns the named column of f as strings, one per row: text and
 // category values as they are, numbers in Go's shortest form, dates as
@@ -15,24 +19,24 @@ func (f Frame) Strings(column string) []string {
 	f.must()
 	c := f.mustColumn("Strings", column)
 	out := make([]string, f.Len())
-	switch c.kind {
-	case kindText:
+	switch c.Kind {
+	case columnar.KindText:
 		for k := range out {
 			i := f.row(k)
-			if !c.isNull(i) {
-				out[k] = string(c.textBytes(i))
+			if !c.IsNull(i) {
+				out[k] = string(c.TextBytes(i))
 			}
 		}
-	case kindCategory:
+	case columnar.KindCategory:
 		for k := range out {
 			i := f.row(k)
-			if !c.isNull(i) {
-				out[k] = c.dict[c.codes[i]]
+			if !c.IsNull(i) {
+				out[k] = c.Dict[c.Codes[i]]
 			}
 		}
 	default:
 		for k := range out {
-			out[k] = c.format(f.row(k))
+			out[k] = c.FormatValue(f.row(k))
 		}
 	}
 	return out
@@ -49,22 +53,22 @@ func (f Frame) Strings(column string) []string {
 func (f Frame) Floats(column string) []float64 {
 	f.must()
 	c := f.mustColumn("Floats", column)
-	if !c.numeric() {
+	if !c.Numeric() {
 		panic(wrongType("Floats", c, "int or float", "use Strings or Times"))
 	}
 	out := make([]float64, f.Len())
-	if c.kind == kindFloat && !c.hasNulls() {
+	if c.Kind == columnar.KindFloat && !c.HasNulls() {
 		if f.all {
-			copy(out, c.floats)
+			copy(out, c.Floats)
 			return out
 		}
 		for k, i := range f.rowList() {
-			out[k] = c.floats[i]
+			out[k] = c.Floats[i]
 		}
 		return out
 	}
 	for k := range out {
-		out[k] = c.float(f.row(k))
+		out[k] = c.Float(f.row(k))
 	}
 	return out
 }
@@ -81,9 +85,9 @@ func (f Frame) Floats(column string) []float64 {
 func (f Frame) Ints(column string) []int64 {
 	f.must()
 	c := f.mustColumn("Ints", column)
-	if c.kind != kindInt {
+	if c.Kind != columnar.KindInt {
 		hint := "use Floats for float columns"
-		if c.kind != kindFloat {
+		if c.Kind != columnar.KindFloat {
 			hint = "use Strings or Times"
 		}
 		panic(wrongType("Ints", c, "int", hint))
@@ -91,8 +95,8 @@ func (f Frame) Ints(column string) []int64 {
 	out := make([]int64, f.Len())
 	for k := range out {
 		i := f.row(k)
-		if !c.isNull(i) {
-			out[k] = c.ints[i]
+		if !c.IsNull(i) {
+			out[k] = c.Ints[i]
 		}
 	}
 	return out
@@ -108,14 +112,14 @@ func (f Frame) Ints(column string) []int64 {
 func (f Frame) Times(column string) []time.Time {
 	f.must()
 	c := f.mustColumn("Times", column)
-	if c.kind != kindDate {
+	if c.Kind != columnar.KindDate {
 		panic(wrongType("Times", c, "date", "the date columns are Proposal Award Date, Contract End Date, Solicitation Close Date, Proposal Receipt Date and Date of Notification"))
 	}
 	out := make([]time.Time, f.Len())
 	for k := range out {
 		i := f.row(k)
-		if !c.isNull(i) {
-			out[k] = dayTime(c.days[i])
+		if !c.IsNull(i) {
+			out[k] = columnar.DayTime(c.Days[i])
 		}
 	}
 	return out
@@ -132,12 +136,12 @@ func (f Frame) Nulls(column string) []bool {
 	c := f.mustColumn("Nulls", column)
 	out := make([]bool, f.Len())
 	for k := range out {
-		out[k] = c.isNull(f.row(k))
+		out[k] = c.IsNull(f.row(k))
 	}
 	return out
 }
 
-func (f Frame) mustColumn(op, name string) *vector {
+func (f Frame) mustColumn(op, name string) *columnar.Vector {
 	c, err := f.lookup(op, name)
 	if err != nil {
 		panic(err)
@@ -145,8 +149,8 @@ func (f Frame) mustColumn(op, name string) *vector {
 	return c
 }
 
-func wrongType(op string, c *vector, want, hint string) *Error {
-	msg := "column " + quote(c.name) + " is " + c.kind.String() + ", not " + want
+func wrongType(op string, c *columnar.Vector, want, hint string) *Error {
+	msg := "column " + quote(c.Name) + " is " + c.Kind.String() + ", not " + want
 	if hint != "" {
 		msg += "; " + hint
 	}
@@ -162,16 +166,16 @@ func wrongType(op string, c *vector, want, hint string) *Error {
 //	r := award_data.All().Row(0)
 //	fmt.Println(r.String("Company"), r.Float("Award Amount"))
 type Row struct {
-	t *table
+	t *columnar.Table
 	i int
 }
 
-func (r Row) col(op, name string) *vector {
+func (r Row) col(op, name string) *columnar.Vector {
 	if r.t == nil {
 		panic(errorf(op, "the row is empty"))
 	}
-	if j, ok := r.t.byName[name]; ok {
-		return r.t.cols[j]
+	if j, ok := r.t.ByName[name]; ok {
+		return r.t.Cols[j]
 	}
 	f := frameOf(r.t)
 	return f.mustColumn(op, name)
@@ -190,7 +194,7 @@ func (r Row) Index() int { return r.i }
 // Example:
 //
 //	award_data.Filter(func(r award_data.Row) bool { return len(r.String("Award Title")) > 100 })
-func (r Row) String(column string) string { return r.col("Row.String", column).format(r.i) }
+func (r Row) String(column string) string { return r.col("Row.String", column).FormatValue(r.i) }
 
 // Float returns a numeric column's value, NaN for null.
 //
@@ -199,10 +203,10 @@ func (r Row) String(column string) string { return r.col("Row.String", column).f
 //	award_data.Filter(func(r award_data.Row) bool { return r.Float("Award Amount") > 1e6 })
 func (r Row) Float(column string) float64 {
 	c := r.col("Row.Float", column)
-	if !c.numeric() {
+	if !c.Numeric() {
 		panic(wrongType("Row.Float", c, "int or float", "use String or Time"))
 	}
-	return c.float(r.i)
+	return c.Float(r.i)
 }
 
 // Int returns an int column's value, 0 for null (check IsNull when 0 is
@@ -213,13 +217,13 @@ func (r Row) Float(column string) float64 {
 //	award_data.Filter(func(r award_data.Row) bool { return r.Int("Award Year")%4 == 0 })
 func (r Row) Int(column string) int64 {
 	c := r.col("Row.Int", column)
-	if c.kind != kindInt {
+	if c.Kind != columnar.KindInt {
 		panic(wrongType("Row.Int", c, "int", "use Float, String or Time"))
 	}
-	if c.isNull(r.i) {
+	if c.IsNull(r.i) {
 		return 0
 	}
-	return c.ints[r.i]
+	return c.Ints[r.i]
 }
 
 // Time returns a date column's value at midnight UTC, the zero time for
@@ -230,13 +234,13 @@ func (r Row) Int(column string) int64 {
 //	award_data.Filter(func(r award_data.Row) bool { return r.Time("Proposal Award Date").Weekday() == time.Friday })
 func (r Row) Time(column string) time.Time {
 	c := r.col("Row.Time", column)
-	if c.kind != kindDate {
+	if c.Kind != columnar.KindDate {
 		panic(wrongType("Row.Time", c, "date", "use String, Int or Float"))
 	}
-	if c.isNull(r.i) {
+	if c.IsNull(r.i) {
 		return time.Time{}
 	}
-	return dayTime(c.days[r.i])
+	return columnar.DayTime(c.Days[r.i])
 }
 
 // IsNull reports whether the column is null (empty in the CSV) in this row.
@@ -244,7 +248,7 @@ func (r Row) Time(column string) time.Time {
 // Example:
 //
 //	award_data.Filter(func(r award_data.Row) bool { return r.IsNull("UEI") && !r.IsNull("Duns") })
-func (r Row) IsNull(column string) bool { return r.col("Row.IsNull", column).isNull(r.i) }
+func (r Row) IsNull(column string) bool { return r.col("Row.IsNull", column).IsNull(r.i) }
 
 // Row returns row k of f (0 ≤ k < f.Len()). It panics with f's error or
 // when k is out of range.

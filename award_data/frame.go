@@ -4,28 +4,9 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
-
-// table is an immutable set of equally long columns.
-type table struct {
-	cols   []*vector
-	byName map[string]int
-	n      int
-	// source is true for the award data itself: printed tables then show
-	// each row's ordinal in the data file, which identifies an award.
-	source bool
-}
-
-func newTable(cols []*vector, source bool) *table {
-	t := &table{cols: cols, byName: make(map[string]int, len(cols)), source: source}
-	for i, c := range cols {
-		t.byName[c.name] = i
-		if i == 0 {
-			t.n = c.n
-		}
-	}
-	return t
-}
 
 // A Frame is a view of award data (or of a result computed from it): some
 // rows, in some order, and some columns. Frames are values; every method
@@ -43,16 +24,16 @@ func newTable(cols []*vector, source bool) *table {
 //
 // The zero Frame has no rows and no columns.
 type Frame struct {
-	t    *table
-	cols []int   // visible columns, as indices into t.cols
-	rows []int32 // selected rows in order; ignored when all is true or bits is set
-	all  bool    // all rows 0..t.n-1 in order
-	bits *bitSel // selected rows in ascending order, as a bitmap (see bitsel.go)
+	t    *columnar.Table
+	cols []int            // visible columns, as indices into t.cols
+	rows []int32          // selected rows in order; ignored when all is true or bits is set
+	all  bool             // all rows 0..t.n-1 in order
+	bits *columnar.BitSel // selected rows in ascending order, as a bitmap (see bitsel.go)
 	err  error
 }
 
-func frameOf(t *table) Frame {
-	cols := make([]int, len(t.cols))
+func frameOf(t *columnar.Table) Frame {
+	cols := make([]int, len(t.Cols))
 	for i := range cols {
 		cols[i] = i
 	}
@@ -87,10 +68,10 @@ func (f Frame) Len() int {
 		return 0
 	}
 	if f.all {
-		return f.t.n
+		return f.t.N
 	}
 	if f.bits != nil {
-		return f.bits.size()
+		return f.bits.Len()
 	}
 	return len(f.rows)
 }
@@ -111,7 +92,7 @@ func (f Frame) row(k int) int {
 		return k
 	}
 	if f.bits != nil {
-		return int(f.bits.rows()[k])
+		return int(f.bits.Rows()[k])
 	}
 	return int(f.rows[k])
 }
@@ -119,12 +100,12 @@ func (f Frame) row(k int) int {
 // rowList returns the selected rows as a slice the caller must not modify.
 func (f Frame) rowList() []int32 {
 	if f.bits != nil {
-		return f.bits.rows()
+		return f.bits.Rows()
 	}
 	if !f.all {
 		return f.rows
 	}
-	rows := make([]int32, f.t.n)
+	rows := make([]int32, f.t.N)
 	for i := range rows {
 		rows[i] = int32(i)
 	}
@@ -152,25 +133,25 @@ func (f Frame) Columns() []string {
 	}
 	names := make([]string, len(f.cols))
 	for i, c := range f.cols {
-		names[i] = f.t.cols[c].name
+		names[i] = f.t.Cols[c].Name
 	}
 	return names
 }
 
 // lookup finds a visible column by name: an exact match, else the only
 // case-insensitive match.
-func (f Frame) lookup(op, name string) (*vector, error) {
+func (f Frame) lookup(op, name string) (*columnar.Vector, error) {
 	if f.t == nil {
 		return nil, errorf(op, "the frame is empty (no columns)")
 	}
-	if i, ok := f.t.byName[name]; ok && f.visible(i) {
-		return f.t.cols[i], nil
+	if i, ok := f.t.ByName[name]; ok && f.visible(i) {
+		return f.t.Cols[i], nil
 	}
-	var found *vector
+	var found *columnar.Vector
 	n := 0
 	for _, i := range f.cols {
-		if strings.EqualFold(f.t.cols[i].name, strings.TrimSpace(name)) {
-			found = f.t.cols[i]
+		if strings.EqualFold(f.t.Cols[i].Name, strings.TrimSpace(name)) {
+			found = f.t.Cols[i]
 			n++
 		}
 	}
@@ -207,7 +188,7 @@ func (f Frame) Select(columns ...string) Frame {
 		if err != nil {
 			return errFrame(err)
 		}
-		cols = append(cols, f.t.byName[c.name])
+		cols = append(cols, f.t.ByName[c.Name])
 	}
 	g := f
 	g.cols = cols
@@ -229,7 +210,7 @@ func (f Frame) Drop(columns ...string) Frame {
 		if err != nil {
 			return errFrame(err)
 		}
-		drop[f.t.byName[c.name]] = true
+		drop[f.t.ByName[c.Name]] = true
 	}
 	var cols []int
 	for _, c := range f.cols {
@@ -328,4 +309,9 @@ func (f Frame) Sample(n int, seed uint64) Frame {
 		rows[i] = int32(f.row(k))
 	}
 	return f.withRows(rows)
+}
+
+// sel returns f's rows as a selection for the engine.
+func (f Frame) sel() columnar.Sel {
+	return columnar.Sel{N: f.t.N, All: f.all, Bits: f.bits, List: f.rows}
 }

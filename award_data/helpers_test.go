@@ -19,9 +19,10 @@ const fixtureCSV = "testdata/awards.csv"
 type fixtureRow map[string]string
 
 var (
-	loadOnce sync.Once
-	loadErr  error
-	truth    []fixtureRow
+	fixtureDir string // holds the fixture's Arrow file, fixture.arrow
+	loadOnce   sync.Once
+	loadErr    error
+	truth      []fixtureRow
 )
 
 func loadFixtureOnce() error {
@@ -73,9 +74,10 @@ func doLoad() error {
 	if err := Use(d); err != nil {
 		return err
 	}
-	// The mapping must outlive every test; the temporary directory is
-	// removed now (the open mapping keeps the data readable).
-	os.RemoveAll(dir)
+	// The mapping must outlive every test; the directory stays for the
+	// sessions of the cell tests (they map the same file) and is removed
+	// by RemoveFixture after the tests.
+	fixtureDir = dir
 
 	f, err := os.Open(fixtureCSV)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // TestBitIndex checks that every condition the bitmap indexes answer
@@ -22,7 +24,7 @@ func TestBitIndex(t *testing.T) {
 	}
 	indexed := 0
 	for _, ci := range all.cols {
-		c := all.t.cols[ci]
+		c := all.t.Cols[ci]
 		var cases []struct {
 			op    string
 			value any
@@ -33,19 +35,19 @@ func TestBitIndex(t *testing.T) {
 				value any
 			}{op, value})
 		}
-		switch c.kind {
-		case kindCategory:
-			for _, v := range append(slices.Clone(c.dict), "no such value") {
+		switch c.Kind {
+		case columnar.KindCategory:
+			for _, v := range append(slices.Clone(c.Dict), "no such value") {
 				for _, op := range []string{"==", "!=", "<", "<=", ">", ">=", "contains", "not contains", "prefix", "suffix"} {
 					add(op, v)
 				}
 			}
-			add("in", c.dict[:len(c.dict)/2])
-			add("not in", c.dict[:1])
+			add("in", c.Dict[:len(c.Dict)/2])
+			add("not in", c.Dict[:1])
 			add("matches", "^[A-M]")
-			add("between", []string{c.dict[0], c.dict[len(c.dict)-1]})
-		case kindInt:
-			lo, hi, ok := intSpan(c)
+			add("between", []string{c.Dict[0], c.Dict[len(c.Dict)-1]})
+		case columnar.KindInt:
+			lo, hi, ok := columnar.IntSpan(c)
 			if !ok {
 				continue
 			}
@@ -66,16 +68,16 @@ func TestBitIndex(t *testing.T) {
 		default:
 			continue
 		}
-		if c.bitIndex() != nil {
+		if c.Index() != nil {
 			indexed++
 		}
 		for name, in := range inputs {
 			rowsIn := in.withRows(slices.Clone(in.rowList()))
 			for _, tc := range cases {
 				o, _ := parseOp(tc.op)
-				got := in.Where(c.name, tc.op, tc.value)
+				got := in.Where(c.Name, tc.op, tc.value)
 				want, err := whereRows(rowsIn, c, o, tc.value)
-				label := fmt.Sprintf("%s: Where(%q, %q, %v)", name, c.name, tc.op, tc.value)
+				label := fmt.Sprintf("%s: Where(%q, %q, %v)", name, c.Name, tc.op, tc.value)
 				if err != nil {
 					if got.Err() == nil {
 						t.Errorf("%s: no error, want %v", label, err)
@@ -125,8 +127,8 @@ func TestBitSelChains(t *testing.T) {
 		if f.bits == nil {
 			t.Fatalf("condition %d: not a bitmap selection", i)
 		}
-		if len(f.bits.terms) > maxTerms {
-			t.Errorf("condition %d: %d terms, want at most %d", i, len(f.bits.terms), maxTerms)
+		if f.bits.Terms() > columnar.MaxTerms {
+			t.Errorf("condition %d: %d terms, want at most %d", i, f.bits.Terms(), columnar.MaxTerms)
 		}
 		if g, w := frameRows(f), frameRows(rows); !slices.Equal(g, w) {
 			t.Fatalf("after %d conditions: %d rows, want %d", i+1, len(g), len(w))
@@ -146,30 +148,30 @@ func TestBitSelChains(t *testing.T) {
 func TestBitIndexLimits(t *testing.T) {
 	loadFixture(t)
 	tbl := All().t
-	for _, c := range tbl.cols {
-		ix := c.bitIndex()
-		switch c.kind {
-		case kindText, kindFloat, kindDate:
+	for _, c := range tbl.Cols {
+		ix := c.Index()
+		switch c.Kind {
+		case columnar.KindText, columnar.KindFloat, columnar.KindDate:
 			if ix != nil {
-				t.Errorf("%s column %q has an index", c.kind, c.name)
+				t.Errorf("%s column %q has an index", c.Kind, c.Name)
 			}
-		case kindCategory:
+		case columnar.KindCategory:
 			if ix == nil {
-				t.Errorf("category column %q has no index", c.name)
+				t.Errorf("category column %q has no index", c.Name)
 			}
-		case kindInt:
-			lo, hi, _ := intSpan(c)
-			if want := hi-lo < maxIndexBitmaps; (ix != nil) != want {
-				t.Errorf("int column %q (%d..%d): index %v, want %v", c.name, lo, hi, ix != nil, want)
+		case columnar.KindInt:
+			lo, hi, _ := columnar.IntSpan(c)
+			if want := hi-lo < columnar.MaxIndexBitmaps; (ix != nil) != want {
+				t.Errorf("int column %q (%d..%d): index %v, want %v", c.Name, lo, hi, ix != nil, want)
 			}
 		}
 	}
-	wide := &vector{name: "x", kind: kindInt, n: 3, ints: []int64{0, maxIndexBitmaps, 5}}
-	if wide.bitIndex() != nil {
+	wide := &columnar.Vector{Name: "x", Kind: columnar.KindInt, N: 3, Ints: []int64{0, columnar.MaxIndexBitmaps, 5}}
+	if wide.Index() != nil {
 		t.Error("an int column spanning more than maxIndexBitmaps values has an index")
 	}
-	narrow := &vector{name: "x", kind: kindInt, n: 3, ints: []int64{7, 9, 7}}
-	ix := narrow.bitIndex()
+	narrow := &columnar.Vector{Name: "x", Kind: columnar.KindInt, N: 3, Ints: []int64{7, 9, 7}}
+	ix := narrow.Index()
 	if ix == nil {
 		t.Fatal("a narrow int column has no index")
 	}
@@ -177,14 +179,14 @@ func TestBitIndexLimits(t *testing.T) {
 		lo, hi int64
 		want   []int32
 	}{{7, 7, []int32{0, 2}}, {8, 9, []int32{1}}, {0, 100, []int32{0, 1, 2}}, {10, 20, []int32{}}, {8, 8, []int32{}}} {
-		got := ix.rangeSelection(nil, tc.lo, tc.hi)
-		if g := got.rows(); !slices.Equal(g, tc.want) && len(g)+len(tc.want) > 0 || got.size() != len(tc.want) {
-			t.Errorf("[%d, %d]: rows %v (size %d), want %v", tc.lo, tc.hi, g, got.size(), tc.want)
+		got := ix.RangeSelection(nil, tc.lo, tc.hi)
+		if g := got.Rows(); !slices.Equal(g, tc.want) && len(g)+len(tc.want) > 0 || got.Len() != len(tc.want) {
+			t.Errorf("[%d, %d]: rows %v (size %d), want %v", tc.lo, tc.hi, g, got.Len(), tc.want)
 		}
 	}
 	// Derived tables (here: a GroupBy result) are filtered by scanning.
 	g := GroupBy("Award Year").Count()
-	if g.t.source {
+	if g.t.Source {
 		t.Fatal("a GroupBy result is marked as the award data")
 	}
 	years := g.Where("Award Year", ">=", 2015)
@@ -199,51 +201,18 @@ func TestBitIndexLimits(t *testing.T) {
 	}
 }
 
-// TestScanKernels checks the bitmap scans (used for columns without an
-// index) against a plain loop, for lengths around word and parallel-part
-// boundaries.
-func TestScanKernels(t *testing.T) {
-	for _, n := range []int{0, 1, 7, 63, 64, 65, 130, 1000, minParallelRows + 77, 3*minParallelRows + 64} {
-		codes := make([]int16, n)
-		vals := make([]int64, n)
-		for i := range codes {
-			codes[i] = int16((i * 7919) % 5)
-			vals[i] = int64((i*104729)%50) - 10
-		}
-		hit := []uint64{0, 1, 1, 0, 1}
-		gotCodes := codeBits(codes, hit)
-		gotRange := rangeBits(vals, -3, 20)
-		if len(gotCodes) != wordCount(n) || len(gotRange) != wordCount(n) {
-			t.Fatalf("n=%d: %d and %d words, want %d", n, len(gotCodes), len(gotRange), wordCount(n))
-		}
-		for i := 0; i < n; i++ {
-			wantCode := hit[codes[i]] == 1
-			wantRange := vals[i] >= -3 && vals[i] <= 17
-			if g := gotCodes[i>>6]>>(i&63)&1 == 1; g != wantCode {
-				t.Fatalf("n=%d: codeBits row %d = %v, want %v", n, i, g, wantCode)
-			}
-			if g := gotRange[i>>6]>>(i&63)&1 == 1; g != wantRange {
-				t.Fatalf("n=%d: rangeBits row %d = %v, want %v", n, i, g, wantRange)
-			}
-		}
-		if r := n & 63; r != 0 && (gotCodes[n>>6]>>r != 0 || gotRange[n>>6]>>r != 0) {
-			t.Fatalf("n=%d: bits set past the last row", n)
-		}
-	}
-}
-
 // TestBitIndexConcurrent filters fresh columns (no index yet) from many
 // goroutines at once: the index is built once and every caller gets the
 // same rows (run with -race).
 func TestBitIndexConcurrent(t *testing.T) {
 	loadFixture(t)
 	src := All().t
-	cols := make([]*vector, len(src.cols))
-	for i, c := range src.cols {
-		cols[i] = &vector{name: c.name, kind: c.kind, n: c.n, valid: c.valid, validOff: c.validOff,
-			offs: c.offs, data: c.data, codes: c.codes, dict: c.dict, ints: c.ints, floats: c.floats, days: c.days}
+	cols := make([]*columnar.Vector, len(src.Cols))
+	for i, c := range src.Cols {
+		cols[i] = &columnar.Vector{Name: c.Name, Kind: c.Kind, N: c.N, Valid: c.Valid, ValidOff: c.ValidOff,
+			Offs: c.Offs, Data: c.Data, Codes: c.Codes, Dict: c.Dict, Ints: c.Ints, Floats: c.Floats, Days: c.Days}
 	}
-	fresh := frameOf(newTable(cols, true))
+	fresh := frameOf(columnar.NewTable(cols, true))
 	want := frameRows(Where("Award Year", ">=", 2010).Where("State", "!=", "CA"))
 	results := make(chan []int32, 8)
 	for range 8 {

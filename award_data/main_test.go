@@ -20,5 +20,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "loading the fixture:", err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	award_data.RemoveFixture()
+	os.Exit(code)
 }

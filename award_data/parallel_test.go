@@ -6,13 +6,15 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // TestParallelKernels checks the kernels that split large inputs across
 // goroutines (category sums, bitmap filters) on a table above the
 // threshold, against plain loops.
 func TestParallelKernels(t *testing.T) {
-	n := 3*minParallelRows + 17 // not a multiple of 64
+	n := 3*columnar.MinParallelRows + 17 // not a multiple of 64
 	rng := rand.New(rand.NewPCG(5, 6))
 	codes := make([]int16, n)
 	years := make([]int64, n)
@@ -26,10 +28,10 @@ func TestParallelKernels(t *testing.T) {
 			amounts[i] = math.NaN()
 		}
 	}
-	tab := newTable([]*vector{
-		{name: "K", kind: kindCategory, n: n, codes: codes, dict: dict},
-		{name: "Y", kind: kindInt, n: n, ints: years},
-		{name: "A", kind: kindFloat, n: n, floats: amounts},
+	tab := columnar.NewTable([]*columnar.Vector{
+		{Name: "K", Kind: columnar.KindCategory, N: n, Codes: codes, Dict: dict},
+		{Name: "Y", Kind: columnar.KindInt, N: n, Ints: years},
+		{Name: "A", Kind: columnar.KindFloat, N: n, Floats: amounts},
 	}, true)
 	f := frameOf(tab)
 
@@ -71,14 +73,14 @@ func TestParallelKernels(t *testing.T) {
 // TestParallelMatches checks the regular-expression filter on more rows
 // than minParallelRows, with and without a required literal.
 func TestParallelMatches(t *testing.T) {
-	n := 2*minParallelRows + 5
+	n := 2*columnar.MinParallelRows + 5
 	rng := rand.New(rand.NewPCG(7, 8))
 	words := []string{"lidar", "Radar", "sonar", "x", "LIDAR unit", "radar-7"}
 	vals := make([]string, n)
 	for i := range vals {
 		vals[i] = words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))]
 	}
-	f := frameOf(newTable([]*vector{textVector("T", vals)}, false))
+	f := frameOf(columnar.NewTable([]*columnar.Vector{columnar.TextVector("T", vals)}, false))
 	for _, pattern := range []string{`(?i)lidar unit`, `radar|sonar`, `^x x$`, `\d$`} {
 		re := regexp.MustCompile(pattern)
 		var want []int32

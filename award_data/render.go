@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // Display limits for printed frames. Frames with more rows show the first
@@ -61,19 +63,19 @@ func (f Frame) grid(cellWidth int) *grid {
 	g.labels = make([]string, len(pos))
 	for k, p := range pos {
 		label := p
-		if f.t.source {
+		if f.t.Source {
 			label = f.row(p)
 		}
 		g.labels[k] = strconv.Itoa(label)
 	}
 	for _, ci := range f.cols {
-		c := f.t.cols[ci]
+		c := f.t.Cols[ci]
 		rows := make([]int, len(pos))
 		for k, p := range pos {
 			rows[k] = f.row(p)
 		}
-		g.headers = append(g.headers, c.name)
-		g.right = append(g.right, c.numeric())
+		g.headers = append(g.headers, c.Name)
+		g.right = append(g.right, c.Numeric())
 		g.cells = append(g.cells, formatCells(c, rows, cellWidth))
 	}
 	return g
@@ -82,33 +84,33 @@ func (f Frame) grid(cellWidth int) *grid {
 // formatCells formats the given rows of c for display: thousands
 // separators for numbers (not in columns named like "Award Year"), a common number of decimals per
 // column, text abbreviated to width runes on one line.
-func formatCells(c *vector, rows []int, width int) []string {
+func formatCells(c *columnar.Vector, rows []int, width int) []string {
 	out := make([]string, len(rows))
-	switch c.kind {
-	case kindFloat:
+	switch c.Kind {
+	case columnar.KindFloat:
 		decimals := floatDecimals(c, rows)
 		for k, i := range rows {
-			if c.isNull(i) {
+			if c.IsNull(i) {
 				out[k] = nullCellText
 				continue
 			}
-			out[k] = formatFloat(c.floats[i], decimals)
+			out[k] = formatFloat(c.Floats[i], decimals)
 		}
-	case kindInt:
-		year := strings.Contains(c.name, "Year")
+	case columnar.KindInt:
+		year := strings.Contains(c.Name, "Year")
 		for k, i := range rows {
 			switch {
-			case c.isNull(i):
+			case c.IsNull(i):
 				out[k] = nullCellText
 			case year:
-				out[k] = strconv.FormatInt(c.ints[i], 10)
+				out[k] = strconv.FormatInt(c.Ints[i], 10)
 			default:
-				out[k] = groupThousands(strconv.FormatInt(c.ints[i], 10))
+				out[k] = groupThousands(strconv.FormatInt(c.Ints[i], 10))
 			}
 		}
 	default:
 		for k, i := range rows {
-			out[k] = abbreviate(c.format(i), width)
+			out[k] = abbreviate(c.FormatValue(i), width)
 		}
 	}
 	return out
@@ -117,13 +119,13 @@ func formatCells(c *vector, rows []int, width int) []string {
 // floatDecimals chooses how many decimals a float column shows: none when
 // every shown value is whole, 4 when all are below 1 in magnitude
 // (shares, quantiles of small numbers), else 2.
-func floatDecimals(c *vector, rows []int) int {
+func floatDecimals(c *columnar.Vector, rows []int) int {
 	whole, small := true, true
 	for _, i := range rows {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
-		v := c.floats[i]
+		v := c.Floats[i]
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // TestSortSingleKeys checks the radix path against a reference stable
@@ -30,12 +32,12 @@ func TestSortSingleKeys(t *testing.T) {
 			ints[i] = int64(rng.IntN(40) - 20)
 		}
 	}
-	fc := &vector{name: "F", kind: kindFloat, n: n, floats: floats}
-	ic := &vector{name: "I", kind: kindInt, n: n, ints: ints}
+	fc := &columnar.Vector{Name: "F", Kind: columnar.KindFloat, N: n, Floats: floats}
+	ic := &columnar.Vector{Name: "I", Kind: columnar.KindInt, N: n, Ints: ints}
 	for i := 0; i < n; i += 7 {
-		ic.setNull(i)
+		ic.SetNull(i)
 	}
-	f := frameOf(newTable([]*vector{fc, ic}, false))
+	f := frameOf(columnar.NewTable([]*columnar.Vector{fc, ic}, false))
 	for _, tt := range []struct {
 		key  string
 		less func(a, b int) int
@@ -46,8 +48,8 @@ func TestSortSingleKeys(t *testing.T) {
 		{"-F", func(a, b int) int {
 			return cmpNullLast(math.IsNaN(floats[a]), math.IsNaN(floats[b]), cmp.Compare(floats[b], floats[a]))
 		}},
-		{"I", func(a, b int) int { return cmpNullLast(ic.isNull(a), ic.isNull(b), cmp.Compare(ints[a], ints[b])) }},
-		{"-I", func(a, b int) int { return cmpNullLast(ic.isNull(a), ic.isNull(b), cmp.Compare(ints[b], ints[a])) }},
+		{"I", func(a, b int) int { return cmpNullLast(ic.IsNull(a), ic.IsNull(b), cmp.Compare(ints[a], ints[b])) }},
+		{"-I", func(a, b int) int { return cmpNullLast(ic.IsNull(a), ic.IsNull(b), cmp.Compare(ints[b], ints[a])) }},
 	} {
 		want := make([]int32, n)
 		for i := range want {

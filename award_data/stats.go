@@ -3,6 +3,8 @@ package award_data
 import (
 	"math"
 	"slices"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // GroupBy groups all awards by the named columns. See Frame.GroupBy.
@@ -55,12 +57,12 @@ func renameOp(err error, op string) error {
 func (f Frame) numbers(op, name string) []float64 {
 	f.must()
 	c := f.mustColumn(op, name)
-	if !c.numeric() {
+	if !c.Numeric() {
 		panic(wrongType(op, c, "int or float", ""))
 	}
 	out := make([]float64, 0, f.Len())
 	for k := 0; k < f.Len(); k++ {
-		if v := c.float(f.row(k)); !math.IsNaN(v) {
+		if v := c.Float(f.row(k)); !math.IsNaN(v) {
 			out = append(out, v)
 		}
 	}
@@ -76,12 +78,12 @@ func (f Frame) numbers(op, name string) []float64 {
 func (f Frame) Sum(column string) float64 {
 	f.must()
 	c := f.mustColumn("Sum", column)
-	if !c.numeric() {
+	if !c.Numeric() {
 		panic(wrongType("Sum", c, "int or float", ""))
 	}
 	s := 0.0
-	if c.kind == kindFloat && c.valid == nil && f.all {
-		for _, v := range c.floats[:f.Len()] {
+	if c.Kind == columnar.KindFloat && c.Valid == nil && f.all {
+		for _, v := range c.Floats[:f.Len()] {
 			if v == v {
 				s += v
 			}
@@ -89,7 +91,7 @@ func (f Frame) Sum(column string) float64 {
 		return s
 	}
 	for k := 0; k < f.Len(); k++ {
-		if v := c.float(f.row(k)); !math.IsNaN(v) {
+		if v := c.Float(f.row(k)); !math.IsNaN(v) {
 			s += v
 		}
 	}
@@ -140,7 +142,7 @@ func (f Frame) quantile(op, column string, q float64) float64 {
 		return math.NaN()
 	}
 	slices.Sort(v)
-	return quantileSorted(v, q)
+	return columnar.QuantileSorted(v, q)
 }
 
 // Min returns the smallest value of a numeric column over f's rows,
@@ -181,10 +183,10 @@ func (f Frame) Max(column string) float64 {
 func (f Frame) CountDistinct(column string) int {
 	f.must()
 	c := f.mustColumn("CountDistinct", column)
-	_, rep := keyIDs(f, c, true)
+	_, rep := columnar.KeyIDs(f.sel(), c, true)
 	n := 0
 	for _, r := range rep {
-		if !c.isNull(int(r)) && !(c.kind == kindFloat && math.IsNaN(c.floats[r])) {
+		if !c.IsNull(int(r)) && !(c.Kind == columnar.KindFloat && math.IsNaN(c.Floats[r])) {
 			n++
 		}
 	}
@@ -212,74 +214,59 @@ func (f Frame) Describe() Frame {
 	distinct := make([]int64, n)
 	mins := make([]string, n)
 	maxs := make([]string, n)
-	mean := newFloatResult("Mean", n, "Mean")
+	mean := columnar.NewFloatResult("Mean", n, "Mean")
 	for j, ci := range f.cols {
-		c := f.t.cols[ci]
-		names[j] = c.name
-		types[j] = c.kind.String()
-		_, rep := keyIDs(f, c, false)
+		c := f.t.Cols[ci]
+		names[j] = c.Name
+		types[j] = c.Kind.String()
+		_, rep := columnar.KeyIDs(f.sel(), c, false)
 		lo, hi := -1, -1
-		key := newSortKey(c, false)
+		key := columnar.NewSortKey(c, false)
 		for _, r := range rep {
 			i := int(r)
-			if c.isNull(i) || (c.kind == kindFloat && math.IsNaN(c.floats[i])) {
+			if c.IsNull(i) || (c.Kind == columnar.KindFloat && math.IsNaN(c.Floats[i])) {
 				continue
 			}
 			distinct[j]++
-			if lo < 0 || key.compare(i, lo) < 0 {
+			if lo < 0 || key.Compare(i, lo) < 0 {
 				lo = i
 			}
-			if hi < 0 || key.compare(i, hi) > 0 {
+			if hi < 0 || key.Compare(i, hi) > 0 {
 				hi = i
 			}
 		}
 		sum := 0.0
 		for k := 0; k < f.Len(); k++ {
 			i := f.row(k)
-			if c.isNull(i) {
+			if c.IsNull(i) {
 				nulls[j]++
 				continue
 			}
 			count[j]++
-			if c.numeric() {
-				sum += c.float(i)
+			if c.Numeric() {
+				sum += c.Float(i)
 			}
 		}
 		if lo >= 0 {
 			cells := formatCells(c, []int{lo, hi}, maxCellText)
 			mins[j], maxs[j] = cells[0], cells[1]
 		}
-		if c.numeric() && count[j] > 0 {
-			mean.floats[j] = sum / float64(count[j])
+		if c.Numeric() && count[j] > 0 {
+			mean.Floats[j] = sum / float64(count[j])
 		} else {
-			mean.setNull(j)
+			mean.SetNull(j)
 		}
 	}
-	return frameOf(newTable([]*vector{
-		textVector("Column", names),
-		textVector("Type", types),
-		{name: "Count", kind: kindInt, n: n, ints: count},
-		{name: "Nulls", kind: kindInt, n: n, ints: nulls},
-		{name: "Distinct", kind: kindInt, n: n, ints: distinct},
-		textVector("Min", mins),
-		textVector("Max", maxs),
+	return frameOf(columnar.NewTable([]*columnar.Vector{
+		columnar.TextVector("Column", names),
+		columnar.TextVector("Type", types),
+		{Name: "Count", Kind: columnar.KindInt, N: n, Ints: count},
+		{Name: "Nulls", Kind: columnar.KindInt, N: n, Ints: nulls},
+		{Name: "Distinct", Kind: columnar.KindInt, N: n, Ints: distinct},
+		columnar.TextVector("Min", mins),
+		columnar.TextVector("Max", maxs),
 		mean,
 	}, false))
-}
-
-// textVector builds a text column from strings; "" becomes null.
-func textVector(name string, vals []string) *vector {
-	c := &vector{name: name, kind: kindText, n: len(vals), offs: make([]int32, len(vals)+1)}
-	for i, v := range vals {
-		c.data = append(c.data, v...)
-		c.offs[i+1] = int32(len(c.data))
-	}
-	for i, v := range vals {
-		if v == "" {
-			c.setNull(i)
-		}
-	}
-	return c
 }
 
 // ValueCounts counts the awards per value of the column, most frequent

@@ -6,9 +6,10 @@ import (
 	"math"
 	"reflect"
 	"regexp"
-	"regexp/syntax"
 	"strings"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // op is a Where operator.
@@ -116,49 +117,49 @@ func (f Frame) Where(column, op string, value any) Frame {
 // them from their bitmap index (index.go); other tables' columns without
 // nulls are scanned. ok is false for the other conditions, which
 // whereRows handles (and reports errors for).
-func whereBits(f Frame, c *vector, o op, value any) (sel *bitSel, ok bool, err error) {
+func whereBits(f Frame, c *columnar.Vector, o op, value any) (sel *columnar.BitSel, ok bool, err error) {
 	if value == nil {
 		return nil, false, nil
 	}
-	var ix *bitIndex
-	if f.t.source {
-		ix = c.bitIndex()
+	var ix *columnar.BitIndex
+	if f.t.Source {
+		ix = c.Index()
 	}
-	if ix == nil && c.valid != nil {
+	if ix == nil && c.Valid != nil {
 		return nil, false, nil
 	}
 	switch {
-	case c.kind == kindCategory && o < opIsNull:
+	case c.Kind == columnar.KindCategory && o < opIsNull:
 		pred, err := stringPredicate(c, o, value)
 		if err != nil {
 			return nil, false, err
 		}
 		if ix != nil {
-			hit := make([]bool, len(c.dict))
-			for k, s := range c.dict {
+			hit := make([]bool, len(c.Dict))
+			for k, s := range c.Dict {
 				hit[k] = pred([]byte(s))
 			}
-			return ix.codeSelection(f.bits, hit), true, nil
+			return ix.CodeSelection(f.bits, hit), true, nil
 		}
-		hit := make([]uint64, len(c.dict))
-		for k, s := range c.dict {
+		hit := make([]uint64, len(c.Dict))
+		for k, s := range c.Dict {
 			if pred([]byte(s)) {
 				hit[k] = 1
 			}
 		}
-		return scanSel(f, codeBits(c.codes[:f.t.n], hit)), true, nil
-	case c.kind == kindInt:
+		return scanSel(f, columnar.CodeBits(c.Codes[:f.t.N], hit)), true, nil
+	case c.Kind == columnar.KindInt:
 		lo, hi, empty, ok := intInterval(o, value)
 		if !ok {
 			return nil, false, nil // whereRows handles it or reports the error
 		}
 		if empty {
-			return emptySel(f.t.n), true, nil
+			return columnar.EmptySel(f.t.N), true, nil
 		}
 		if ix != nil {
-			return ix.rangeSelection(f.bits, lo, hi), true, nil
+			return ix.RangeSelection(f.bits, lo, hi), true, nil
 		}
-		return scanSel(f, rangeBits(c.ints[:f.t.n], lo, uint64(hi)-uint64(lo))), true, nil
+		return scanSel(f, columnar.RangeBits(c.Ints[:f.t.N], lo, uint64(hi)-uint64(lo))), true, nil
 	}
 	return nil, false, nil
 }
@@ -193,7 +194,7 @@ func intInterval(o op, value any) (lo, hi int64, empty, ok bool) {
 	return lo, hi, empty, true
 }
 
-func whereRows(f Frame, c *vector, o op, value any) ([]int32, error) {
+func whereRows(f Frame, c *columnar.Vector, o op, value any) ([]int32, error) {
 	if value == nil {
 		switch o {
 		case opEq:
@@ -204,27 +205,27 @@ func whereRows(f Frame, c *vector, o op, value any) ([]int32, error) {
 	}
 	switch o {
 	case opIsNull:
-		return selectRows(f, func(i int) bool { return c.isNull(i) }), nil
+		return columnar.SelectRows(f.sel(), func(i int) bool { return c.IsNull(i) }), nil
 	case opNotNull:
-		return notNullRows(f, c), nil
+		return columnar.NotNullRows(f.sel(), c), nil
 	}
 	if value == nil {
 		return nil, errorf("Where", "%s needs a value; nil only works with \"==\" and \"!=\" (meaning is null / not null)", opString(o))
 	}
-	if !c.textual() && o >= opContains {
-		return nil, errorf("Where", "%s does not apply to %s column %q; use ==, !=, <, <=, >, >=, in, not in, between, is null or not null", opString(o), c.kind, c.name)
+	if !c.Textual() && o >= opContains {
+		return nil, errorf("Where", "%s does not apply to %s column %q; use ==, !=, <, <=, >, >=, in, not in, between, is null or not null", opString(o), c.Kind, c.Name)
 	}
-	switch c.kind {
-	case kindText:
+	switch c.Kind {
+	case columnar.KindText:
 		return whereText(f, c, o, value)
-	case kindCategory:
+	case columnar.KindCategory:
 		return whereCategory(f, c, o, value)
-	case kindInt, kindFloat:
+	case columnar.KindInt, columnar.KindFloat:
 		return whereNumber(f, c, o, value)
-	case kindDate:
+	case columnar.KindDate:
 		return whereDate(f, c, o, value)
 	}
-	return nil, errorf("Where", "column %q has an unsupported type", c.name)
+	return nil, errorf("Where", "column %q has an unsupported type", c.Name)
 }
 
 func opString(o op) string {
@@ -236,31 +237,11 @@ func opString(o op) string {
 	return "?"
 }
 
-// selectRows returns the rows of f (in order) for which keep is true.
-func selectRows(f Frame, keep func(i int) bool) []int32 {
-	n := f.Len()
-	out := make([]int32, 0, min(n, 1024))
-	if f.all {
-		for i := 0; i < n; i++ {
-			if keep(i) {
-				out = append(out, int32(i))
-			}
-		}
-		return out
-	}
-	for _, i := range f.rowList() {
-		if keep(int(i)) {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
 // ---- text and category ----
 
 // stringPredicate builds a test on one text value for the ops that make
 // sense on text.
-func stringPredicate(c *vector, o op, value any) (func(s []byte) bool, error) {
+func stringPredicate(c *columnar.Vector, o op, value any) (func(s []byte) bool, error) {
 	switch o {
 	case opIn, opNotIn:
 		list, err := stringList(c, value, o)
@@ -305,13 +286,13 @@ func stringPredicate(c *vector, o op, value any) (func(s []byte) bool, error) {
 	case opGe:
 		return func(s []byte) bool { return bytes.Compare(s, b) >= 0 }, nil
 	case opContains:
-		return func(s []byte) bool { return containsFold(s, v) }, nil
+		return func(s []byte) bool { return columnar.ContainsFold(s, v) }, nil
 	case opNotContains:
-		return func(s []byte) bool { return !containsFold(s, v) }, nil
+		return func(s []byte) bool { return !columnar.ContainsFold(s, v) }, nil
 	case opPrefix:
-		return func(s []byte) bool { return hasPrefixFold(s, v) }, nil
+		return func(s []byte) bool { return columnar.HasPrefixFold(s, v) }, nil
 	case opSuffix:
-		return func(s []byte) bool { return hasSuffixFold(s, v) }, nil
+		return func(s []byte) bool { return columnar.HasSuffixFold(s, v) }, nil
 	case opMatches:
 		re, err := regexp.Compile(v)
 		if err != nil {
@@ -319,20 +300,20 @@ func stringPredicate(c *vector, o op, value any) (func(s []byte) bool, error) {
 		}
 		return re.Match, nil
 	}
-	return nil, errorf("Where", "%s does not apply to text column %q", opString(o), c.name)
+	return nil, errorf("Where", "%s does not apply to text column %q", opString(o), c.Name)
 }
 
-func whereText(f Frame, c *vector, o op, value any) ([]int32, error) {
+func whereText(f Frame, c *columnar.Vector, o op, value any) ([]int32, error) {
 	if o == opContains || o == opNotContains {
 		needle, ok := value.(string)
 		if !ok {
 			return nil, valueTypeError(c, o, value, "a string")
 		}
-		hits := searchRows(f, c, needle, true)
+		hits := columnar.SearchRows(f.sel(), c, needle, true)
 		if o == opContains {
 			return hits, nil
 		}
-		return subtractRows(notNullRows(f, c), hits), nil
+		return columnar.SubtractRows(columnar.NotNullRows(f.sel(), c), hits), nil
 	}
 	pred, err := stringPredicate(c, o, value)
 	if err != nil {
@@ -341,146 +322,27 @@ func whereText(f Frame, c *vector, o op, value any) ([]int32, error) {
 	if o == opMatches {
 		// A regular expression runs per row, slowly; when it requires a
 		// literal, the fast buffer search finds the only rows worth trying.
-		if lit, fold := requiredLiteral(value.(string)); lit != "" {
-			f = f.withRows(searchRows(f, c, lit, fold))
+		if lit, fold := columnar.RequiredLiteral(value.(string)); lit != "" {
+			f = f.withRows(columnar.SearchRows(f.sel(), c, lit, fold))
 		}
-		return matchRowsParallel(f, c, pred), nil
+		return columnar.MatchRows(f.sel(), c, pred), nil
 	}
-	return selectRows(f, func(i int) bool { return !c.isNull(i) && pred(c.textBytes(i)) }), nil
+	return columnar.SelectRows(f.sel(), func(i int) bool { return !c.IsNull(i) && pred(c.TextBytes(i)) }), nil
 }
 
-// matchRowsParallel keeps the rows whose text satisfies pred (a compiled
-// regexp's Match, safe for concurrent use), splitting large inputs
-// across processors: a regular expression costs microseconds per row.
-func matchRowsParallel(f Frame, c *vector, pred func([]byte) bool) []int32 {
-	rows := f.rowList()
-	parts := make([][]int32, maxParts())
-	used := parallelParts(len(rows), func(part, lo, hi int) {
-		var out []int32
-		for _, i := range rows[lo:hi] {
-			if !c.isNull(int(i)) && pred(c.textBytes(int(i))) {
-				out = append(out, i)
-			}
-		}
-		parts[part] = out
-	})
-	out := make([]int32, 0)
-	for p := 0; p < used; p++ {
-		out = append(out, parts[p]...)
-	}
-	return out
-}
-
-// requiredLiteral returns a literal that every match of the regular
-// expression contains (the longest one found), and whether it is to be
-// matched ignoring case; "" when there is none (e.g. an alternation).
-func requiredLiteral(pattern string) (string, bool) {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return "", false
-	}
-	var walk func(re *syntax.Regexp) (string, bool)
-	walk = func(re *syntax.Regexp) (string, bool) {
-		switch re.Op {
-		case syntax.OpLiteral:
-			return string(re.Rune), re.Flags&syntax.FoldCase != 0
-		case syntax.OpCapture, syntax.OpPlus:
-			return walk(re.Sub[0])
-		case syntax.OpRepeat:
-			if re.Min >= 1 {
-				return walk(re.Sub[0])
-			}
-		case syntax.OpConcat:
-			best, bestFold := "", false
-			for _, sub := range re.Sub {
-				if lit, fold := walk(sub); len(lit) > len(best) {
-					best, bestFold = lit, fold
-				}
-			}
-			return best, bestFold
-		}
-		return "", false
-	}
-	return walk(re)
-}
-
-// subtractRows returns the rows of a that are not in b; both are in the
-// same order (b is a subsequence of a).
-func subtractRows(a, b []int32) []int32 {
-	out := make([]int32, 0, len(a)-len(b))
-	j := 0
-	for _, r := range a {
-		if j < len(b) && b[j] == r {
-			j++
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-func whereCategory(f Frame, c *vector, o op, value any) ([]int32, error) {
+func whereCategory(f Frame, c *columnar.Vector, o op, value any) ([]int32, error) {
 	pred, err := stringPredicate(c, o, value)
 	if err != nil {
 		return nil, err
 	}
-	match := make([]bool, len(c.dict))
-	for k, s := range c.dict {
+	match := make([]bool, len(c.Dict))
+	for k, s := range c.Dict {
 		match[k] = pred([]byte(s))
 	}
-	return filterCodes(f, c, match), nil
+	return columnar.FilterCodes(f.sel(), c, match), nil
 }
 
-// filterCodes keeps the non-null rows whose dictionary code is marked.
-// The loops are branch-free: every row is written and the output index
-// advances only on a match.
-func filterCodes(f Frame, c *vector, match []bool) []int32 {
-	if c.valid != nil {
-		codes := c.codes
-		return selectRows(f, func(i int) bool { return !c.isNull(i) && match[codes[i]] })
-	}
-	hit := make([]int32, len(match))
-	for k, m := range match {
-		if m {
-			hit[k] = 1
-		}
-	}
-	codes := c.codes
-	// Count, then fill a result of the exact size (less garbage).
-	n := 0
-	if f.all {
-		codes = codes[:f.t.n]
-		for _, k := range codes {
-			n += int(hit[k])
-		}
-		out := make([]int32, n+1) // +1: the fill loop writes one past the last match
-		j := 0
-		for i, k := range codes {
-			out[j] = int32(i)
-			j += int(hit[k])
-			if j == n {
-				break
-			}
-		}
-		return out[:n:n]
-	}
-	rows := f.rowList()
-	for _, i := range rows {
-		n += int(hit[codes[i]])
-	}
-	out := make([]int32, n+1)
-	j := 0
-	for _, i := range rows {
-		out[j] = i
-		j += int(hit[codes[i]])
-		if j == n {
-			break
-		}
-	}
-	return out[:n:n]
-}
-
-func stringList(c *vector, value any, o op) ([]string, error) {
+func stringList(c *columnar.Vector, value any, o op) ([]string, error) {
 	if s, ok := value.([]string); ok {
 		return s, nil
 	}
@@ -512,12 +374,12 @@ func sliceItems(value any) ([]any, bool) {
 	return out, true
 }
 
-func valueTypeError(c *vector, o op, value any, want string) error {
+func valueTypeError(c *columnar.Vector, o op, value any, want string) error {
 	hint := ""
 	switch {
-	case c.textual() && (o == opLt || o == opLe || o == opGt || o == opGe):
+	case c.Textual() && (o == opLt || o == opLe || o == opGt || o == opGe):
 		hint = " (text compares alphabetically)"
-	case c.kind == kindInt || c.kind == kindFloat:
+	case c.Kind == columnar.KindInt || c.Kind == columnar.KindFloat:
 		if _, isString := value.(string); isString {
 			hint = "; write the number without quotes"
 		}
@@ -526,11 +388,11 @@ func valueTypeError(c *vector, o op, value any, want string) error {
 	if s, ok := value.(string); ok {
 		got = fmt.Sprintf("the string %q", s)
 	}
-	return errorf("Where", "column %q is %s: %s needs %s, not %s%s", c.name, c.kind, opString(o), want, got, hint)
+	return errorf("Where", "column %q is %s: %s needs %s, not %s%s", c.Name, c.Kind, opString(o), want, got, hint)
 }
 
-func betweenError(c *vector, value any) error {
-	return errorf("Where", "column %q: \"between\" needs a slice of two values [low, high], e.g. []int{2015, 2020}; got %T %v", c.name, value, value)
+func betweenError(c *columnar.Vector, value any) error {
+	return errorf("Where", "column %q: \"between\" needs a slice of two values [low, high], e.g. []int{2015, 2020}; got %T %v", c.Name, value, value)
 }
 
 // ---- numbers ----
@@ -602,7 +464,7 @@ func intBounds(iv interval) (lo, hi int64, empty bool) {
 	return lo, hi, false
 }
 
-func whereNumber(f Frame, c *vector, o op, value any) ([]int32, error) {
+func whereNumber(f Frame, c *columnar.Vector, o op, value any) ([]int32, error) {
 	switch o {
 	case opIn, opNotIn:
 		items, ok := sliceItems(value)
@@ -618,7 +480,7 @@ func whereNumber(f Frame, c *vector, o op, value any) ([]int32, error) {
 			set[x] = true
 		}
 		want := o == opIn
-		return selectRows(f, func(i int) bool { return !c.isNull(i) && !math.IsNaN(c.float(i)) && set[c.float(i)] == want }), nil
+		return columnar.SelectRows(f.sel(), func(i int) bool { return !c.IsNull(i) && !math.IsNaN(c.Float(i)) && set[c.Float(i)] == want }), nil
 	case opBetween:
 		items, ok := sliceItems(value)
 		if !ok || len(items) != 2 {
@@ -636,72 +498,26 @@ func whereNumber(f Frame, c *vector, o op, value any) ([]int32, error) {
 		return nil, valueTypeError(c, o, value, "a number")
 	}
 	if o == opNe {
-		return selectRows(f, func(i int) bool { return !c.isNull(i) && !math.IsNaN(c.float(i)) && c.float(i) != v }), nil
+		return columnar.SelectRows(f.sel(), func(i int) bool { return !c.IsNull(i) && !math.IsNaN(c.Float(i)) && c.Float(i) != v }), nil
 	}
 	iv, ok := numberInterval(o, v)
 	if !ok {
-		return nil, errorf("Where", "%s does not apply to %s column %q; use ==, !=, <, <=, >, >=, in, not in or between", opString(o), c.kind, c.name)
+		return nil, errorf("Where", "%s does not apply to %s column %q; use ==, !=, <, <=, >, >=, in, not in or between", opString(o), c.Kind, c.Name)
 	}
 	return numberRange(f, c, iv), nil
 }
 
-func numberRange(f Frame, c *vector, iv interval) []int32 {
-	if c.kind == kindInt {
+func numberRange(f Frame, c *columnar.Vector, iv interval) []int32 {
+	if c.Kind == columnar.KindInt {
 		lo, hi, empty := intBounds(iv)
 		if empty {
 			return []int32{}
 		}
-		return intRange(f, c, lo, hi)
+		return columnar.IntRange(f.sel(), c, lo, hi)
 	}
 	lo, hi := iv.lo, iv.hi
-	vals := c.floats
-	return selectRows(f, func(i int) bool { x := vals[i]; return x >= lo && x <= hi && !c.isNull(i) })
-}
-
-// intRange keeps the non-null rows with lo ≤ value ≤ hi (the hot path of
-// year filters), branch-free like filterCodes.
-func intRange(f Frame, c *vector, lo, hi int64) []int32 {
-	vals := c.ints
-	if c.valid != nil {
-		return selectRows(f, func(i int) bool { x := vals[i]; return x >= lo && x <= hi && !c.isNull(i) })
-	}
-	// x in [lo, hi] ⇔ uint64(x-lo) ≤ uint64(hi-lo), one comparison.
-	span := uint64(hi) - uint64(lo)
-	if f.all {
-		// Count first so that the result is allocated at its size: a
-		// year filter keeps a fraction of 219,500 rows, and a smaller
-		// allocation is less garbage to collect.
-		vals = vals[:f.t.n]
-		n := 0
-		for _, x := range vals {
-			n += b2i(uint64(x)-uint64(lo) <= span)
-		}
-		out := make([]int32, n+1) // +1: the branch-free loop writes one past the last match
-		j := 0
-		for i, x := range vals {
-			out[j] = int32(i)
-			j += b2i(uint64(x)-uint64(lo) <= span)
-			if j == n {
-				break
-			}
-		}
-		return out[:n:n]
-	}
-	n := 0
-	rows := f.rowList()
-	for _, i := range rows {
-		n += b2i(uint64(vals[i])-uint64(lo) <= span)
-	}
-	out := make([]int32, n+1)
-	j := 0
-	for _, i := range rows {
-		out[j] = i
-		j += b2i(uint64(vals[i])-uint64(lo) <= span)
-		if j == n {
-			break
-		}
-	}
-	return out[:n:n]
+	vals := c.Floats
+	return columnar.SelectRows(f.sel(), func(i int) bool { x := vals[i]; return x >= lo && x <= hi && !c.IsNull(i) })
 }
 
 // ---- dates ----
@@ -711,11 +527,11 @@ var dateLayouts = []string{time.DateOnly, time.RFC3339, "2006-01-02 15:04:05", "
 func toDay(v any) (int32, bool) {
 	switch x := v.(type) {
 	case time.Time:
-		return timeDay(x), true
+		return columnar.TimeDay(x), true
 	case string:
 		for _, layout := range dateLayouts {
 			if t, err := time.Parse(layout, strings.TrimSpace(x)); err == nil {
-				return timeDay(t), true
+				return columnar.TimeDay(t), true
 			}
 		}
 	}
@@ -724,8 +540,8 @@ func toDay(v any) (int32, bool) {
 
 const dateWant = `a date: a time.Time or a string like "2020-01-31"`
 
-func whereDate(f Frame, c *vector, o op, value any) ([]int32, error) {
-	days := c.days
+func whereDate(f Frame, c *columnar.Vector, o op, value any) ([]int32, error) {
+	days := c.Days
 	switch o {
 	case opIn, opNotIn:
 		items, ok := sliceItems(value)
@@ -741,7 +557,7 @@ func whereDate(f Frame, c *vector, o op, value any) ([]int32, error) {
 			set[d] = true
 		}
 		want := o == opIn
-		return selectRows(f, func(i int) bool { return !c.isNull(i) && set[days[i]] == want }), nil
+		return columnar.SelectRows(f.sel(), func(i int) bool { return !c.IsNull(i) && set[days[i]] == want }), nil
 	case opBetween:
 		items, ok := sliceItems(value)
 		if !ok || len(items) != 2 {
@@ -752,7 +568,7 @@ func whereDate(f Frame, c *vector, o op, value any) ([]int32, error) {
 		if !ok1 || !ok2 {
 			return nil, valueTypeError(c, o, value, "two dates, e.g. []string{\"2020-01-01\", \"2020-12-31\"}")
 		}
-		return selectRows(f, func(i int) bool { d := days[i]; return d >= lo && d <= hi && !c.isNull(i) }), nil
+		return columnar.SelectRows(f.sel(), func(i int) bool { d := days[i]; return d >= lo && d <= hi && !c.IsNull(i) }), nil
 	}
 	d, ok := toDay(value)
 	if !ok {
@@ -773,9 +589,9 @@ func whereDate(f Frame, c *vector, o op, value any) ([]int32, error) {
 	case opGe:
 		keep = func(x int32) bool { return x >= d }
 	default:
-		return nil, errorf("Where", "%s does not apply to date column %q; use ==, !=, <, <=, >, >=, in, not in or between", opString(o), c.name)
+		return nil, errorf("Where", "%s does not apply to date column %q; use ==, !=, <, <=, >, >=, in, not in or between", opString(o), c.Name)
 	}
-	return selectRows(f, func(i int) bool { return !c.isNull(i) && keep(days[i]) }), nil
+	return columnar.SelectRows(f.sel(), func(i int) bool { return !c.IsNull(i) && keep(days[i]) }), nil
 }
 
 // Filter returns the rows of f for which keep returns true: the flexible
@@ -795,5 +611,5 @@ func (f Frame) Filter(keep func(r Row) bool) Frame {
 		return errFrame(errorf("Filter", "the function is nil"))
 	}
 	t := f.t
-	return f.withRows(selectRows(f, func(i int) bool { return keep(Row{t: t, i: i}) }))
+	return f.withRows(columnar.SelectRows(f.sel(), func(i int) bool { return keep(Row{t: t, i: i}) }))
 }

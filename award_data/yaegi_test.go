@@ -1,37 +1,52 @@
 package award_data_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"testing/fstest"
-
-	"github.com/traefik/yaegi/interp"
 
 	award_data "github.com/sbirtools/sbir-kernel/award_data"
 	"github.com/sbirtools/sbir-kernel/display"
-	"github.com/sbirtools/sbir-kernel/sandbox/symbols"
+	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
-// newInterpreter builds a yaegi interpreter over the sandbox's generated
-// symbol table, as the worker does, with award_data and display imported.
-func newInterpreter(t testing.TB, out *strings.Builder) *interp.Interpreter {
+// cellRunner runs cells in a sandbox session over the fixture, the way
+// the kernel runs them: yaegi in the worker with the generated symbol
+// table, so variadic and interface-typed calls go through reflect as
+// they do in notebooks.
+type cellRunner struct {
+	t testing.TB
+	s *sandbox.Session
+}
+
+func newCellRunner(t testing.TB) *cellRunner {
 	t.Helper()
-	in := interp.New(interp.Options{Stdout: out, Stderr: out, SourcecodeFilesystem: fstest.MapFS{}, GoPath: "/nonexistent"})
-	if err := in.Use(symbols.Exports(symbols.Options{})); err != nil {
+	s, err := sandbox.NewSession(context.Background(), sandbox.Options{DataPath: award_data.FixtureArrow()})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.Eval(`import ("fmt"; "strings"; "time"; "award_data"; "display")`); err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { s.Close() })
+	return &cellRunner{t: t, s: s}
+}
+
+// run runs code and returns its standard output, or the cell's error.
+func (r *cellRunner) run(code string, h *sandbox.Handlers) (string, error) {
+	r.t.Helper()
+	res, err := r.s.Run(context.Background(), code, h)
+	if err != nil {
+		r.t.Fatalf("%s: %v", code, err)
 	}
-	return in
+	if !res.Success {
+		return res.Stdout, fmt.Errorf("%s: %s", res.ErrorName, res.ErrorMessage)
+	}
+	return res.Stdout, nil
 }
 
 // TestThroughYaegi runs the API as cells do and compares with the same
 // calls made from compiled code.
 func TestThroughYaegi(t *testing.T) {
-	var out strings.Builder
-	in := newInterpreter(t, &out)
+	r := newCellRunner(t)
 	tests := []struct {
 		code string
 		want any
@@ -81,12 +96,12 @@ func TestThroughYaegi(t *testing.T) {
 		{`award_data.VegaLiteMIME`, award_data.VegaLiteMIME},
 	}
 	for _, tt := range tests {
-		v, err := in.Eval(tt.code)
+		got, err := r.run("fmt.Print("+tt.code+")", nil)
 		if err != nil {
 			t.Errorf("%s: %v", tt.code, err)
 			continue
 		}
-		if got := v.Interface(); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+		if got != fmt.Sprint(tt.want) {
 			t.Errorf("%s = %v, want %v", tt.code, got, tt.want)
 		}
 	}
@@ -94,10 +109,9 @@ func TestThroughYaegi(t *testing.T) {
 
 // TestPanicsAreCellErrors checks that award_data's panics (bad columns,
 // wrong types, errors inside a Filter function) become ordinary errors of
-// the evaluation and the interpreter keeps working.
+// the cell and the session keeps working.
 func TestPanicsAreCellErrors(t *testing.T) {
-	var out strings.Builder
-	in := newInterpreter(t, &out)
+	r := newCellRunner(t)
 	for _, tt := range []struct{ code, want string }{
 		{`award_data.Sum("Agency")`, `award_data: Sum: column "Agency" is category, not int or float`},
 		{`award_data.Where("Agncy", "==", "x").Count()`, `award_data: Where: unknown column "Agncy"`},
@@ -105,24 +119,26 @@ func TestPanicsAreCellErrors(t *testing.T) {
 		{`award_data.Strings("Compny")`, `did you mean "Company"?`},
 		{`display.PNG([]byte("not a png"))`, "display: PNG: the data is not a PNG image"},
 	} {
-		_, err := in.Eval(tt.code)
+		_, err := r.run(tt.code, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want it to contain %q", tt.code, err, tt.want)
 		}
-		if v, err := in.Eval(`award_data.Count()`); err != nil || v.Interface() != award_data.Count() {
-			t.Fatalf("interpreter unusable after %s: %v", tt.code, err)
+		if out, err := r.run(`fmt.Print(award_data.Count())`, nil); err != nil || out != fmt.Sprint(award_data.Count()) {
+			t.Fatalf("session unusable after %s: %q %v", tt.code, out, err)
 		}
 	}
 }
 
 // TestDisplayThroughYaegi checks that display calls in a cell reach the
-// sink with the MIME bundles, ids and updates.
+// session's handlers with the MIME bundles, ids and updates.
 func TestDisplayThroughYaegi(t *testing.T) {
-	var msgs []display.Message
-	display.SetSink(func(m display.Message) { msgs = append(msgs, m) })
-	defer display.SetSink(nil)
-	var out strings.Builder
-	in := newInterpreter(t, &out)
+	r := newCellRunner(t)
+	var msgs []sandbox.Display
+	clears := 0
+	h := &sandbox.Handlers{
+		Display: func(d sandbox.Display) { msgs = append(msgs, d) },
+		Clear:   func(wait bool) { clears++ },
+	}
 	code := `
 display.Markdown("# hi")
 display.Show(award_data.Head(2))
@@ -132,11 +148,11 @@ h.HTML("<b>2</b>")
 display.Show(award_data.ValueCounts("Phase").Bar("Phase", "Count"))
 display.Clear(true)
 `
-	if _, err := in.Eval(code); err != nil {
+	if _, err := r.run(code, h); err != nil {
 		t.Fatal(err)
 	}
-	if len(msgs) != 6 {
-		t.Fatalf("%d messages, want 6: %+v", len(msgs), msgs)
+	if len(msgs) != 5 || clears != 1 {
+		t.Fatalf("%d messages and %d clears, want 5 and 1: %+v", len(msgs), clears, msgs)
 	}
 	if msgs[0].Data["text/markdown"] != "# hi" {
 		t.Errorf("markdown: %+v", msgs[0])
@@ -149,8 +165,5 @@ display.Clear(true)
 	}
 	if _, ok := msgs[4].Data[display.VegaLiteMIME]; !ok {
 		t.Errorf("chart: %+v", msgs[4].Data)
-	}
-	if !msgs[5].Clear || !msgs[5].Wait {
-		t.Errorf("clear: %+v", msgs[5])
 	}
 }

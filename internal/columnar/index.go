@@ -1,4 +1,4 @@
-package award_data
+package columnar
 
 import (
 	"math/bits"
@@ -7,9 +7,9 @@ import (
 
 // maxIndexBitmaps bounds the bitmaps of one column's index: at 219,500
 // rows a bitmap is 27 KB, so an index takes at most 3.5 MB.
-const maxIndexBitmaps = 128
+const MaxIndexBitmaps = 128
 
-// bitIndex is a bitmap index of one column of the award data, built the
+// BitIndex is a bitmap index of one column of the award data, built the
 // first time Where filters all rows (or a bitmap selection) on the column
 // and then kept: the award data never changes under a session. With it, a
 // Where on a category or year column reads one or two 27 KB bitmaps
@@ -22,7 +22,7 @@ const maxIndexBitmaps = 128
 // int column whose values span at most maxIndexBitmaps, bitmap k holds the
 // rows whose value is at most base+k (range encoding), so any interval of
 // values is one bitmap minus another. Null rows are in no bitmap.
-type bitIndex struct {
+type BitIndex struct {
 	maps   [][]uint64
 	counts []int    // rows in each bitmap
 	nulls  []uint64 // the null rows; nil when there are none
@@ -33,48 +33,48 @@ type bitIndex struct {
 // bitIndexState holds the lazily built index of a vector.
 type bitIndexState struct {
 	once sync.Once
-	ix   *bitIndex // nil when the column cannot be indexed
+	ix   *BitIndex // nil when the column cannot be indexed
 }
 
-// bitIndex returns the column's index, building it on first use; nil for
+// Index returns the column's index, building it on first use; nil for
 // a column that has no index (other kinds, or too many distinct values).
-func (c *vector) bitIndex() *bitIndex {
-	c.bindex.once.Do(func() { c.bindex.ix = buildBitIndex(c) })
+func (c *Vector) Index() *BitIndex {
+	c.bindex.once.Do(func() { c.bindex.ix = BuildBitIndex(c) })
 	return c.bindex.ix
 }
 
-func buildBitIndex(c *vector) *bitIndex {
-	if c.n == 0 {
+func BuildBitIndex(c *Vector) *BitIndex {
+	if c.N == 0 {
 		return nil
 	}
-	switch c.kind {
-	case kindCategory:
-		if len(c.dict) == 0 || len(c.dict) > maxIndexBitmaps {
+	switch c.Kind {
+	case KindCategory:
+		if len(c.Dict) == 0 || len(c.Dict) > MaxIndexBitmaps {
 			return nil
 		}
-		ix := newBitIndex(c, len(c.dict))
-		scatter(ix, c.codes[:c.n], 0)
+		ix := newBitIndex(c, len(c.Dict))
+		scatter(ix, c.Codes[:c.N], 0)
 		ix.finish(false)
 		return ix
-	case kindInt:
-		lo, hi, ok := intSpan(c)
-		if !ok || uint64(hi)-uint64(lo) >= maxIndexBitmaps {
+	case KindInt:
+		lo, hi, ok := IntSpan(c)
+		if !ok || uint64(hi)-uint64(lo) >= MaxIndexBitmaps {
 			return nil
 		}
 		ix := newBitIndex(c, int(hi-lo)+1)
 		ix.base = lo
-		scatter(ix, c.ints[:c.n], lo)
+		scatter(ix, c.Ints[:c.N], lo)
 		ix.finish(true)
 		return ix
 	}
 	return nil
 }
 
-// intSpan returns the smallest and largest non-null values of an int
+// IntSpan returns the smallest and largest non-null values of an int
 // column; ok is false when all are null.
-func intSpan(c *vector) (lo, hi int64, ok bool) {
-	vals := c.ints[:c.n]
-	if c.valid == nil {
+func IntSpan(c *Vector) (lo, hi int64, ok bool) {
+	vals := c.Ints[:c.N]
+	if c.Valid == nil {
 		if len(vals) == 0 {
 			return 0, 0, false
 		}
@@ -93,7 +93,7 @@ func intSpan(c *vector) (lo, hi int64, ok bool) {
 		return min(lo0, lo1), max(hi0, hi1), true
 	}
 	for i, x := range vals {
-		if c.isNull(i) {
+		if c.IsNull(i) {
 			continue
 		}
 		if !ok {
@@ -104,17 +104,17 @@ func intSpan(c *vector) (lo, hi int64, ok bool) {
 	return lo, hi, ok
 }
 
-func newBitIndex(c *vector, k int) *bitIndex {
-	w := wordCount(c.n)
+func newBitIndex(c *Vector, k int) *BitIndex {
+	w := WordCount(c.N)
 	flat := make([]uint64, k*w)
-	ix := &bitIndex{maps: make([][]uint64, k), counts: make([]int, k), n: c.n}
+	ix := &BitIndex{maps: make([][]uint64, k), counts: make([]int, k), n: c.N}
 	for j := range ix.maps {
 		ix.maps[j] = flat[j*w : (j+1)*w : (j+1)*w]
 	}
-	if c.valid != nil {
+	if c.Valid != nil {
 		ix.nulls = make([]uint64, w)
-		for i := 0; i < c.n; i++ {
-			if c.isNull(i) {
+		for i := 0; i < c.N; i++ {
+			if c.IsNull(i) {
 				ix.nulls[i>>6] |= 1 << (uint(i) & 63)
 			}
 		}
@@ -125,9 +125,9 @@ func newBitIndex(c *vector, k int) *bitIndex {
 // scatter sets bit i of bitmap vals[i]-base for every non-null row i.
 // Without nulls it interleaves four words (256 rows): consecutive updates
 // then go to different words, so none waits for the previous one's store.
-func scatter[T int16 | int64](ix *bitIndex, vals []T, base T) {
+func scatter[T int16 | int64](ix *BitIndex, vals []T, base T) {
 	maps, nulls := ix.maps, ix.nulls
-	parallelParts(len(vals), func(_, lo, hi int) {
+	Parts(len(vals), func(_, lo, hi int) {
 		if nulls != nil {
 			for i, x := range vals[lo:hi] {
 				i += lo
@@ -159,7 +159,7 @@ func scatter[T int16 | int64](ix *bitIndex, vals []T, base T) {
 
 // finish turns per-value bitmaps into cumulative ones (bitmap k |= bitmap
 // k-1) when cumulative is set, and counts the rows of each bitmap.
-func (ix *bitIndex) finish(cumulative bool) {
+func (ix *BitIndex) finish(cumulative bool) {
 	for k, m := range ix.maps {
 		n := 0
 		if cumulative && k > 0 {
@@ -178,9 +178,9 @@ func (ix *bitIndex) finish(cumulative bool) {
 	}
 }
 
-// codeSelection returns the rows of in (all rows when in is nil) whose
+// CodeSelection returns the rows of in (all rows when in is nil) whose
 // code k has hit[k] set.
-func (ix *bitIndex) codeSelection(in *bitSel, hit []bool) *bitSel {
+func (ix *BitIndex) CodeSelection(in *BitSel, hit []bool) *BitSel {
 	var hits, misses []int
 	for k, h := range hit {
 		if h {
@@ -191,24 +191,24 @@ func (ix *bitIndex) codeSelection(in *bitSel, hit []bool) *bitSel {
 	}
 	switch {
 	case len(hits) == 0:
-		return emptySel(ix.n)
+		return EmptySel(ix.n)
 	case len(hits) == 1 && in == nil:
 		return ix.shared(hits[0])
 	}
 	// Read the fewer bitmaps: the hits, or everything but the misses (and
 	// the nulls).
-	if len(hits) <= len(misses)+b2i(ix.nulls != nil) {
-		return in.and(ix.n, bitTerm{words: ix.union(hits, nil)})
+	if len(hits) <= len(misses)+B2I(ix.nulls != nil) {
+		return in.And(ix.n, BitTerm{Words: ix.union(hits, nil)})
 	}
-	return in.and(ix.n, bitTerm{words: ix.union(misses, ix.nulls), not: true})
+	return in.And(ix.n, BitTerm{Words: ix.union(misses, ix.nulls), Not: true})
 }
 
-// rangeSelection returns the rows of in (all rows when in is nil) whose
+// RangeSelection returns the rows of in (all rows when in is nil) whose
 // value is in [lo, hi].
-func (ix *bitIndex) rangeSelection(in *bitSel, lo, hi int64) *bitSel {
+func (ix *BitIndex) RangeSelection(in *BitSel, lo, hi int64) *BitSel {
 	top := int64(len(ix.maps) - 1)
 	if hi < ix.base || lo > ix.base+top || lo > hi {
-		return emptySel(ix.n)
+		return EmptySel(ix.n)
 	}
 	// Clamp to the values present, as offsets from base.
 	l := max(lo, ix.base) - ix.base
@@ -218,30 +218,30 @@ func (ix *bitIndex) rangeSelection(in *bitSel, lo, hi int64) *bitSel {
 		if in == nil {
 			return ix.shared(int(h))
 		}
-		return in.and(ix.n, bitTerm{words: ix.maps[h]})
+		return in.And(ix.n, BitTerm{Words: ix.maps[h]})
 	}
 	// Values ≤ base+h, minus values ≤ base+l-1.
-	return in.and(ix.n, bitTerm{words: ix.maps[h]}, bitTerm{words: ix.maps[l-1], not: true})
+	return in.And(ix.n, BitTerm{Words: ix.maps[h]}, BitTerm{Words: ix.maps[l-1], Not: true})
 }
 
 // shared returns the rows of bitmap k as a selection that shares the
 // index's memory.
-func (ix *bitIndex) shared(k int) *bitSel {
-	b := newBitSel(ix.n, ix.maps[k])
+func (ix *BitIndex) shared(k int) *BitSel {
+	b := NewBitSel(ix.n, ix.maps[k])
 	b.countOnce.Do(func() { b.count = ix.counts[k] })
 	return b
 }
 
 // union returns the bitmap of the rows whose code is in ks or that are
 // set in extra (which may be nil); a single bitmap is shared, not copied.
-func (ix *bitIndex) union(ks []int, extra []uint64) []uint64 {
+func (ix *BitIndex) union(ks []int, extra []uint64) []uint64 {
 	if len(ks) == 1 && extra == nil {
 		return ix.maps[ks[0]]
 	}
 	if len(ks) == 0 && extra != nil {
 		return extra
 	}
-	out := make([]uint64, wordCount(ix.n))
+	out := make([]uint64, WordCount(ix.n))
 	for _, k := range ks {
 		orInto(out, ix.maps[k])
 	}

@@ -1,4 +1,4 @@
-package award_data
+package columnar
 
 import (
 	"bytes"
@@ -127,20 +127,20 @@ func (n *foldNeedle) index(data []byte, from, end int) int {
 
 // searchRange sets hit[i] for the rows i in [lo, hi) whose text contains
 // needle, ignoring case.
-func searchRange(c *vector, needle string, lo, hi int, hit []bool) {
+func searchRange(c *Vector, needle string, lo, hi int, hit []bool) {
 	if lo >= hi {
 		return
 	}
-	start, end := int(c.offs[lo]), int(c.offs[hi])
+	start, end := int(c.Offs[lo]), int(c.Offs[hi])
 	if isASCII(needle) {
 		n := newFoldNeedle(needle)
 		scanHits(c, lo, hi, start, end, hit, func(from int) (int, int) {
-			return n.index(c.data, from, end), len(needle)
+			return n.index(c.Data, from, end), len(needle)
 		})
 		if needsUnicodeCheck(needle) {
 			for _, v := range [][]byte{[]byte("\u212a"), []byte("\u017f")} {
 				scanHits(c, lo, hi, start, end, hit, c.literalFinder(v, end, func(row int) bool {
-					return containsFold(c.textBytes(row), needle)
+					return ContainsFold(c.TextBytes(row), needle)
 				}))
 			}
 		}
@@ -150,20 +150,20 @@ func searchRange(c *vector, needle string, lo, hi int, hit []bool) {
 	for _, v := range foldVariants(r) {
 		variant := []byte(string(v))
 		scanHits(c, lo, hi, start, end, hit, c.literalFinder(variant, end, func(row int) bool {
-			return containsFold(c.textBytes(row), needle)
+			return ContainsFold(c.TextBytes(row), needle)
 		}))
 	}
 }
 
 // searchExact marks the rows in [lo, hi) whose text contains needle
 // byte for byte (bytes.Index over the buffer).
-func searchExact(c *vector, needle []byte, lo, hi int, hit []bool) {
+func searchExact(c *Vector, needle []byte, lo, hi int, hit []bool) {
 	if lo >= hi {
 		return
 	}
-	start, end := int(c.offs[lo]), int(c.offs[hi])
+	start, end := int(c.Offs[lo]), int(c.Offs[hi])
 	scanHits(c, lo, hi, start, end, hit, func(from int) (int, int) {
-		k := bytes.Index(c.data[from:end], needle)
+		k := bytes.Index(c.Data[from:end], needle)
 		if k < 0 {
 			return -1, 0
 		}
@@ -174,8 +174,8 @@ func searchExact(c *vector, needle []byte, lo, hi int, hit []bool) {
 // literalFinder returns a finder (for scanHits) of the occurrences of v
 // before end whose row check accepts. It reports a match length of 1 so
 // that scanHits never rejects a hit by position: check decides.
-func (c *vector) literalFinder(v []byte, end int, check func(row int) bool) func(from int) (int, int) {
-	data := c.data
+func (c *Vector) literalFinder(v []byte, end int, check func(row int) bool) func(from int) (int, int) {
+	data := c.Data
 	return func(from int) (int, int) {
 		for from < end {
 			k := bytes.Index(data[from:end], v)
@@ -187,7 +187,7 @@ func (c *vector) literalFinder(v []byte, end int, check func(row int) bool) func
 			if check(row) {
 				return j, 1
 			}
-			from = int(c.offs[row+1])
+			from = int(c.Offs[row+1])
 			if from <= j {
 				from = j + 1
 			}
@@ -199,7 +199,7 @@ func (c *vector) literalFinder(v []byte, end int, check func(row int) bool) func
 // scanHits repeatedly asks find for the next match at or after a
 // position, marks the row the match lies in (when the match does not run
 // past the row's end), and continues at the next row.
-func scanHits(c *vector, lo, hi, start, end int, hit []bool, find func(from int) (int, int)) {
+func scanHits(c *Vector, lo, hi, start, end int, hit []bool, find func(from int) (int, int)) {
 	pos := start
 	row := lo
 	for pos < end {
@@ -208,16 +208,16 @@ func scanHits(c *vector, lo, hi, start, end int, hit []bool, find func(from int)
 			return
 		}
 		// Advance row to the row holding byte j.
-		if int(c.offs[row+1]) <= j {
-			if j-int(c.offs[row+1]) > 4096 {
+		if int(c.Offs[row+1]) <= j {
+			if j-int(c.Offs[row+1]) > 4096 {
 				row = rowOf(c, j)
 			} else {
-				for int(c.offs[row+1]) <= j {
+				for int(c.Offs[row+1]) <= j {
 					row++
 				}
 			}
 		}
-		rowEnd := int(c.offs[row+1])
+		rowEnd := int(c.Offs[row+1])
 		if j+m <= rowEnd {
 			hit[row] = true
 			pos = rowEnd
@@ -233,9 +233,9 @@ func scanHits(c *vector, lo, hi, start, end int, hit []bool, find func(from int)
 
 // rowOf returns the row whose bytes include position j (offsets are
 // non-decreasing; empty rows are skipped).
-func rowOf(c *vector, j int) int {
+func rowOf(c *Vector, j int) int {
 	// first row r with offs[r+1] > j
-	return sort.Search(c.n, func(r int) bool { return int(c.offs[r+1]) > j })
+	return sort.Search(c.N, func(r int) bool { return int(c.Offs[r+1]) > j })
 }
 
 func isASCII(s string) bool {
@@ -268,14 +268,14 @@ func foldVariants(r rune) []rune {
 	return out
 }
 
-// containsFold reports whether needle occurs in s under Unicode simple
+// ContainsFold reports whether needle occurs in s under Unicode simple
 // case folding (strings.EqualFold rules).
-func containsFold(s []byte, needle string) bool {
+func ContainsFold(s []byte, needle string) bool {
 	if needle == "" {
 		return true
 	}
 	for i := 0; i < len(s); {
-		if hasPrefixFold(s[i:], needle) {
+		if HasPrefixFold(s[i:], needle) {
 			return true
 		}
 		_, size := utf8.DecodeRune(s[i:])
@@ -284,8 +284,8 @@ func containsFold(s []byte, needle string) bool {
 	return false
 }
 
-// hasPrefixFold reports whether s starts with prefix under simple folding.
-func hasPrefixFold(s []byte, prefix string) bool {
+// HasPrefixFold reports whether s starts with prefix under simple folding.
+func HasPrefixFold(s []byte, prefix string) bool {
 	for _, pr := range prefix {
 		if len(s) == 0 {
 			return false
@@ -302,8 +302,8 @@ func hasPrefixFold(s []byte, prefix string) bool {
 	return true
 }
 
-// hasSuffixFold reports whether s ends with suffix under simple folding.
-func hasSuffixFold(s []byte, suffix string) bool {
+// HasSuffixFold reports whether s ends with suffix under simple folding.
+func HasSuffixFold(s []byte, suffix string) bool {
 	for len(suffix) > 0 {
 		if len(s) == 0 {
 			return false
@@ -334,33 +334,33 @@ func equalFoldRune(a, b rune) bool {
 	return false
 }
 
-// searchRows returns the rows of f whose text column c contains needle
+// SearchRows returns the rows of f whose text column c contains needle
 // (ignoring case when fold is set), in f's order. Large selections scan
 // the column's buffer (in parallel); small ones search row by row.
-func searchRows(f Frame, c *vector, needle string, fold bool) []int32 {
-	total := f.Len()
+func SearchRows(s Sel, c *Vector, needle string, fold bool) []int32 {
+	total := s.Len()
 	if needle == "" {
-		return notNullRows(f, c)
+		return NotNullRows(s, c)
 	}
-	if !f.all && total < c.n/8 {
+	if !s.All && total < c.N/8 {
 		out := make([]int32, 0, 16)
 		ascii := isASCII(needle) && !needsUnicodeCheck(needle)
 		var n *foldNeedle
 		if ascii {
 			n = newFoldNeedle(needle)
 		}
-		for _, i := range f.rowList() {
-			if c.isNull(int(i)) {
+		for _, i := range s.Rows() {
+			if c.IsNull(int(i)) {
 				continue
 			}
-			b := c.textBytes(int(i))
+			b := c.TextBytes(int(i))
 			var ok bool
 			if !fold {
 				ok = bytes.Contains(b, []byte(needle))
 			} else if ascii {
 				ok = n.index(b, 0, len(b)) >= 0
 			} else {
-				ok = containsFold(b, needle)
+				ok = ContainsFold(b, needle)
 			}
 			if ok {
 				out = append(out, i)
@@ -368,12 +368,12 @@ func searchRows(f Frame, c *vector, needle string, fold bool) []int32 {
 		}
 		return out
 	}
-	hit := make([]bool, c.n)
+	hit := make([]bool, c.N)
 	parts := runtime.GOMAXPROCS(0)
 	if parts > 8 {
 		parts = 8
 	}
-	if len(c.data) < 1<<20 {
+	if len(c.Data) < 1<<20 {
 		parts = 1
 	}
 	bounds := splitByBytes(c, parts)
@@ -393,16 +393,16 @@ func searchRows(f Frame, c *vector, needle string, fold bool) []int32 {
 	// Null slots normally hold no bytes, but Arrow allows any; never
 	// report them.
 	out := make([]int32, 0, 64)
-	if f.all {
+	if s.All {
 		for i, h := range hit {
-			if h && !c.isNull(i) {
+			if h && !c.IsNull(i) {
 				out = append(out, int32(i))
 			}
 		}
 		return out
 	}
-	for _, i := range f.rowList() {
-		if hit[i] && !c.isNull(int(i)) {
+	for _, i := range s.Rows() {
+		if hit[i] && !c.IsNull(int(i)) {
 			out = append(out, i)
 		}
 	}
@@ -411,27 +411,27 @@ func searchRows(f Frame, c *vector, needle string, fold bool) []int32 {
 
 // splitByBytes cuts rows 0..n into parts ranges holding about the same
 // number of text bytes.
-func splitByBytes(c *vector, parts int) []int {
+func splitByBytes(c *Vector, parts int) []int {
 	bounds := []int{0}
-	if parts <= 1 || c.n == 0 {
-		return append(bounds, c.n)
+	if parts <= 1 || c.N == 0 {
+		return append(bounds, c.N)
 	}
-	total := int64(c.offs[c.n]) - int64(c.offs[0])
+	total := int64(c.Offs[c.N]) - int64(c.Offs[0])
 	for p := 1; p < parts; p++ {
-		target := int64(c.offs[0]) + total*int64(p)/int64(parts)
-		r := sort.Search(c.n, func(r int) bool { return int64(c.offs[r]) >= target })
-		if r > bounds[len(bounds)-1] && r < c.n {
+		target := int64(c.Offs[0]) + total*int64(p)/int64(parts)
+		r := sort.Search(c.N, func(r int) bool { return int64(c.Offs[r]) >= target })
+		if r > bounds[len(bounds)-1] && r < c.N {
 			bounds = append(bounds, r)
 		}
 	}
-	return append(bounds, c.n)
+	return append(bounds, c.N)
 }
 
-func notNullRows(f Frame, c *vector) []int32 {
-	out := make([]int32, 0, f.Len())
-	for k := 0; k < f.Len(); k++ {
-		i := f.row(k)
-		if !c.isNull(i) {
+func NotNullRows(s Sel, c *Vector) []int32 {
+	out := make([]int32, 0, s.Len())
+	for k := 0; k < s.Len(); k++ {
+		i := s.Row(k)
+		if !c.IsNull(i) {
 			out = append(out, int32(i))
 		}
 	}

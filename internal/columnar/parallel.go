@@ -1,4 +1,4 @@
-package award_data
+package columnar
 
 import (
 	"runtime"
@@ -7,15 +7,15 @@ import (
 
 // minParallelRows is the smallest row count worth splitting across
 // goroutines: below it, starting them costs more than it saves.
-const minParallelRows = 1 << 16
+const MinParallelRows = 1 << 16
 
-// parallelParts splits 0..n into contiguous parts, at most one per
+// Parts splits 0..n into contiguous parts, at most one per
 // processor (and at most 8), and runs fn on each concurrently; the parts'
 // boundaries are multiples of 64 so that bitmap words are never shared.
 // fn must only write memory owned by its part.
-func parallelParts(n int, fn func(part, lo, hi int)) int {
+func Parts(n int, fn func(part, lo, hi int)) int {
 	parts := min(runtime.GOMAXPROCS(0), 8)
-	if n < minParallelRows || parts < 2 {
+	if n < MinParallelRows || parts < 2 {
 		fn(0, 0, n)
 		return 1
 	}
@@ -35,5 +35,5 @@ func parallelParts(n int, fn func(part, lo, hi int)) int {
 	return p
 }
 
-// maxParts is an upper bound on the parts parallelParts uses.
-func maxParts() int { return min(runtime.GOMAXPROCS(0), 8) + 1 }
+// MaxParts is an upper bound on the parts parallelParts uses.
+func MaxParts() int { return min(runtime.GOMAXPROCS(0), 8) + 1 }

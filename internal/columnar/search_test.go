@@ -1,4 +1,4 @@
-package award_data
+package columnar
 
 import (
 	"math/rand/v2"
@@ -10,11 +10,11 @@ import (
 
 // textVectorOf builds a text column (no nulls except for "\x00null") for
 // search tests.
-func textVectorOf(vals []string) *vector {
-	c := textVector("T", vals)
+func textVectorOf(vals []string) *Vector {
+	c := TextVector("T", vals)
 	for i, v := range vals {
 		if v == "\x00null" {
-			c.setNull(i)
+			c.SetNull(i)
 		}
 	}
 	return c
@@ -34,12 +34,9 @@ func wantContains(vals []string, needle string) []int32 {
 }
 
 func gotContains(vals []string, needle string, sel []int32) []int32 {
-	t := newTable([]*vector{textVectorOf(vals)}, false)
-	f := frameOf(t)
-	if sel != nil {
-		f = f.withRows(sel)
-	}
-	got := searchRows(f, t.cols[0], needle, true)
+	c := textVectorOf(vals)
+	s := Sel{N: c.N, All: sel == nil, List: sel}
+	got := SearchRows(s, c, needle, true)
 	if got == nil {
 		got = []int32{}
 	}
@@ -104,7 +101,7 @@ func TestContainsLarge(t *testing.T) {
 		}
 	}
 	// The exact (case-sensitive) scan used to prefilter regular expressions.
-	tab := newTable([]*vector{textVectorOf(vals)}, false)
+	tab := NewTable([]*Vector{textVectorOf(vals)}, false)
 	for _, needle := range []string{"LiDAR", "li dar", "\u212A", "ünï"} {
 		want := []int32{}
 		for i, v := range vals {
@@ -112,7 +109,7 @@ func TestContainsLarge(t *testing.T) {
 				want = append(want, int32(i))
 			}
 		}
-		if got := searchRows(frameOf(tab), tab.cols[0], needle, false); !slices.Equal(got, want) {
+		if got := SearchRows(Sel{N: tab.N, All: true}, tab.Cols[0], needle, false); !slices.Equal(got, want) {
 			t.Errorf("exact %q: got %d rows, want %d", needle, len(got), len(want))
 		}
 	}
@@ -151,10 +148,10 @@ func TestPrefixSuffixFold(t *testing.T) {
 		{"", "", true, true},
 	}
 	for _, tt := range tests {
-		if got := hasPrefixFold([]byte(tt.s), tt.affix); got != tt.pre {
+		if got := HasPrefixFold([]byte(tt.s), tt.affix); got != tt.pre {
 			t.Errorf("hasPrefixFold(%q, %q) = %v", tt.s, tt.affix, got)
 		}
-		if got := hasSuffixFold([]byte(tt.s), tt.affix); got != tt.suf {
+		if got := HasSuffixFold([]byte(tt.s), tt.affix); got != tt.suf {
 			t.Errorf("hasSuffixFold(%q, %q) = %v", tt.s, tt.affix, got)
 		}
 	}
@@ -177,7 +174,7 @@ func TestRequiredLiteral(t *testing.T) {
 		{"(", "", false},
 	}
 	for _, tt := range tests {
-		lit, fold := requiredLiteral(tt.pattern)
+		lit, fold := RequiredLiteral(tt.pattern)
 		if !strings.EqualFold(lit, tt.lit) || (!fold && lit != tt.lit) || (lit != "" && fold != tt.fold) {
 			t.Errorf("requiredLiteral(%q) = %q, %v; want %q, %v", tt.pattern, lit, fold, tt.lit, tt.fold)
 		}

@@ -1,4 +1,4 @@
-package award_data
+package columnar
 
 import (
 	"slices"
@@ -7,12 +7,12 @@ import (
 	"sync/atomic"
 )
 
-// textDict dictionary-encodes a text column. It is built the first time a
+// TextDict dictionary-encodes a text column. It is built the first time a
 // large part of the column is grouped on and then kept (the award data
 // never changes under a session), so that later groupings index arrays
 // instead of hashing strings. For Company, building costs ~20 ms once;
 // grouping then costs what it does for a category column.
-type textDict struct {
+type TextDict struct {
 	codes  []int32  // per table row; -1 for null
 	values []string // distinct values (views of the column's bytes)
 	rank   []int32  // alphabetical rank of each code
@@ -21,11 +21,11 @@ type textDict struct {
 // textDictState holds the lazily built dictionary of a text vector.
 type textDictState struct {
 	mu sync.Mutex
-	d  atomic.Pointer[textDict]
+	d  atomic.Pointer[TextDict]
 }
 
-// textDictionary returns the column's dictionary, building it if needed.
-func (c *vector) textDictionary() *textDict {
+// TextDictionary returns the column's dictionary, building it if needed.
+func (c *Vector) TextDictionary() *TextDict {
 	if d := c.tdict.d.Load(); d != nil {
 		return d
 	}
@@ -34,14 +34,14 @@ func (c *vector) textDictionary() *textDict {
 	if d := c.tdict.d.Load(); d != nil {
 		return d
 	}
-	d := &textDict{codes: make([]int32, c.n)}
+	d := &TextDict{codes: make([]int32, c.N)}
 	m := make(map[string]int32, 1024)
-	for i := 0; i < c.n; i++ {
-		if c.isNull(i) {
+	for i := 0; i < c.N; i++ {
+		if c.IsNull(i) {
 			d.codes[i] = -1
 			continue
 		}
-		s := c.view(i)
+		s := c.View(i)
 		code, ok := m[s]
 		if !ok {
 			code = int32(len(d.values))
@@ -63,9 +63,9 @@ func (c *vector) textDictionary() *textDict {
 	return d
 }
 
-// cachedTextDictionary returns the dictionary if it was built, else nil.
-func (c *vector) cachedTextDictionary() *textDict {
-	if c.kind != kindText {
+// CachedTextDictionary returns the dictionary if it was built, else nil.
+func (c *Vector) CachedTextDictionary() *TextDict {
+	if c.Kind != KindText {
 		return nil
 	}
 	return c.tdict.d.Load()

@@ -1,11 +1,11 @@
-package award_data
+package columnar
 
 import (
 	"math/bits"
 	"sync"
 )
 
-// bitSel is a selection of table rows in ascending order, as a bitmap.
+// BitSel is a selection of table rows in ascending order, as a bitmap.
 // Where produces one when filtering all rows (or another bitSel) on a
 // column that can answer with bits: 219,500 rows take 27 KB instead of the
 // 860 KB of a row vector.
@@ -15,9 +15,9 @@ import (
 // chain of Where calls ending in Count reads the terms once, word by word,
 // and writes nothing. The bitmap and the row vector are built once, on
 // first use by anything else. Term bitmaps are never modified.
-type bitSel struct {
+type BitSel struct {
 	n     int       // rows of the table
-	terms []bitTerm // the selection is the AND of the terms (all rows if none)
+	terms []BitTerm // the selection is the AND of the terms (all rows if none)
 
 	wordsOnce sync.Once
 	words     []uint64
@@ -29,58 +29,58 @@ type bitSel struct {
 	list     []int32
 }
 
-// bitTerm is one bitmap of a bitSel, negated when not is set.
-type bitTerm struct {
-	words []uint64
-	not   bool
+// BitTerm is one bitmap of a bitSel, negated when not is set.
+type BitTerm struct {
+	Words []uint64
+	Not   bool
 }
 
 // maxTerms bounds the terms of a bitSel; longer chains are materialised.
-const maxTerms = 4
+const MaxTerms = 4
 
-// newBitSel is the selection of the rows set in words, out of n rows.
-func newBitSel(n int, words []uint64) *bitSel {
-	return &bitSel{n: n, terms: []bitTerm{{words: words}}}
+// NewBitSel is the selection of the rows set in words, out of n rows.
+func NewBitSel(n int, words []uint64) *BitSel {
+	return &BitSel{n: n, terms: []BitTerm{{Words: words}}}
 }
 
-// emptySel is a selection of no rows out of n.
-func emptySel(n int) *bitSel {
-	b := newBitSel(n, make([]uint64, wordCount(n)))
+// EmptySel is a selection of no rows out of n.
+func EmptySel(n int) *BitSel {
+	b := NewBitSel(n, make([]uint64, WordCount(n)))
 	b.countOnce.Do(func() {})
 	return b
 }
 
-// and returns the rows of b (all n rows when b is nil) that are also
+// And returns the rows of b (all n rows when b is nil) that are also
 // selected by the terms.
-func (b *bitSel) and(n int, terms ...bitTerm) *bitSel {
-	var prev []bitTerm
+func (b *BitSel) And(n int, terms ...BitTerm) *BitSel {
+	var prev []BitTerm
 	if b != nil {
 		prev = b.terms
 	}
-	all := make([]bitTerm, 0, len(prev)+len(terms))
+	all := make([]BitTerm, 0, len(prev)+len(terms))
 	all = append(append(all, prev...), terms...)
-	out := &bitSel{n: n, terms: all}
-	if len(all) > maxTerms {
-		out.terms = []bitTerm{{words: out.bitmap()}}
+	out := &BitSel{n: n, terms: all}
+	if len(all) > MaxTerms {
+		out.terms = []BitTerm{{Words: out.Bitmap()}}
 	}
 	return out
 }
 
-// bitmap returns the selection as one bitmap (the caller must not modify it).
-func (b *bitSel) bitmap() []uint64 {
+// Bitmap returns the selection as one bitmap (the caller must not modify it).
+func (b *BitSel) Bitmap() []uint64 {
 	b.wordsOnce.Do(func() {
-		if len(b.terms) == 1 && !b.terms[0].not {
-			b.words = b.terms[0].words
+		if len(b.terms) == 1 && !b.terms[0].Not {
+			b.words = b.terms[0].Words
 			return
 		}
-		b.words = make([]uint64, wordCount(b.n))
+		b.words = make([]uint64, WordCount(b.n))
 		b.eval(func(lo int, block []uint64) { copy(b.words[lo:], block) })
 	})
 	return b.words
 }
 
-// size returns the number of rows selected.
-func (b *bitSel) size() int {
+// Len returns the number of rows selected.
+func (b *BitSel) Len() int {
 	b.countOnce.Do(func() { b.count = b.countTerms() })
 	return b.count
 }
@@ -88,13 +88,13 @@ func (b *bitSel) size() int {
 // countTerms counts the rows of the AND of the terms in one pass that
 // reads each term word once and writes nothing (a negated term is XORed
 // with all ones).
-func (b *bitSel) countTerms() int {
-	nw := wordCount(b.n)
+func (b *BitSel) countTerms() int {
+	nw := WordCount(b.n)
 	if len(b.terms) == 0 || nw == 0 {
 		return b.n
 	}
-	mask := func(t bitTerm) uint64 {
-		if t.not {
+	mask := func(t BitTerm) uint64 {
+		if t.Not {
 			return ^uint64(0)
 		}
 		return 0
@@ -104,20 +104,20 @@ func (b *bitSel) countTerms() int {
 	count := 0
 	switch len(b.terms) {
 	case 1:
-		t0, m0 := b.terms[0].words[:full], mask(b.terms[0])
+		t0, m0 := b.terms[0].Words[:full], mask(b.terms[0])
 		for _, w := range t0 {
 			count += bits.OnesCount64(w ^ m0)
 		}
 	case 2:
-		t0, m0 := b.terms[0].words[:full], mask(b.terms[0])
-		t1, m1 := b.terms[1].words[:full], mask(b.terms[1])
+		t0, m0 := b.terms[0].Words[:full], mask(b.terms[0])
+		t1, m1 := b.terms[1].Words[:full], mask(b.terms[1])
 		for i, w := range t0 {
 			count += bits.OnesCount64((w ^ m0) & (t1[i] ^ m1))
 		}
 	case 3:
-		t0, m0 := b.terms[0].words[:full], mask(b.terms[0])
-		t1, m1 := b.terms[1].words[:full], mask(b.terms[1])
-		t2, m2 := b.terms[2].words[:full], mask(b.terms[2])
+		t0, m0 := b.terms[0].Words[:full], mask(b.terms[0])
+		t1, m1 := b.terms[1].Words[:full], mask(b.terms[1])
+		t2, m2 := b.terms[2].Words[:full], mask(b.terms[2])
 		for i, w := range t0 {
 			count += bits.OnesCount64((w ^ m0) & (t1[i] ^ m1) & (t2[i] ^ m2))
 		}
@@ -136,7 +136,7 @@ func (b *bitSel) countTerms() int {
 		last = 1<<uint(b.n&63) - 1
 	}
 	for _, t := range b.terms {
-		last &= t.words[full] ^ mask(t)
+		last &= t.Words[full] ^ mask(t)
 	}
 	return count + bits.OnesCount64(last)
 }
@@ -147,8 +147,8 @@ const evalBlock = 256
 
 // eval computes the selection block by block, calling emit with each
 // block's first word and words.
-func (b *bitSel) eval(emit func(lo int, block []uint64)) {
-	nw := wordCount(b.n)
+func (b *BitSel) eval(emit func(lo int, block []uint64)) {
+	nw := WordCount(b.n)
 	var buf [evalBlock]uint64
 	for lo := 0; lo < nw; lo += evalBlock {
 		blk := buf[:min(evalBlock, nw-lo)]
@@ -158,15 +158,15 @@ func (b *bitSel) eval(emit func(lo int, block []uint64)) {
 			}
 		}
 		for t, term := range b.terms {
-			src := term.words[lo : lo+len(blk)]
+			src := term.Words[lo : lo+len(blk)]
 			switch {
-			case t == 0 && term.not:
+			case t == 0 && term.Not:
 				for i, w := range src {
 					blk[i] = ^w
 				}
 			case t == 0:
 				copy(blk, src)
-			case term.not:
+			case term.Not:
 				for i, w := range src {
 					blk[i] &^= w
 				}
@@ -183,11 +183,11 @@ func (b *bitSel) eval(emit func(lo int, block []uint64)) {
 	}
 }
 
-// rows returns the selected rows (built on first call, then shared).
-func (b *bitSel) rows() []int32 {
+// Rows returns the selected rows (built on first call, then shared).
+func (b *BitSel) Rows() []int32 {
 	b.rowsOnce.Do(func() {
-		b.list = make([]int32, 0, b.size())
-		for wi, w := range b.bitmap() {
+		b.list = make([]int32, 0, b.Len())
+		for wi, w := range b.Bitmap() {
 			for w != 0 {
 				b.list = append(b.list, int32(wi<<6+bits.TrailingZeros64(w)))
 				w &= w - 1
@@ -197,33 +197,14 @@ func (b *bitSel) rows() []int32 {
 	return b.list
 }
 
-// wordCount is the number of 64-row words that cover n rows.
-func wordCount(n int) int { return (n + 63) >> 6 }
+// WordCount is the number of 64-row words that cover n rows.
+func WordCount(n int) int { return (n + 63) >> 6 }
 
-// bitsInput reports whether f's rows can be filtered as a bitmap: all
-// rows, or a bitmap selection.
-func bitsInput(f Frame) bool { return f.all || f.bits != nil }
-
-// withSel returns f with the rows of sel, which must be a subset of f's.
-func (f Frame) withSel(sel *bitSel) Frame {
-	g := f
-	g.all = false
-	g.rows = nil
-	g.bits = sel
-	return g
-}
-
-// scanSel is the selection of the rows set in words (freshly computed for
-// all rows) that f also selects.
-func scanSel(f Frame, words []uint64) *bitSel {
-	return f.bits.and(f.t.n, bitTerm{words: words})
-}
-
-// codeBits marks the rows whose dictionary code has hit[code] == 1.
-func codeBits(codes []int16, hit []uint64) []uint64 {
+// CodeBits marks the rows whose dictionary code has hit[code] == 1.
+func CodeBits(codes []int16, hit []uint64) []uint64 {
 	n := len(codes)
-	words := make([]uint64, wordCount(n))
-	parallelParts(n, func(_, lo, hi int) {
+	words := make([]uint64, WordCount(n))
+	Parts(n, func(_, lo, hi int) {
 		wi := lo >> 6
 		// Whole words, eight rows at a time with constant shifts, so that
 		// the rows' bits are independent of each other.
@@ -247,14 +228,14 @@ func codeBits(codes []int16, hit []uint64) []uint64 {
 	return words
 }
 
-// rangeBits marks the rows whose value x satisfies uint64(x-lo) ≤ span
+// RangeBits marks the rows whose value x satisfies uint64(x-lo) ≤ span
 // (lo ≤ x ≤ lo+span, in one comparison).
-func rangeBits(vals []int64, lo int64, span uint64) []uint64 {
+func RangeBits(vals []int64, lo int64, span uint64) []uint64 {
 	n := len(vals)
-	words := make([]uint64, wordCount(n))
+	words := make([]uint64, WordCount(n))
 	ulo := uint64(lo)
-	in := func(x int64) uint64 { return uint64(b2i(uint64(x)-ulo <= span)) }
-	parallelParts(n, func(_, from, to int) {
+	in := func(x int64) uint64 { return uint64(B2I(uint64(x)-ulo <= span)) }
+	Parts(n, func(_, from, to int) {
 		wi := from >> 6
 		for ; wi < to>>6; wi++ {
 			v := vals[wi<<6 : wi<<6+64 : wi<<6+64]
@@ -275,3 +256,6 @@ func rangeBits(vals []int64, lo int64, span uint64) []uint64 {
 	})
 	return words
 }
+
+// Terms returns the number of bitmaps b is the AND of (at most MaxTerms).
+func (b *BitSel) Terms() int { return len(b.terms) }

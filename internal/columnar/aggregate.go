@@ -1,0 +1,136 @@
+package columnar
+
+import "math"
+
+// SumByCode adds vals[i] (NaN skipped) into out[slot[codes[i]]]. Large
+// inputs are split across processors; within a part, four interleaved
+// accumulators keep consecutive rows of one group (common: half the
+// awards are DoD) from waiting on each other's additions.
+func SumByCode(out []float64, codes []int16, slot []int32, vals []float64) {
+	partial := make([][4][]float64, MaxParts())
+	used := Parts(len(codes), func(part, lo, hi int) {
+		var acc [4][]float64
+		for a := range acc {
+			acc[a] = make([]float64, len(slot))
+		}
+		a0, a1, a2, a3 := acc[0], acc[1], acc[2], acc[3]
+		cs, vs := codes[lo:hi], vals[lo:hi]
+		n := len(cs)
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			v0, v1, v2, v3 := vs[i], vs[i+1], vs[i+2], vs[i+3]
+			if v0 == v0 {
+				a0[cs[i]] += v0
+			}
+			if v1 == v1 {
+				a1[cs[i+1]] += v1
+			}
+			if v2 == v2 {
+				a2[cs[i+2]] += v2
+			}
+			if v3 == v3 {
+				a3[cs[i+3]] += v3
+			}
+		}
+		for ; i < n; i++ {
+			if v := vs[i]; v == v {
+				a0[cs[i]] += v
+			}
+		}
+		partial[part] = acc
+	})
+	for p := 0; p < used; p++ {
+		acc := partial[p]
+		for code := range slot {
+			if s := acc[0][code] + acc[1][code] + acc[2][code] + acc[3][code]; s != 0 {
+				out[slot[code]] += s
+			}
+		}
+	}
+}
+
+// QuantileSorted is numpy's default (linear) quantile of sorted values.
+func QuantileSorted(s []float64, q float64) float64 {
+	pos := q * float64(len(s)-1)
+	lo := int(math.Floor(pos))
+	hi := int(math.Ceil(pos))
+	if lo == hi {
+		return s[lo]
+	}
+	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
+}
+
+func NewFloatResult(name string, n int, agg string) *Vector {
+	return &Vector{Name: name, Kind: KindFloat, N: n, Floats: make([]float64, n), AggName: agg}
+}
+
+// SetNull marks row i of a result column as null, creating the bitmap.
+func (c *Vector) SetNull(i int) {
+	if c.Valid == nil {
+		c.Valid = make([]byte, (c.N+7)/8)
+		for j := range c.Valid {
+			c.Valid[j] = 0xff
+		}
+	}
+	c.Valid[i>>3] &^= 1 << (uint(i) & 7)
+}
+
+// Gather copies the values of c at the given table rows into a new
+// column; a row of -1 gives a null.
+func Gather(c *Vector, rows []int32) *Vector {
+	n := len(rows)
+	out := &Vector{Name: c.Name, Kind: c.Kind, N: n}
+	null := func(r int32) bool { return r < 0 || c.IsNull(int(r)) }
+	switch c.Kind {
+	case KindText:
+		out.Offs = make([]int32, n+1)
+		size := 0
+		for _, r := range rows {
+			if !null(r) {
+				size += len(c.TextBytes(int(r)))
+			}
+		}
+		out.Data = make([]byte, 0, size)
+		for k, r := range rows {
+			if !null(r) {
+				out.Data = append(out.Data, c.TextBytes(int(r))...)
+			}
+			out.Offs[k+1] = int32(len(out.Data))
+		}
+	case KindCategory:
+		out.Dict = c.Dict
+		out.Codes = make([]int16, n)
+		for k, r := range rows {
+			if !null(r) {
+				out.Codes[k] = c.Codes[r]
+			}
+		}
+	case KindInt:
+		out.Ints = make([]int64, n)
+		for k, r := range rows {
+			if !null(r) {
+				out.Ints[k] = c.Ints[r]
+			}
+		}
+	case KindFloat:
+		out.Floats = make([]float64, n)
+		for k, r := range rows {
+			if !null(r) {
+				out.Floats[k] = c.Floats[r]
+			}
+		}
+	case KindDate:
+		out.Days = make([]int32, n)
+		for k, r := range rows {
+			if !null(r) {
+				out.Days[k] = c.Days[r]
+			}
+		}
+	}
+	for k, r := range rows {
+		if null(r) {
+			out.SetNull(k)
+		}
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+package columnar
+
+import "math"
+
+// densifier numbers small-integer slots (dictionary codes) densely, in
+// order of first appearance, remembering the first row of each.
+type densifier struct {
+	idOf []int32 // slot -> id, -1 when not seen yet
+	rep  []int32 // id -> first row
+}
+
+func newDensifier(slots int) *densifier {
+	d := &densifier{idOf: make([]int32, slots)}
+	for i := range d.idOf {
+		d.idOf[i] = -1
+	}
+	return d
+}
+
+// id returns the dense id of slot, first seen at table row.
+func (d *densifier) id(slot, row int) int32 {
+	id := d.idOf[slot]
+	if id < 0 {
+		id = int32(len(d.rep))
+		d.idOf[slot] = id
+		d.rep = append(d.rep, int32(row))
+	}
+	return id
+}
+
+// KeyIDs gives each row of f (by position) a dense id for its value in c;
+// nulls share one id. rep[id] is the first table row with that id.
+//
+// A text column gets (and keeps) a dictionary encoding when f covers a
+// large part of it and cache is true; Describe passes false so that
+// summarizing every column does not keep one per column.
+func KeyIDs(s Sel, c *Vector, cache bool) (ids []int32, rep []int32) {
+	n := s.Len()
+	ids = make([]int32, n)
+	switch c.Kind {
+	case KindCategory:
+		d := newDensifier(len(c.Dict) + 1) // last slot: null
+		nullSlot := len(c.Dict)
+		if s.All && c.Valid == nil {
+			for i, code := range c.Codes[:n] {
+				ids[i] = d.id(int(code), i)
+			}
+			return ids, d.rep
+		}
+		for k := 0; k < n; k++ {
+			i := s.Row(k)
+			slot := int(c.Codes[i])
+			if c.Valid != nil && c.IsNull(i) {
+				slot = nullSlot
+			}
+			ids[k] = d.id(slot, i)
+		}
+		return ids, d.rep
+	case KindText:
+		d := c.CachedTextDictionary()
+		if d == nil && cache && n >= c.N/16 {
+			d = c.TextDictionary()
+		}
+		if d != nil {
+			ds := newDensifier(len(d.values) + 1) // last slot: null
+			nullSlot := len(d.values)
+			for k := 0; k < n; k++ {
+				i := s.Row(k)
+				slot := int(d.codes[i])
+				if slot < 0 {
+					slot = nullSlot
+				}
+				ids[k] = ds.id(slot, i)
+			}
+			return ids, ds.rep
+		}
+		m := make(map[string]int32)
+		nullID := int32(-1)
+		for k := 0; k < n; k++ {
+			i := s.Row(k)
+			if c.IsNull(i) {
+				if nullID < 0 {
+					nullID = int32(len(rep))
+					rep = append(rep, int32(i))
+				}
+				ids[k] = nullID
+				continue
+			}
+			v := c.View(i)
+			id, ok := m[v]
+			if !ok {
+				id = int32(len(rep))
+				m[v] = id
+				rep = append(rep, int32(i))
+			}
+			ids[k] = id
+		}
+	default:
+		m := make(map[uint64]int32)
+		nullID := int32(-1)
+		for k := 0; k < n; k++ {
+			i := s.Row(k)
+			if c.IsNull(i) || (c.Kind == KindFloat && math.IsNaN(c.Floats[i])) {
+				if nullID < 0 {
+					nullID = int32(len(rep))
+					rep = append(rep, int32(i))
+				}
+				ids[k] = nullID
+				continue
+			}
+			key := ScalarKey(c, i)
+			id, ok := m[key]
+			if !ok {
+				id = int32(len(rep))
+				m[key] = id
+				rep = append(rep, int32(i))
+			}
+			ids[k] = id
+		}
+	}
+	return ids, rep
+}
+
+// ScalarKey is a hashable image of a non-null number or date.
+func ScalarKey(c *Vector, i int) uint64 {
+	switch c.Kind {
+	case KindInt:
+		return uint64(c.Ints[i])
+	case KindFloat:
+		v := c.Floats[i]
+		if v == 0 {
+			v = 0 // -0 and +0 are one group
+		}
+		return math.Float64bits(v)
+	case KindDate:
+		return uint64(uint32(c.Days[i]))
+	}
+	return 0
+}
+
+// CombineIDs merges two id vectors into ids of their pairs.
+func CombineIDs(a []int32, na int, b []int32, nb int) ([]int32, []int32, int) {
+	out := make([]int32, len(a))
+	var first []int32 // position of each pair's first row
+	if int64(na)*int64(nb) <= 1<<20 {
+		slot := make([]int32, na*nb)
+		for i := range slot {
+			slot[i] = -1
+		}
+		for k := range a {
+			s := int(a[k])*nb + int(b[k])
+			id := slot[s]
+			if id < 0 {
+				id = int32(len(first))
+				slot[s] = id
+				first = append(first, int32(k))
+			}
+			out[k] = id
+		}
+		return out, first, len(first)
+	}
+	m := make(map[uint64]int32)
+	for k := range a {
+		key := uint64(a[k])<<32 | uint64(uint32(b[k]))
+		id, ok := m[key]
+		if !ok {
+			id = int32(len(first))
+			m[key] = id
+			first = append(first, int32(k))
+		}
+		out[k] = id
+	}
+	return out, first, len(first)
+}
