@@ -24,6 +24,12 @@ type colBuilder interface {
 	finish() (arrow.Array, error)
 }
 
+// validAdder is implemented by the text builders: addValid is add for a
+// value already known to be valid UTF-8.
+type validAdder interface {
+	addValid(v []byte, line int64)
+}
+
 // validity is a validity bitmap with its null count.
 type validity struct {
 	bits  []byte
@@ -107,7 +113,10 @@ func newTextBuilder(name string, r *LoadReport) *textBuilder {
 }
 
 func (b *textBuilder) add(v []byte, line int64) {
-	v = b.fix.fix(v, line)
+	b.addValid(b.fix.fix(v, line), line)
+}
+
+func (b *textBuilder) addValid(v []byte, line int64) {
 	b.data = append(b.data, v...)
 	if len(b.data) > math.MaxInt32 && b.err == nil {
 		b.err = fmt.Errorf("column %q holds more than 2 GiB of text", b.fix.name)
@@ -156,7 +165,10 @@ func newDictBuilder(name string, r *LoadReport) *dictBuilder {
 }
 
 func (b *dictBuilder) add(v []byte, line int64) {
-	v = b.fix.fix(v, line)
+	b.addValid(b.fix.fix(v, line), line)
+}
+
+func (b *dictBuilder) addValid(v []byte, line int64) {
 	idx, ok := b.lookup[string(v)]
 	if !ok {
 		if len(b.values) > math.MaxInt16 {

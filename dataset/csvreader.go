@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"errors"
 	"fmt"
 	"io"
@@ -257,10 +259,7 @@ func (c *csvReader) parse(data []byte, atEOF bool) (int, bool, error) {
 			}
 		}
 		// Unquoted field.
-		k := i
-		for k < len(data) && data[k] != ',' && data[k] != '\n' {
-			k++
-		}
+		k := indexSep(data, i)
 		if k == len(data) {
 			if !atEOF {
 				return 0, false, nil
@@ -292,3 +291,27 @@ func isBlank(fields [][]byte) bool {
 }
 
 var errEmpty = errors.New("the file is empty: no header line")
+
+// indexSep returns the index of the first ',' or '\n' in data at or after
+// i, or len(data). It tests eight bytes at a time (the classic "has a zero
+// byte" bit trick on the word XORed with each separator): the byte loop it
+// replaced was most of the time spent splitting records.
+func indexSep(data []byte, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		x := w ^ (',' * lo)
+		y := w ^ ('\n' * lo)
+		// The lowest flagged byte of each mask is exact (later ones may be
+		// false positives of the borrow), which is all that is used.
+		if t := ((x - lo) &^ x | (y - lo) &^ y) & hi; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] == ',' || data[i] == '\n' {
+			return i
+		}
+	}
+	return len(data)
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 // parseResult is everything csvReader.parse decides about one record.
@@ -124,6 +125,20 @@ func FuzzConvertMatchesReference(f *testing.F) {
 		for _, in := range [][]byte{append([]byte(bulkHeader+"\n"), body...), body} {
 			for _, tune := range tunings {
 				convertBoth(t, in, tune)
+			}
+		}
+	})
+}
+
+// FuzzValidUTF8 checks the fast UTF-8 check against utf8.Valid.
+func FuzzValidUTF8(f *testing.F) {
+	f.Add([]byte("plain ASCII text that is longer than thirty-two bytes, é, \xff"))
+	f.Add([]byte("\xe2\x82\xac and then many more ascii bytes after the euro sign here"))
+	f.Add([]byte("0123456789012345678901234567890\xf0\x9f\x98\x80 emoji straddling a block"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for off := 0; off < len(b) && off < 40; off++ {
+			if got, want := validUTF8(b[off:]), utf8.Valid(b[off:]); got != want {
+				t.Fatalf("validUTF8(%q) = %v, want %v", b[off:], got, want)
 			}
 		}
 	})

@@ -55,9 +55,21 @@ type batch struct {
 	// reserveRow is the row after which builders are pre-sized for the
 	// whole input (see reserve), -1 if not in this batch.
 	reserveRow  int
-	reserveRows int     // rows to reserve for
-	reserveText float64 // factor applied to a column's text so far
+	reserveRows int          // rows to reserve for
+	reserveText float64      // factor applied to a column's text so far
 	pending     atomic.Int32 // workers still converting the batch
+	used        int          // bytes of buf holding the batch's records
+	utf8Once    sync.Once
+	utf8Valid   bool
+}
+
+// isValidUTF8 reports whether the batch's input is valid UTF-8, checked
+// once for all columns. Fields are cut at ASCII bytes (separators, quotes,
+// line ends), which never occur inside a multi-byte sequence, so every
+// field of valid input is valid and needs no per-field check.
+func (b *batch) isValidUTF8() bool {
+	b.utf8Once.Do(func() { b.utf8Valid = validUTF8(b.buf[:b.used]) })
+	return b.utf8Valid
 }
 
 // reset empties b for reuse, keeping its allocations.
@@ -67,6 +79,9 @@ func (b *batch) reset() {
 	b.spans = b.spans[:0]
 	b.lines = b.lines[:0]
 	b.reserveRow = -1
+	b.used = 0
+	b.utf8Once = sync.Once{}
+	b.utf8Valid = false
 }
 
 func (b *batch) rows() int { return len(b.lines) }
@@ -88,11 +103,17 @@ type colJob struct {
 
 // run appends the batch's rows to the column.
 func (j colJob) run(b *batch, ncols int) {
+	va, _ := j.b.(validAdder)
+	if va != nil && !b.isValidUTF8() {
+		va = nil
+	}
 	for r := range b.rows() {
 		if j.field < 0 {
 			j.b.addNull()
 		} else if f := b.field(r, ncols, j.field); len(f) == 0 {
 			j.b.addNull()
+		} else if va != nil {
+			va.addValid(f, b.lines[r])
 		} else {
 			j.b.add(f, b.lines[r])
 		}
@@ -189,8 +210,8 @@ func scanRecords(rd *csvReader, ncols int, size int64, report *LoadReport, jobs 
 	}
 	cur := &batch{reserveRow: -1}
 	var workers *columnWorkers
-	dispatch := func(buf []byte) {
-		cur.buf = buf
+	dispatch := func(buf []byte, used int) {
+		cur.buf, cur.used = buf, used
 		if workers == nil {
 			workers = startColumnWorkers(jobs, cur, ncols, tune.workers, free)
 		}
@@ -202,7 +223,7 @@ func scanRecords(rd *csvReader, ncols int, size int64, report *LoadReport, jobs 
 		}
 	}()
 	rd.detach = func(buf []byte, used int) []byte {
-		dispatch(buf)
+		dispatch(buf, used)
 		next := <-free
 		nb := next.buf
 		next.reset()
@@ -260,7 +281,7 @@ func scanRecords(rd *csvReader, ncols int, size int64, report *LoadReport, jobs 
 			}
 		}
 	}
-	dispatch(rd.buf)
+	dispatch(rd.buf, rd.start)
 	rd.buf = nil // the input buffer is no longer needed while writing
 	return lastShort, nil
 }
