@@ -23,6 +23,14 @@
 // to sockets through a small internal interface, so they are tested with an
 // in-memory transport as well as over real sockets.
 //
+// Requests are bounded before the evaluator sees them: code over
+// [Config].MaxCodeBytes is refused for execute, complete, inspect and
+// is_complete alike (and refused cells stay out of the bounded history);
+// user_expressions share one deadline and one interrupt. Signed requests
+// are checked against replay by signature and header.date (replay.go), a
+// defence that never forgets: a captured request is refused however many
+// messages follow it.
+//
 // The sockets use a patched copy of zmq4 v0.17.0 (third_party/zmq4, see
 // its PATCHES.md) that bounds what a peer can make the kernel hold before
 // any message is authenticated: every length is checked before allocation

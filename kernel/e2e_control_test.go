@@ -230,7 +230,7 @@ func (c Codec) mustEncode(t testing.TB, m *Message) [][]byte {
 
 // hexSign signs frames (delimiter at 0) with testKey.
 func hexSign(f [][]byte) string {
-	return hex.EncodeToString(sign([]byte(testKey), f[2], f[3], f[4], f[5]))
+	return hex.EncodeToString(Codec{Key: []byte(testKey)}.sign(f[2], f[3], f[4], f[5]))
 }
 
 func TestUnknownMessageType(t *testing.T) {

@@ -3,7 +3,10 @@ package kernel
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
+	"time"
 )
 
 // executeRequest is the content of execute_request.
@@ -37,8 +40,16 @@ func (s *server) handleExecute(r *request) error {
 		s.count++
 	}
 	count := s.count
+	limit := s.cfg.maxCodeBytes()
+	refused := codeTooLarge("the cell", len(c.Code), limit)
 	if !c.Silent {
-		s.pub.publish("execute_input", parent, executeInputContent{Code: c.Code, ExecutionCount: count})
+		code := c.Code
+		if refused != nil {
+			// Echo no more than the limit: a refused 10 MiB cell must not
+			// cost 10 MiB on every subscriber.
+			code = truncateUTF8(code, limit) + fmt.Sprintf("\n… [cell of %d bytes refused; first %d shown]", len(c.Code), limit)
+		}
+		s.pub.publish("execute_input", parent, executeInputContent{Code: code, ExecutionCount: count})
 	}
 
 	// An interrupt_reply waits for this cell's error to be published:
@@ -55,15 +66,22 @@ func (s *server) handleExecute(r *request) error {
 		close(done)
 	}()
 
-	out := &cellOutput{s: s, parent: parent, req: r, silent: c.Silent, stdin: c.AllowStdin}
-	res := s.run(c.Code, out)
-	out.finish()
+	var res ExecuteResult
+	if refused != nil {
+		res.Err = refused
+	} else {
+		out := &cellOutput{s: s, parent: parent, req: r, silent: c.Silent, stdin: c.AllowStdin}
+		res = s.run(c.Code, out)
+		out.finish()
+	}
 
 	if res.Err != nil {
 		if !c.Silent {
 			s.pub.publish("error", parent, newErrorContent("", res.Err))
 		}
-		if storeHistory {
+		// A cell refused as too large is not kept: twenty 10 MiB cells
+		// must not cost 200 MiB of history.
+		if storeHistory && res.Err.Name != ErrorCodeTooLarge {
 			s.hist.add(count, c.Code, "", false)
 		}
 		s.reply(r, "execute_reply", executeErrorReplyContent{
@@ -105,23 +123,34 @@ func (s *server) handleExecute(r *request) error {
 
 // run calls the evaluator with a context the interrupt cancels, turning
 // a panic into a cell error so a broken evaluator cannot kill the kernel.
-func (s *server) run(code string, out Output) (res ExecuteResult) {
-	ctx, cancel := context.WithCancel(s.ctx)
+func (s *server) run(code string, out Output) ExecuteResult {
+	ctx, cancel := s.interruptible(s.ctx)
+	defer cancel()
+	return s.execute(ctx, code, out)
+}
+
+// interruptible returns a context that an interrupt cancels, until cancel
+// is called.
+func (s *server) interruptible(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
 	s.runMu.Lock()
 	s.cancelRun = cancel
 	s.runMu.Unlock()
-	defer func() {
+	return ctx, func() {
 		s.runMu.Lock()
 		s.cancelRun = nil
 		s.runMu.Unlock()
 		cancel()
+	}
+}
+
+// execute calls Evaluator.Execute, turning a panic into a cell error.
+func (s *server) execute(ctx context.Context, code string, out Output) (res ExecuteResult) {
+	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("evaluator panicked", "panic", p, "stack", string(debug.Stack()))
-			res = ExecuteResult{Err: &ExecError{
-				Name:      "KernelError",
-				Value:     fmt.Sprintf("the evaluator failed: %v", p),
-				Traceback: []string{fmt.Sprintf("KernelError: the evaluator failed: %v", p)},
-			}}
+			v := fmt.Sprintf("the evaluator failed: %v", p)
+			res = ExecuteResult{Err: &ExecError{Name: ErrorKernel, Value: v, Traceback: []string{ErrorKernel + ": " + v}}}
 		}
 	}()
 	return s.ev.Execute(ctx, code, out)
@@ -129,11 +158,46 @@ func (s *server) run(code string, out Output) (res ExecuteResult) {
 
 // userExpressions evaluates the expressions of an execute_request after
 // its cell succeeded. Each result is a MIME bundle with status "ok", or
-// the error fields with status "error".
+// the error fields with status "error". They share one deadline
+// (Config.UserExpressionsTimeout) and one interrupt: once either ends them,
+// the rest fail without running. Their code together is bounded like a
+// cell's, and there are at most maxUserExpressions of them.
 func (s *server) userExpressions(exprs map[string]string) map[string]any {
 	out := make(map[string]any, len(exprs))
-	for name, expr := range exprs {
-		res := s.run(expr, discardOutput{})
+	if len(exprs) == 0 {
+		return out
+	}
+	names := slices.Sorted(maps.Keys(exprs))
+	total := 0
+	for _, name := range names {
+		total += len(name) + len(exprs[name])
+	}
+	var refused *ExecError
+	switch limit := s.cfg.maxCodeBytes(); {
+	case len(names) > maxUserExpressions:
+		v := fmt.Sprintf("%d user_expressions; the limit is %d", len(names), maxUserExpressions)
+		refused = &ExecError{Name: ErrorCodeTooLarge, Value: v, Traceback: []string{ErrorCodeTooLarge + ": " + v}}
+	default:
+		refused = codeTooLarge("user_expressions together", total, limit)
+	}
+	timeout := s.cfg.userExpressionsTimeout()
+	deadline, cancelDeadline := context.WithTimeout(s.ctx, timeout)
+	defer cancelDeadline()
+	ctx, cancel := s.interruptible(deadline)
+	defer cancel()
+	for _, name := range names {
+		var res ExecuteResult
+		switch {
+		case refused != nil:
+			res.Err = refused
+		case ctx.Err() != nil:
+			res.Err = stoppedExpression(deadline.Err() != nil, timeout)
+		default:
+			res = s.execute(ctx, exprs[name], discardOutput{})
+			if res.Err != nil && ctx.Err() != nil {
+				res.Err = stoppedExpression(deadline.Err() != nil, timeout)
+			}
+		}
 		switch {
 		case res.Err != nil:
 			out[name] = newErrorContent("error", res.Err)
@@ -144,6 +208,16 @@ func (s *server) userExpressions(exprs map[string]string) map[string]any {
 		}
 	}
 	return out
+}
+
+// stoppedExpression is the error of a user expression ended (or never
+// started) by the shared deadline or an interrupt.
+func stoppedExpression(timedOut bool, timeout time.Duration) *ExecError {
+	name, v := ErrorInterrupted, "interrupted: user_expressions stopped"
+	if timedOut {
+		name, v = ErrorTimeout, fmt.Sprintf("user_expressions share a %v deadline; it passed", timeout)
+	}
+	return &ExecError{Name: name, Value: v, Traceback: []string{name + ": " + v}}
 }
 
 // abort answers an execute request queued behind a failed cell with

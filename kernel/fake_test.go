@@ -20,6 +20,7 @@ import (
 //	value TEXT      the cell's value is TEXT (text/plain)
 //	html TEXT       the cell's value has text/html TEXT
 //	display TEXT    display_data with text/plain TEXT
+//	displays N      N display_data messages with text/markdown
 //	clear           clear_output
 //	fail NAME MSG   the cell fails
 //	sleep DUR       wait DUR, failing with Interrupted on cancel
@@ -28,6 +29,7 @@ import (
 //	panic           panic
 type scriptEvaluator struct {
 	closed   atomic.Bool
+	requests atomic.Int64 // Complete, Inspect and IsComplete calls
 	mu       sync.Mutex
 	executed []string
 	started  chan string // receives each cell as it starts, when non-nil
@@ -65,6 +67,11 @@ func (e *scriptEvaluator) Execute(ctx context.Context, code string, out Output) 
 			res.Value = &DisplayData{Data: map[string]any{"text/html": arg}}
 		case "display":
 			out.Display(DisplayData{Data: map[string]any{"text/plain": arg}, DisplayID: "d1"})
+		case "displays":
+			n, _ := strconv.Atoi(arg)
+			for i := range n {
+				out.Display(DisplayData{Data: map[string]any{"text/plain": strconv.Itoa(i), "text/markdown": "**" + strconv.Itoa(i) + "**"}})
+			}
 		case "clear":
 			out.ClearOutput(false)
 		case "fail":
@@ -101,6 +108,7 @@ func (e *scriptEvaluator) Execute(ctx context.Context, code string, out Output) 
 }
 
 func (e *scriptEvaluator) Complete(_ context.Context, code string, cursor int) (Completion, error) {
+	e.requests.Add(1)
 	switch {
 	case strings.HasPrefix(code, "none"):
 		return Completion{}, nil
@@ -111,6 +119,7 @@ func (e *scriptEvaluator) Complete(_ context.Context, code string, cursor int) (
 }
 
 func (e *scriptEvaluator) Inspect(_ context.Context, code string, cursor, detail int) (Inspection, error) {
+	e.requests.Add(1)
 	if strings.Contains(code, "Println") {
 		return Inspection{Found: true, Data: map[string]any{"text/plain": fmt.Sprintf("func Println (cursor %d, detail %d)", cursor, detail)}}, nil
 	}
@@ -118,6 +127,7 @@ func (e *scriptEvaluator) Inspect(_ context.Context, code string, cursor, detail
 }
 
 func (e *scriptEvaluator) IsComplete(code string) (string, string) {
+	e.requests.Add(1)
 	switch {
 	case strings.HasSuffix(code, "{"):
 		return "incomplete", "\t"

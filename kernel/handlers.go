@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -115,7 +116,12 @@ func (s *server) replyError(r *request, err error) {
 	if rt == "" {
 		return
 	}
-	s.reply(r, rt, errorContent{Status: "error", EName: "KernelError", EValue: err.Error(), Traceback: []string{}})
+	ename, evalue := ErrorKernel, err.Error()
+	var ee *ExecError
+	if errors.As(err, &ee) {
+		ename, evalue = ee.Name, ee.Value
+	}
+	s.reply(r, rt, errorContent{Status: "error", EName: ename, EValue: evalue, Traceback: []string{}})
 }
 
 // decodeContent unmarshals r's content into v.
@@ -137,6 +143,9 @@ func (s *server) handleComplete(r *request) error {
 		CursorPos *int   `json:"cursor_pos"`
 	}
 	if err := decodeContent(r, &c); err != nil {
+		return err
+	}
+	if err := s.checkCodeSize(c.Code); err != nil {
 		return err
 	}
 	cursor := clampCursor(c.Code, c.CursorPos)
@@ -168,6 +177,9 @@ func (s *server) handleInspect(r *request) error {
 	if err := decodeContent(r, &c); err != nil {
 		return err
 	}
+	if err := s.checkCodeSize(c.Code); err != nil {
+		return err
+	}
 	in, err := s.ev.Inspect(s.ctx, c.Code, clampCursor(c.Code, c.CursorPos), c.DetailLevel)
 	if err != nil {
 		return fmt.Errorf("inspect: %w", err)
@@ -187,6 +199,12 @@ func (s *server) handleIsComplete(r *request) error {
 	if err := decodeContent(r, &c); err != nil {
 		return err
 	}
+	if len(c.Code) > s.cfg.maxCodeBytes() {
+		// Too large to run, so not a cell: "invalid" makes a console run
+		// it anyway, and the execute_request gets the explanation.
+		s.reply(r, "is_complete_reply", isCompleteReplyContent{Status: "invalid"})
+		return nil
+	}
 	status, indent := s.ev.IsComplete(c.Code)
 	switch status {
 	case "complete", "invalid", "unknown":
@@ -196,6 +214,16 @@ func (s *server) handleIsComplete(r *request) error {
 		status, indent = "unknown", ""
 	}
 	s.reply(r, "is_complete_reply", isCompleteReplyContent{Status: status, Indent: indent})
+	return nil
+}
+
+// checkCodeSize refuses code over Config.MaxCodeBytes before the evaluator
+// sees it (completion and inspection reach the same preparation code as
+// execution).
+func (s *server) checkCodeSize(code string) error {
+	if e := codeTooLarge("the code", len(code), s.cfg.maxCodeBytes()); e != nil {
+		return e
+	}
 	return nil
 }
 

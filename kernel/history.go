@@ -1,7 +1,9 @@
 package kernel
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -18,16 +20,38 @@ type historyEntry struct {
 	hasOutput bool
 }
 
+// History bounds: the kernel keeps the newest cells that fit in
+// maxHistoryBytes, each cell's output cut to maxHistoryOutputBytes, so a
+// history_reply is bounded too. Cells refused as too large never enter.
+const (
+	maxHistoryBytes       = 16 << 20
+	maxHistoryOutputBytes = 64 << 10
+	maxHistoryPattern     = 4 << 10 // bytes of a search pattern
+)
+
 // history holds the cells of this kernel process, in order.
 type history struct {
 	mu      sync.Mutex
 	entries []historyEntry
+	bytes   int // of inputs and outputs held
 }
 
 func (h *history) add(line int, input, output string, hasOutput bool) {
+	if len(output) > maxHistoryOutputBytes {
+		output = truncateUTF8(output, maxHistoryOutputBytes) + "…"
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.entries = append(h.entries, historyEntry{line, input, output, hasOutput})
+	h.bytes += len(input) + len(output)
+	drop := 0
+	for h.bytes > maxHistoryBytes && drop < len(h.entries)-1 {
+		h.bytes -= len(h.entries[drop].input) + len(h.entries[drop].output)
+		drop++
+	}
+	if drop > 0 {
+		h.entries = slices.Delete(h.entries, 0, drop)
+	}
 }
 
 // historyRequest is the content of history_request.
@@ -71,6 +95,9 @@ func (h *history) query(req historyRequest) ([]historyEntry, error) {
 			}
 		}
 	case "search":
+		if len(req.Pattern) > maxHistoryPattern {
+			return nil, fmt.Errorf("history: search pattern of %d bytes; the limit is %d", len(req.Pattern), maxHistoryPattern)
+		}
 		re, err := globRegexp(req.Pattern)
 		if err != nil {
 			return nil, err

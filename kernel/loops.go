@@ -34,7 +34,7 @@ func (s *server) recv(name string, sock socket) (m *Message, ok bool) {
 		}
 		m, err := s.codec.Decode(frames)
 		if err == nil && len(s.codec.Key) > 0 {
-			err = s.replay.check(signatureOf(frames))
+			err = s.replay.check(signatureOf(frames), m.Header.Date)
 		}
 		if err != nil {
 			s.log.Warn("dropping bad message", "socket", name, "frames", len(frames), "err", err)

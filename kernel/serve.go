@@ -36,6 +36,19 @@ type Config struct {
 	// MaxFrameBytes bounds each received frame; zero means
 	// DefaultMaxFrameBytes. Larger messages are logged and dropped.
 	MaxFrameBytes int
+	// MaxCodeBytes bounds the code of execute, complete, inspect and
+	// is_complete requests (user_expressions together count as one
+	// cell): larger code is refused before the evaluator sees it, and a
+	// refused cell is not kept in the history. Zero means
+	// DefaultMaxCodeBytes; set it to the evaluator's own limit.
+	MaxCodeBytes int
+	// UserExpressionsTimeout bounds the user_expressions of one
+	// execute_request together: those not done by then fail with
+	// ErrorTimeout. Zero means DefaultUserExpressionsTimeout.
+	UserExpressionsTimeout time.Duration
+	// ReplayWindow is how far from the kernel's clock a signed request's
+	// header.date may be; see replay.go. Zero means DefaultReplayWindow.
+	ReplayWindow time.Duration
 	// InterruptWait bounds how long interrupt_reply waits for the
 	// interrupted cell to publish its error; 0 means 2.5 s.
 	InterruptWait time.Duration
@@ -151,8 +164,8 @@ func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, 
 	s := &server{
 		cfg:      cfg,
 		ev:       cfg.Evaluator,
-		codec:    Codec{Key: key, MaxFrameBytes: cfg.MaxFrameBytes},
-		replay:   newReplayGuard(1 << 14),
+		codec:    Codec{Key: key, MaxFrameBytes: cfg.MaxFrameBytes, pool: newHMACPool(key)},
+		replay:   newReplayGuard(time.Now(), cfg.replayWindow(), maxReplayEntries),
 		session:  uuid.NewString(),
 		log:      log,
 		t:        t,
@@ -163,7 +176,7 @@ func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, 
 		stop:     make(chan Shutdown, 1),
 	}
 	s.info = s.kernelInfo()
-	s.pub = newPublisher(t.iopub, Codec{Key: key}, s.session, log)
+	s.pub = newPublisher(t.iopub, s.codec, s.session, log)
 	s.pub.status("starting", nil)
 
 	var wg sync.WaitGroup

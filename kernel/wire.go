@@ -28,9 +28,6 @@ var (
 	ErrBadSignature  = errors.New("HMAC signature does not match (is the key from the right connection file?)")
 )
 
-// errReplayed rejects a message whose signature was seen before.
-var errReplayed = errors.New("signature already seen: message replayed")
-
 // Codec turns Jupyter messages into ZeroMQ frames and back:
 //
 //	[identities..., "<IDS|MSG>", hex HMAC-SHA256, header, parent_header, metadata, content, buffers...]
@@ -44,12 +41,8 @@ type Codec struct {
 	// MaxFrameBytes bounds every frame of a decoded message; zero means
 	// DefaultMaxFrameBytes.
 	MaxFrameBytes int
-}
 
-// DecodeFrames decodes frames signed with key, with the default frame
-// size bound. It is Codec{Key: key}.Decode(frames).
-func DecodeFrames(frames [][]byte, key []byte) (*Message, error) {
-	return Codec{Key: key}.Decode(frames)
+	pool *hmacPool // reused HMAC states for Key; nil: a new one per message
 }
 
 // Decode parses and verifies one multipart message. The returned message
@@ -81,7 +74,7 @@ func (c Codec) Decode(frames [][]byte) (*Message, error) {
 	}
 	sig, header, parent, metadata, content := rest[0], rest[1], rest[2], rest[3], rest[4]
 	if len(c.Key) > 0 {
-		want := sign(c.Key, header, parent, metadata, content)
+		want := c.sign(header, parent, metadata, content)
 		got := make([]byte, hex.DecodedLen(len(sig)))
 		n, err := hex.Decode(got, sig)
 		if err != nil || !hmac.Equal(got[:n], want) {
@@ -139,7 +132,7 @@ func (c Codec) Encode(m *Message) ([][]byte, error) {
 	}
 	var sig []byte
 	if len(c.Key) > 0 {
-		sig = []byte(hex.EncodeToString(sign(c.Key, header, parent, metadata, content)))
+		sig = []byte(hex.EncodeToString(c.sign(header, parent, metadata, content)))
 	}
 	frames := make([][]byte, 0, len(m.Identities)+6+len(m.Buffers))
 	frames = append(frames, m.Identities...)
@@ -148,20 +141,34 @@ func (c Codec) Encode(m *Message) ([][]byte, error) {
 	return frames, nil
 }
 
-var hmacPool sync.Map // string(key) -> *sync.Pool of hash.Hash
+// hmacPool reuses the HMAC states of one key: a kernel signs and checks
+// every message with the same key, and setting up an HMAC costs two hash
+// blocks. It belongs to the kernel's Codec, so it lives and dies with the
+// kernel and holds one key.
+type hmacPool struct{ p sync.Pool }
 
-// sign returns the HMAC-SHA256 of the parts under key.
-func sign(key []byte, parts ...[]byte) []byte {
-	p, _ := hmacPool.LoadOrStore(string(key), &sync.Pool{New: func() any { return hmac.New(sha256.New, key) }})
-	pool := p.(*sync.Pool)
-	h := pool.Get().(hash.Hash)
-	h.Reset()
+func newHMACPool(key []byte) *hmacPool {
+	if len(key) == 0 {
+		return nil
+	}
+	k := append([]byte(nil), key...)
+	return &hmacPool{p: sync.Pool{New: func() any { return hmac.New(sha256.New, k) }}}
+}
+
+// sign returns the HMAC-SHA256 of the parts under c.Key.
+func (c Codec) sign(parts ...[]byte) []byte {
+	var h hash.Hash
+	if c.pool != nil {
+		h = c.pool.p.Get().(hash.Hash)
+		h.Reset()
+		defer c.pool.p.Put(h)
+	} else {
+		h = hmac.New(sha256.New, c.Key)
+	}
 	for _, part := range parts {
 		h.Write(part)
 	}
-	sum := h.Sum(nil)
-	pool.Put(h)
-	return sum
+	return h.Sum(nil)
 }
 
 // unmarshalObject decodes data, which must be a JSON object, into v.
@@ -175,47 +182,4 @@ func unmarshalObject(data []byte, v any) error {
 func isJSONObject(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && t[0] == '{' && json.Valid(data)
-}
-
-// replayGuard remembers the last signatures seen so a captured message
-// cannot be sent again, as jupyter_client's Session does.
-type replayGuard struct {
-	mu   sync.Mutex
-	seen map[string]struct{}
-	ring []string
-	next int
-}
-
-func newReplayGuard(size int) *replayGuard {
-	return &replayGuard{seen: make(map[string]struct{}, size), ring: make([]string, size)}
-}
-
-// check records sig and reports errReplayed if it was seen before.
-func (g *replayGuard) check(sig []byte) error {
-	if len(sig) == 0 {
-		return nil
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	s := string(sig)
-	if _, ok := g.seen[s]; ok {
-		return errReplayed
-	}
-	if old := g.ring[g.next]; old != "" {
-		delete(g.seen, old)
-	}
-	g.ring[g.next] = s
-	g.next = (g.next + 1) % len(g.ring)
-	g.seen[s] = struct{}{}
-	return nil
-}
-
-// signatureOf returns the signature frame of frames, or nil.
-func signatureOf(frames [][]byte) []byte {
-	for i, f := range frames {
-		if string(f) == delimiter && i+1 < len(frames) {
-			return frames[i+1]
-		}
-	}
-	return nil
 }

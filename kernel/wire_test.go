@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func testMessage() *Message {
@@ -65,7 +67,7 @@ func TestDecodeErrors(t *testing.T) {
 		return f
 	}
 	resign := func(f [][]byte) [][]byte {
-		f[1] = []byte(hexOf(sign(key, f[2], f[3], f[4], f[5])))
+		f[1] = []byte(hexOf(Codec{Key: key}.sign(f[2], f[3], f[4], f[5])))
 		return f
 	}
 	tests := []struct {
@@ -106,13 +108,64 @@ func TestDecodeErrors(t *testing.T) {
 }
 
 func TestReplayGuard(t *testing.T) {
-	g := newReplayGuard(2)
-	for i, tc := range []struct {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	now := start
+	g := newReplayGuard(start, time.Minute, 3)
+	g.now = func() time.Time { return now }
+	at := func(d time.Duration) string { return start.Add(d).Format(isoDate) }
+	steps := []struct {
+		name    string
+		advance time.Duration // of the kernel's clock before the step
 		sig     string
-		wantErr bool
-	}{{"a", false}, {"a", true}, {"b", false}, {"c", false}, {"a", false}, {"c", true}, {"", false}, {"", false}} {
-		if err := g.check([]byte(tc.sig)); (err != nil) != tc.wantErr {
-			t.Errorf("step %d check(%q) = %v", i, tc.sig, err)
+		date    string
+		want    error
+	}{
+		{"first", 0, "aa", at(time.Second), nil},
+		{"same again", 0, "aa", at(time.Second), errReplayed},
+		{"same, other hex case", 0, "AA", at(time.Second), errReplayed},
+		{"before the kernel started", 0, "bb", at(-time.Hour), errStale},
+		{"just before start, within the slack", 0, "bc", at(-10 * time.Second), nil},
+		{"far future", 0, "cc", at(2 * time.Minute), errFuture},
+		{"no date", 0, "dd", "", errNoDate},
+		{"naive date is UTC", 0, "ee", start.Add(2 * time.Second).Format("2006-01-02T15:04:05.000000"), nil},
+		// The set holds 3: a fourth evicts the oldest ("bc", at -10 s)
+		// and floor rises to its date.
+		{"fourth", 0, "ff", at(3 * time.Second), nil},
+		{"evicted stays refused", 0, "bc", at(-10 * time.Second), errStale},
+		{"first still refused", 0, "aa", at(time.Second), errReplayed},
+		// An hour later every entry left the window; floor covers them.
+		{"expired stays refused", time.Hour, "aa", at(time.Second), errStale},
+		{"fresh accepted", 0, "gg", at(time.Hour), nil},
+		{"no signature", 0, "", at(time.Hour), errNoReplaySig},
+	}
+	for _, st := range steps {
+		now = now.Add(st.advance)
+		err := g.check([]byte(st.sig), st.date)
+		if !errors.Is(err, st.want) || (st.want == nil && err != nil) {
+			t.Errorf("%s: check = %v, want %v", st.name, err, st.want)
+		}
+	}
+	if len(g.seen) > 3 || len(g.byDate) != len(g.seen) {
+		t.Errorf("guard holds %d signatures (%d by date), max 3", len(g.seen), len(g.byDate))
+	}
+}
+
+// TestReplayNeverForgets is the reported attack at the guard: a captured
+// message replayed after 16,384 (and 100,000) newer messages.
+func TestReplayNeverForgets(t *testing.T) {
+	g := newReplayGuard(time.Now(), DefaultReplayWindow, maxReplayEntries)
+	captured := time.Now().UTC().Format(isoDate)
+	if err := g.check([]byte("c0ffee"), captured); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100_000 {
+		if err := g.check([]byte(fmt.Sprintf("%08x", i)), time.Now().UTC().Format(isoDate)); err != nil {
+			t.Fatalf("fresh message %d refused: %v", i, err)
+		}
+		if i == 16_384 || i == 99_999 {
+			if err := g.check([]byte("c0ffee"), captured); err == nil {
+				t.Fatalf("captured message accepted after %d newer ones", i+1)
+			}
 		}
 	}
 }
