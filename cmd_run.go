@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/mcpserver"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
@@ -25,45 +28,119 @@ Modules beyond the standard library are declared in the code with
 //sbir:require <module> <version>; installing a set that is not cached yet
 needs --allow-packages (see 'sbir-kernel packages').
 
+With --json the result is one JSON object on standard output, also for usage
+and setup errors (see docs/agents.md for the shape, schema
+"sbir-kernel.run/1"): stdout, stderr, the last value as text, a frame value as
+columns and records (--max-rows), displays, and errors as {name, message, line,
+column, suggestion}. -c may be given once: put several statements in one -c
+(separated by newlines or ;) or use a FILE.
+
 Exit status: 0 when the code ran, 1 when it failed (compile error, panic,
-limit), 2 for a usage error.
+limit) or could not start, 2 for a usage error.
 
 Example:
   sbir-kernel run -c 'award_data.Head(5)'
   echo 'fmt.Println(award_data.Count())' | sbir-kernel run --json -`
 
-// runOutput is the --json shape of `run`: the sandbox's result (stdout,
-// stderr, success, error_name, error_message, traceback, value, truncated,
-// restarted) plus what only a whole run has.
+// runOutput is the --json shape of `run` (docs/agents.md): the result of
+// the code as run_go returns it over MCP, plus what only a whole run has.
 type runOutput struct {
-	*sandbox.Result
-	// ValueText is value["text/plain"], for callers that want a string.
-	ValueText string `json:"value_text,omitempty"`
-	// Displays are the display.* outputs of the code, in order.
-	Displays []sandbox.Display `json:"displays,omitempty"`
+	// Schema versions the shape: mcpserver.RunSchema.
+	Schema string `json:"schema"`
+	*mcpserver.CellResult
+	// ValueBundle is the value's full MIME bundle (text/plain, text/html,
+	// Vega-Lite, ...), for callers that render it.
+	ValueBundle map[string]any `json:"value_bundle,omitempty"`
 	// Data describes the awards data the code ran against.
-	Data string `json:"data,omitempty"`
+	Data *runData `json:"data,omitempty"`
 }
+
+// runData is the data part of runOutput.
+type runData struct {
+	Description string `json:"description"`
+	Synthetic   bool   `json:"synthetic"`
+	Rows        int64  `json:"rows"`
+}
+
+// Error names of failures before any code ran (runOutput.Error.Name).
+const (
+	errUsage = "UsageError" // bad flags or arguments; exit status 2
+	errSetup = "SetupError" // the data or the sandbox could not be prepared; exit status 1
+)
+
+// sessionLost is what the sandbox appends to the error of a cell whose
+// worker died; a one-shot run has no session to lose, so it is cut.
+const sessionLost = "; the worker was restarted and all variables of this session were lost"
 
 func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	fs, apply := newFlagSet(env, "run", "[-c CODE | FILE | -]", runDescription)
-	code := fs.String("c", "", "the code to run")
-	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of plain output")
+	var code string
+	haveC := false
+	fs.Func("c", "the code to run (once; use newlines or ; for several statements)", func(v string) error {
+		if haveC {
+			return errors.New("-c given more than once: put all the code in one -c (statements separated by newlines or ;) or in a FILE")
+		}
+		code, haveC = v, true
+		return nil
+	})
+	asJSON := fs.Bool("json", false, "print the result as one JSON object (docs/agents.md), errors included")
+	maxRows := fs.Int("max-rows", mcpserver.DefaultMaxRows, "with --json: most rows of a frame value given as records")
 	requireIso := fs.Bool("require-isolation", false, "refuse to run unless every sandbox isolation layer is active")
 	limits := sandbox.DefaultLimits()
 	limits.RegisterFlags(fs)
 	pkgs := pkgenv.Options{KernelVersion: version}
 	pkgs.RegisterFlags(fs)
-	if err := parseFlags(fs, apply, args); err != nil {
-		return err
+
+	// Under --json, flag errors become JSON on stdout: the flag package's
+	// own messages and the usage text are held back.
+	jsonMode := wantsJSON(args)
+	usage := fs.Usage
+	if jsonMode {
+		fs.SetOutput(io.Discard)
+		fs.Usage = func() {}
 	}
-	src, err := runSource(env, fs.Args(), *code, isFlagSet(args, "c"))
+	fail := func(name string, err error) error {
+		if !jsonMode {
+			return err
+		}
+		status := 1
+		var ue usageError
+		if errors.As(err, &ue) {
+			status = 2
+		}
+		if werr := writeRunJSON(env, &runOutput{Schema: mcpserver.RunSchema, CellResult: &mcpserver.CellResult{
+			Error: &mcpserver.CellError{Name: name, Message: err.Error()},
+		}}); werr != nil {
+			return werr
+		}
+		return exitError{code: status}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			if jsonMode {
+				fs.SetOutput(env.Stderr)
+				usage()
+			}
+			return err
+		}
+		if !jsonMode {
+			return exitError{code: 2} // the flag package printed the problem and the usage
+		}
+		return fail(errUsage, usageError{err.Error()})
+	}
+	if err := apply(); err != nil {
+		return fail(errUsage, err)
+	}
+	if *maxRows < 1 {
+		return fail(errUsage, usageError{fmt.Sprintf("--max-rows %d: give at least 1", *maxRows)})
+	}
+	src, err := runSource(env, fs.Args(), code, haveC)
 	if err != nil {
-		return err
+		return fail(errUsage, err)
 	}
 	data, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
 	if err != nil {
-		return exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)}
+		return fail(errSetup, exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)})
 	}
 	sess, err := sandbox.NewSession(ctx, sandbox.Options{
 		Limits:           limits,
@@ -73,7 +150,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		Packages:         packageOptions(env, pkgs),
 	})
 	if err != nil {
-		return exitError{code: 1, err: err}
+		return fail(errSetup, exitError{code: 1, err: err})
 	}
 	defer sess.Close()
 
@@ -95,17 +172,17 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	res, err := sess.Run(ctx, src, h)
 	if err != nil {
-		return exitError{code: 1, err: err}
+		return fail(errSetup, exitError{code: 1, err: err})
 	}
+	oneShot(res)
 	if *asJSON {
-		out := runOutput{Result: res, Displays: displays, Data: data.Describe()}
-		if t, ok := res.Value["text/plain"].(string); ok {
-			out.ValueText = t
+		out := &runOutput{
+			Schema:      mcpserver.RunSchema,
+			CellResult:  mcpserver.NewCellResult(res, displays, *maxRows),
+			ValueBundle: res.Value,
+			Data:        &runData{Description: data.Describe(), Synthetic: data.Synthetic, Rows: data.Rows},
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out); err != nil {
+		if err := writeRunJSON(env, out); err != nil {
 			return err
 		}
 	} else {
@@ -122,6 +199,46 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	return nil
 }
 
+// oneShot rewords a result for a run that has no session to keep: a
+// worker that died lost nothing worth mentioning.
+func oneShot(res *sandbox.Result) {
+	res.ErrorMessage = strings.Replace(res.ErrorMessage, sessionLost, "", 1)
+	for i, l := range res.Traceback {
+		res.Traceback[i] = strings.Replace(l, sessionLost, "", 1)
+	}
+	res.Restarted = false
+}
+
+func writeRunJSON(env *cliEnv, out *runOutput) error {
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// wantsJSON reports whether args ask for --json (so that even flag errors
+// come out as JSON). It reads the flag as the flag package will.
+func wantsJSON(args []string) bool {
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		t := strings.TrimLeft(a, "-")
+		if a == t || len(a)-len(t) > 2 {
+			continue
+		}
+		switch {
+		case t == "json":
+			on = true
+		case strings.HasPrefix(t, "json="):
+			v, err := strconv.ParseBool(strings.TrimPrefix(t, "json="))
+			on = err == nil && v
+		}
+	}
+	return on
+}
+
 // packageOptions completes the package options of a session from the
 // command's environment: the cache directory and the logger. Without a
 // cache directory, cells that declare packages report why.
@@ -129,21 +246,6 @@ func packageOptions(env *cliEnv, o pkgenv.Options) pkgenv.Options {
 	o.Dir = sandbox.PackagesDir(env.Getenv)
 	o.Logger = env.Logger
 	return o
-}
-
-// isFlagSet reports whether flag name appears in args (so that -c "" is
-// distinguishable from no -c).
-func isFlagSet(args []string, name string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		t := strings.TrimLeft(a, "-")
-		if a != t && (t == name || strings.HasPrefix(t, name+"=")) {
-			return true
-		}
-	}
-	return false
 }
 
 // runSource picks the code from -c, a file or standard input.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,8 +55,16 @@ func TestRunCommand(t *testing.T) {
 		{name: "stdin", args: []string{"-"}, stdin: `fmt.Print("in")`, status: 0, stdout: "in"},
 		{name: "cell error", args: []string{"-c", `panic("no")`}, status: 1, stderr: "Panic: no"},
 		{name: "refused", args: []string{"-c", `import "net"`}, status: 1, stderr: `NotAllowed: line 1, column 8: import "net" is not allowed`},
-		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"stdout": "a\n", "success": true, "value_text": "7"}},
-		{name: "json error", args: []string{"--json", "-c", `undefinedName`}, status: 1, jsonWant: map[string]any{"success": false, "error_name": "CompileError"}},
+		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"schema": "sbir-kernel.run/1", "stdout": "a\n", "success": true, "value": "7", "data.synthetic": true}},
+		{name: "json error", args: []string{"--json", "-c", "x := 1\nundefinedName"}, status: 1, jsonWant: map[string]any{"success": false, "error.name": "CompileError", "error.line": 2.0, "error.column": 1.0, "error.message": "undefined: undefinedName"}},
+		{name: "json suggestion", args: []string{"--json", "-c", `award_data.Where("Agncy", "==", "x")`}, status: 1, jsonWant: map[string]any{"error.name": "award_data.Error", "error.suggestion": `did you mean "Agency"?`}},
+		{name: "json frame", args: []string{"--json", "--max-rows", "2", "-c", `award_data.Head(5).Select("Company", "Award Year")`}, status: 0, jsonWant: map[string]any{"frame.columns.1": "Award Year", "frame.rows": 5.0, "frame.truncated": true, "frame.index.1": 1.0, "frame.records.2": nil}},
+		{name: "json usage error", args: []string{"--json", "--bogus"}, status: 2, jsonWant: map[string]any{"schema": "sbir-kernel.run/1", "success": false, "error.name": "UsageError", "error.message": "flag provided but not defined: -bogus"}},
+		{name: "json no code", args: []string{"--json"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError", "error.message": "no code: use -c CODE, a FILE, or - for standard input"}},
+		{name: "json twice", args: []string{"--json", "-c", "1", "-c", "2"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError"}},
+		{name: "json setup error", args: []string{"--json", "--max-code-bytes", "0", "-c", "1"}, status: 1, jsonWant: map[string]any{"error.name": "SetupError"}},
+		{name: "twice", args: []string{"-c", "1", "-c", "2"}, status: 2, stderr: "-c given more than once"},
+		{name: "memory", args: []string{"--heap-limit", "256MiB", "-c", "var hog [][]byte\nfor { hog = append(hog, make([]byte, 64<<20)) }"}, status: 1, stderr: "MemoryError: cell exceeded the 256 MiB heap limit\n"},
 		{name: "no code", args: nil, status: 2, stderr: "no code"},
 		{name: "both", args: []string{"-c", "1", code}, status: 2, stderr: "not both"},
 		{name: "missing file", args: []string{"/nonexistent/cell.go"}, status: 2, stderr: "no such file"},
@@ -75,8 +84,8 @@ func TestRunCommand(t *testing.T) {
 					t.Fatalf("not JSON: %v\n%s", err, out)
 				}
 				for k, v := range tc.jsonWant {
-					if got[k] != v {
-						t.Errorf("%s = %#v, want %#v", k, got[k], v)
+					if g := jsonAt(got, k); g != v {
+						t.Errorf("%s = %#v, want %#v\n%s", k, g, v, out)
 					}
 				}
 				for _, k := range []string{"stdout", "stderr", "success"} {
@@ -94,6 +103,26 @@ func TestRunCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// jsonAt follows a dotted path ("error.name", "frame.columns.0") into a
+// decoded JSON value; a missing element is nil.
+func jsonAt(v any, path string) any {
+	for _, k := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }
 
 // TestRunCommandPackages runs a cell that declares a module through the

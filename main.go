@@ -44,6 +44,7 @@ type command struct {
 var commands = []command{
 	{"run", "run Go code against the awards data and print its output", cmdRun},
 	{"kernel", "serve the Jupyter messaging protocol (started by Jupyter)", cmdKernel},
+	{"mcp", "serve persistent Go sessions to agents over MCP (stdio or HTTP)", cmdMCP},
 	{"install", "install the kernelspec so Jupyter can start this kernel", cmdInstall},
 	{"uninstall", "remove an installed kernelspec", cmdUninstall},
 	{"download-data", "download the SBIR awards CSV and convert it to Arrow", cmdDownloadData},

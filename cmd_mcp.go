@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/mcpserver"
+	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+const mcpDescription = `
+Serves the Model Context Protocol for LLM agents and other programs: persistent
+sandboxed Go sessions over the awards data (tools run_go, reset_session,
+describe_data, api_reference; the schema and the award_data/display docs as
+resources). Each session is a sandbox worker with the limits below; sessions
+run in parallel, expire when idle, and are capped in number and memory.
+
+Transports: standard input/output (the default: an MCP client starts this
+command), or streamable HTTP with --http ADDR. HTTP listens on loopback unless
+told otherwise; a non-loopback address requires a bearer token (--token, or
+one is generated and printed on stderr). See docs/agents.md.
+
+Examples:
+  sbir-kernel mcp
+  sbir-kernel mcp --http 127.0.0.1:8765
+  sbir-kernel mcp --http 0.0.0.0:8765 --token "$(cat token.txt)" --max-sessions 32`
+
+// mcpTokenEnv names the environment variable that may hold the HTTP
+// bearer token (safer than a flag, which other users can read in ps).
+const mcpTokenEnv = "SBIR_MCP_TOKEN"
+
+func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
+	fs, apply := newFlagSet(env, "mcp", "", mcpDescription)
+	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
+	token := fs.String("token", "", "bearer token HTTP clients must send (default: $"+mcpTokenEnv+"; generated for a non-loopback --http)")
+	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most sessions open at once, all clients together")
+	var maxMemory int64
+	fs.Func("max-memory", "cap on the sum of the sessions' heap budgets (--heap-limit each), e.g. 16GiB (default: no cap beyond --max-sessions)", func(s string) error {
+		n, err := parseByteSize(s)
+		maxMemory = n
+		return err
+	})
+	idle := fs.Duration("idle-timeout", mcpserver.DefaultIdleTimeout, "close a session after this long without calls (0: never)")
+	requireIso := fs.Bool("require-isolation", false, "refuse to start sessions unless every sandbox isolation layer is active")
+	limits := sandbox.DefaultLimits()
+	limits.RegisterFlags(fs)
+	pkgs := pkgenv.Options{KernelVersion: version}
+	pkgs.RegisterFlags(fs)
+	if err := parseFlags(fs, apply, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	if *maxSessions < 1 {
+		return usageError{fmt.Sprintf("--max-sessions %d: give at least 1", *maxSessions)}
+	}
+	if *token == "" {
+		*token = env.Getenv(mcpTokenEnv)
+	}
+	if *httpAddr == "" && *token != "" {
+		return usageError{"--token applies only with --http: a stdio server talks to the client that started it"}
+	}
+	idleTimeout := *idle
+	if idleTimeout == 0 {
+		idleTimeout = -1
+	}
+
+	data, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
+	if err != nil {
+		return fmt.Errorf("locating the awards data: %w", err)
+	}
+	for _, w := range data.Warnings {
+		env.Logger.Warn(w)
+	}
+	srv, err := mcpserver.New(mcpserver.Options{
+		Session: sandbox.Options{
+			Limits:           limits,
+			DataPath:         data.ArrowPath,
+			RequireIsolation: *requireIso,
+			Logger:           env.Logger,
+			Packages:         packageOptions(env, pkgs),
+		},
+		Data:        data,
+		MaxSessions: *maxSessions,
+		MaxMemory:   maxMemory,
+		IdleTimeout: idleTimeout,
+		Version:     version,
+		Logger:      env.Logger,
+	})
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	// A session that cannot start (bad limits, --require-isolation on a
+	// host without every layer) fails here, not on the first call.
+	probe, err := sandbox.NewSession(ctx, sandbox.Options{Limits: limits, DataPath: data.ArrowPath, RequireIsolation: *requireIso, Logger: env.Logger})
+	if err != nil {
+		srv.Close()
+		return fmt.Errorf("starting a sandbox worker: %w", err)
+	}
+	probe.Close()
+
+	if *httpAddr == "" {
+		return srv.Run(ctx, &mcp.IOTransport{Reader: readCloser{env.Stdin}, Writer: nopWriteCloser{env.Stdout}})
+	}
+	defer srv.Close()
+	return serveMCPHTTP(ctx, env, srv, *httpAddr, *token)
+}
+
+// serveMCPHTTP listens on addr and serves until ctx ends. A non-loopback
+// address needs a token; one is generated and printed when none is given.
+func serveMCPHTTP(ctx context.Context, env *cliEnv, srv *mcpserver.Server, addr, token string) error {
+	if !mcpserver.IsLoopback(addr) && token == "" {
+		token = mcpserver.NewToken()
+		fmt.Fprintf(env.Stderr, "sbir-kernel mcp: %s is not a loopback address, so clients must authenticate.\nBearer token (send \"Authorization: Bearer <token>\"; set it with --token or $%s next time):\n%s\n", addr, mcpTokenEnv, token)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usageError{fmt.Sprintf("--http %s: %v", addr, err)}
+	}
+	var h http.Handler = srv.HTTPHandler()
+	if token != "" {
+		h = mcpserver.BearerAuth(token, h)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	mux.Handle("/mcp/", h)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// The address line is what scripts and tests wait for.
+	fmt.Fprintf(env.Stderr, "sbir-kernel mcp: serving MCP (streamable HTTP) on http://%s/mcp\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// parseByteSize reads a size the way the limit flags do: a byte count or a
+// KB/KiB/MB/MiB/GB/GiB suffix.
+func parseByteSize(s string) (int64, error) {
+	var l sandbox.Limits
+	fs := newQuietFlagSet()
+	l.RegisterFlags(fs)
+	if err := fs.Set("heap-limit", s); err != nil {
+		return 0, err
+	}
+	return l.HeapBytes, nil
+}
+
+func newQuietFlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("size", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// readCloser and nopWriteCloser adapt the command's streams to the SDK's
+// IOTransport without closing the process's own descriptors.
+type readCloser struct{ r io.Reader }
+
+func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
+func (readCloser) Close() error                 { return nil }
+
+type nopWriteCloser struct{ w io.Writer }
+
+func (w nopWriteCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (nopWriteCloser) Close() error                  { return nil }

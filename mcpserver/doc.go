@@ -1,0 +1,25 @@
+// Package mcpserver serves sandboxed Go sessions over the Model Context
+// Protocol, for programs (LLM agents above all) that write Go, run it, read
+// the result and iterate.
+//
+// A [Server] offers four tools: run_go (run code in a named, persistent
+// session), reset_session, describe_data (the awards table's schema and
+// load report) and api_reference (searchable documentation of the
+// award_data and display packages, generated from their doc comments), and
+// the schema and documentation again as resources. It is built on the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk) and serves any of
+// its transports: stdio, streamable HTTP ([Server.HTTPHandler]) or the
+// in-memory one of tests.
+//
+// Each session is a [sandbox.Session]: its own worker process with the
+// kernel's limits, so that one session's crash, memory blow-up or endless
+// loop never touches another. Sessions belong to the MCP connection that
+// created them (another client cannot name them), are closed when it ends,
+// expire after Options.IdleTimeout without calls, and are capped in number
+// (Options.MaxSessions) and in total heap budget (Options.MaxMemory).
+//
+// Results are [CellResult] values, the same shape `sbir-kernel run --json`
+// prints (there with a schema field, see [RunSchema]).
+package mcpserver
+
+//go:generate go run ./internal/apidocgen -o apidocs.json ../award_data ../display

@@ -1,0 +1,486 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+// testData is the embedded sample, shared by the package's tests.
+var testData *dataset.Source
+
+// TestMain makes the test binary double as the sandbox worker.
+func TestMain(m *testing.M) {
+	if sandbox.IsWorker() {
+		os.Exit(sandbox.WorkerMain())
+	}
+	dir, err := os.MkdirTemp("", "mcpserver-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testData, err = dataset.Locate(context.Background(), dataset.Config{CacheDir: dir})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "preparing test data:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func testOptions(change func(*Options)) Options {
+	l := sandbox.DefaultLimits()
+	l.CellTimeout = 5 * time.Second
+	l.KillGrace = time.Second
+	o := Options{
+		Session: sandbox.Options{Limits: l, DataPath: testData.ArrowPath},
+		Data:    testData,
+		Version: "test",
+	}
+	if change != nil {
+		change(&o)
+	}
+	return o
+}
+
+// connect starts a server and one in-memory client connection to it.
+func connect(t testing.TB, change func(*Options)) (*Server, *mcp.ClientSession) {
+	t.Helper()
+	s, err := New(testOptions(change))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, dial(t, s)
+}
+
+// dial adds one client connection to s.
+func dial(t testing.TB, s *Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := s.Connect(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and decodes its structured content into out.
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if out != nil && res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: structured content: %v\n%s", tool, err, b)
+		}
+	}
+	return res
+}
+
+func runGo(t testing.TB, cs *mcp.ClientSession, args map[string]any) (*CellResult, *mcp.CallToolResult) {
+	t.Helper()
+	var out CellResult
+	res := call(t, cs, "run_go", args, &out)
+	return &out, res
+}
+
+func errorText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestListTools(t *testing.T) {
+	_, cs := connect(t, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if len(tool.Description) < 100 || tool.OutputSchema == nil {
+			t.Errorf("%s: description %d bytes, output schema %v", tool.Name, len(tool.Description), tool.OutputSchema)
+		}
+	}
+	if got := strings.Join(names, ","); got != "api_reference,describe_data,reset_session,run_go" {
+		t.Errorf("tools %s", got)
+	}
+}
+
+func TestSessionPersists(t *testing.T) {
+	_, cs := connect(t, nil)
+	steps := []struct {
+		code    string
+		ok      bool
+		value   string
+		errName string
+	}{
+		{code: "x := 20", ok: true},
+		{code: "x * 2", ok: true, value: "40"},
+		{code: "y := x +", ok: false, errName: "SyntaxError"},
+		{code: `award_data.Where("Agncy", "==", "DOD")`, ok: false, errName: "award_data.Error"},
+		{code: "x + 1", ok: true, value: "21"},
+	}
+	for _, st := range steps {
+		out, res := runGo(t, cs, map[string]any{"code": st.code, "session": "a"})
+		if out.Success != st.ok || res.IsError == st.ok || out.Value != st.value {
+			t.Fatalf("%q: success %v (isError %v), value %q; want %v, %q\n%+v", st.code, out.Success, res.IsError, out.Value, st.ok, st.value, out)
+		}
+		if st.errName != "" && (out.Error == nil || out.Error.Name != st.errName) {
+			t.Fatalf("%q: error %+v, want %s", st.code, out.Error, st.errName)
+		}
+	}
+}
+
+func TestErrorFields(t *testing.T) {
+	_, cs := connect(t, nil)
+	tests := []struct {
+		code       string
+		want       CellError
+		suggestion string
+	}{
+		{"fmt.Println(1)\nfmt.Println(undefinedVar)", CellError{Name: "CompileError", Line: 2, Column: 13, Message: "undefined: undefinedVar"}, ""},
+		{`import "os/exec"`, CellError{Name: "NotAllowed", Line: 1, Column: 8}, "cells may import only"},
+		{`award_data.Where("Agncy", "==", "DOD")`, CellError{Name: "award_data.Error"}, `did you mean "Agency"?`},
+		{"go func(){}()", CellError{Name: "NotAllowed", Line: 1, Column: 1}, "call the function directly"},
+		{"var a []int\n_ = a[3]", CellError{Name: "Panic", Line: 2}, ""},
+	}
+	for _, tc := range tests {
+		out, _ := runGo(t, cs, map[string]any{"code": tc.code})
+		e := out.Error
+		if e == nil {
+			t.Fatalf("%q: no error: %+v", tc.code, out)
+		}
+		if e.Name != tc.want.Name || e.Line != tc.want.Line || (tc.want.Column != 0 && e.Column != tc.want.Column) ||
+			(tc.want.Message != "" && e.Message != tc.want.Message) || !strings.Contains(e.Suggestion, tc.suggestion) {
+			t.Errorf("%q: error %+v, want %+v with suggestion containing %q", tc.code, *e, tc.want, tc.suggestion)
+		}
+	}
+}
+
+func TestFrameRecords(t *testing.T) {
+	_, cs := connect(t, nil)
+	out, _ := runGo(t, cs, map[string]any{"code": `award_data.Head(30).Select("Company", "Award Amount", "Award Year")`, "max_rows": 4})
+	f := out.Frame
+	if f == nil {
+		t.Fatalf("no frame: %+v", out)
+	}
+	if strings.Join(f.Columns, ",") != "Company,Award Amount,Award Year" || f.Rows != 30 || f.TotalColumns != 3 || !f.Truncated {
+		t.Fatalf("frame %+v", f)
+	}
+	if len(f.Records) != 4 || fmt.Sprint(f.Index) != "[0 1 2 3]" || fmt.Sprint(f.Numeric) != "[false true true]" {
+		t.Fatalf("records %v index %v numeric %v", f.Records, f.Index, f.Numeric)
+	}
+	// The records agree with the data, read back in the same session.
+	check, _ := runGo(t, cs, map[string]any{"code": `r := award_data.Head(1).Row(0); fmt.Print(r.String("Company"), "|", r.Int("Award Year"))`})
+	first := f.Records[0]
+	if want := fmt.Sprintf("%v|%v", first["Company"], first["Award Year"]); check.Stdout != want {
+		t.Errorf("first record %v, data says %q", first, check.Stdout)
+	}
+	if _, ok := first["Award Amount"].(float64); !ok {
+		t.Errorf("Award Amount is %T, want a JSON number", first["Award Amount"])
+	}
+}
+
+func TestTwoSessionsInParallel(t *testing.T) {
+	_, cs := connect(t, nil)
+	runGo(t, cs, map[string]any{"code": `who := "a"`, "session": "a"})
+	runGo(t, cs, map[string]any{"code": `who := "b"`, "session": "b"})
+	var wg sync.WaitGroup
+	start := time.Now()
+	for _, name := range []string{"a", "b"} {
+		wg.Go(func() {
+			out, _ := runGo(t, cs, map[string]any{"code": "time.Sleep(time.Second)\nwho", "session": name})
+			if out.Value != `"`+name+`"` {
+				t.Errorf("session %s: value %q", name, out.Value)
+			}
+		})
+	}
+	wg.Wait()
+	if d := time.Since(start); d > 1900*time.Millisecond {
+		t.Errorf("two 1 s calls in two sessions took %v: they did not run in parallel", d)
+	}
+}
+
+func TestReset(t *testing.T) {
+	_, cs := connect(t, nil)
+	runGo(t, cs, map[string]any{"code": "v := 1", "session": "r"})
+	var ro ResetOutput
+	call(t, cs, "reset_session", map[string]any{"session": "r"}, &ro)
+	if !ro.Existed || len(ro.Open) != 0 {
+		t.Fatalf("reset: %+v", ro)
+	}
+	out, _ := runGo(t, cs, map[string]any{"code": "v", "session": "r"})
+	if out.Success || out.Error.Name != "CompileError" {
+		t.Fatalf("after reset: %+v", out)
+	}
+	call(t, cs, "reset_session", map[string]any{"session": "nope"}, &ro)
+	if ro.Existed || fmt.Sprint(ro.Open) != "[r]" {
+		t.Fatalf("reset of a missing session: %+v", ro)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	_, cs := connect(t, func(o *Options) { o.Session.Limits.MaxCodeBytes = 1000 })
+	ctx := context.Background()
+	// Unknown tool: a protocol error.
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_python", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "run_python") {
+		t.Errorf("unknown tool: %v", err)
+	}
+	tests := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"run_go", map[string]any{"code": 42}, "code"},
+		{"run_go", map[string]any{}, "code"},
+		{"run_go", map[string]any{"code": "1", "session": 7}, "session"},
+		{"run_go", map[string]any{"code": "1", "session": "no spaces"}, "bad session name"},
+		{"run_go", map[string]any{"code": "1", "max_rows": -1}, "max_rows"},
+		{"run_go", map[string]any{"code": "1", "bogus": true}, "bogus"},
+		{"api_reference", map[string]any{"package": "os"}, "unknown package"},
+		{"api_reference", map[string]any{"query": "zzzqqq"}, "nothing in"},
+	}
+	for _, tc := range tests {
+		res := call(t, cs, tc.tool, tc.args, nil)
+		if !res.IsError || !strings.Contains(errorText(res), tc.want) {
+			t.Errorf("%s %v: isError %v, %q; want an error mentioning %q", tc.tool, tc.args, res.IsError, errorText(res), tc.want)
+		}
+	}
+	out, _ := runGo(t, cs, map[string]any{"code": strings.Repeat("x := 1\n", 200)})
+	if out.Success || out.Error.Name != "CodeTooLarge" {
+		t.Errorf("code over the cap: %+v", out.Error)
+	}
+}
+
+func TestSessionCap(t *testing.T) {
+	_, cs := connect(t, func(o *Options) { o.MaxSessions = 2 })
+	for _, n := range []string{"s1", "s2"} {
+		if out, _ := runGo(t, cs, map[string]any{"code": "1", "session": n}); !out.Success {
+			t.Fatal(out.Error)
+		}
+	}
+	res := call(t, cs, "run_go", map[string]any{"code": "1", "session": "s3"}, nil)
+	if !res.IsError || !strings.Contains(errorText(res), "2 sessions are open") {
+		t.Fatalf("third session: %q", errorText(res))
+	}
+	call(t, cs, "reset_session", map[string]any{"session": "s1"}, nil)
+	if out, _ := runGo(t, cs, map[string]any{"code": "1", "session": "s3"}); !out.Success {
+		t.Fatalf("after a reset: %+v", out.Error)
+	}
+}
+
+func TestMemoryCap(t *testing.T) {
+	_, cs := connect(t, func(o *Options) {
+		o.Session.Limits.HeapBytes = 256 << 20
+		o.MaxMemory = 600 << 20
+	})
+	runGo(t, cs, map[string]any{"code": "1", "session": "m1"})
+	runGo(t, cs, map[string]any{"code": "1", "session": "m2"})
+	res := call(t, cs, "run_go", map[string]any{"code": "1", "session": "m3"}, nil)
+	if !res.IsError || !strings.Contains(errorText(res), "--max-memory") {
+		t.Fatalf("third session: %q", errorText(res))
+	}
+}
+
+func TestIdleExpiry(t *testing.T) {
+	s, cs := connect(t, func(o *Options) { o.IdleTimeout = 300 * time.Millisecond })
+	runGo(t, cs, map[string]any{"code": "v := 1", "session": "idle"})
+	deadline := time.Now().Add(5 * time.Second)
+	for s.pool.count() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle session did not expire")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	out, _ := runGo(t, cs, map[string]any{"code": "v", "session": "idle"})
+	if out.Success {
+		t.Fatal("an expired session kept its variables")
+	}
+}
+
+func TestCrashIsolation(t *testing.T) {
+	_, cs := connect(t, func(o *Options) { o.Session.Limits.HeapBytes = 256 << 20 })
+	runGo(t, cs, map[string]any{"code": `keep := "safe"`, "session": "calm"})
+	out, _ := runGo(t, cs, map[string]any{"code": "var hog [][]byte\nfor { hog = append(hog, make([]byte, 64<<20)) }", "session": "hog"})
+	if out.Success || !out.Restarted || out.Error.Name != "MemoryError" {
+		t.Fatalf("hog: %+v", out.Error)
+	}
+	if out, _ := runGo(t, cs, map[string]any{"code": "keep", "session": "calm"}); out.Value != `"safe"` {
+		t.Fatalf("the other session lost its state: %+v", out)
+	}
+}
+
+func TestFloodAndTimeout(t *testing.T) {
+	_, cs := connect(t, func(o *Options) {
+		o.Session.Limits.MaxOutputBytes = 4096
+		o.Session.Limits.CellTimeout = time.Second
+	})
+	out, _ := runGo(t, cs, map[string]any{"code": `for i := 0; i < 100000; i++ { fmt.Println("flood", i) }`})
+	if !out.Success || !out.OutputTruncated || len(out.Stdout) > 4096+200 {
+		t.Fatalf("flood: success %v truncated %v, %d bytes", out.Success, out.OutputTruncated, len(out.Stdout))
+	}
+	runGo(t, cs, map[string]any{"code": "kept := 5"})
+	out, _ = runGo(t, cs, map[string]any{"code": "for {}"})
+	if out.Success || out.Error.Name != "Timeout" {
+		t.Fatalf("timeout: %+v", out.Error)
+	}
+	if out, _ := runGo(t, cs, map[string]any{"code": "kept"}); out.Value != "5" && !out.Restarted {
+		t.Fatalf("after the timeout: %+v", out)
+	}
+}
+
+func TestDisconnectClosesSessions(t *testing.T) {
+	s, err := New(testOptions(func(o *Options) { o.Session.Limits.CellTimeout = time.Minute }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// A client that dies mid-call: its end of the connection just closes.
+	clientEnd, serverEnd := net.Pipe()
+	ctx := context.Background()
+	if _, err := s.Connect(ctx, &mcp.IOTransport{Reader: serverEnd, Writer: serverEnd}); err != nil {
+		t.Fatal(err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: clientEnd, Writer: clientEnd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runGo(t, cs, map[string]any{"code": "1", "session": "d"})
+	go cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_go", Arguments: map[string]any{"code": "time.Sleep(time.Minute)", "session": "d"}})
+	time.Sleep(300 * time.Millisecond)
+	if n := len(workerProcesses(t)); n != 1 {
+		t.Fatalf("%d worker processes, want 1", n)
+	}
+	t0 := time.Now()
+	clientEnd.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.pool.count() > 0 || len(workerProcesses(t)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions and worker processes %v remain after the connection ended", s.pool.count(), workerProcesses(t))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("the sessions of a dead connection took %v to close", d)
+	}
+}
+
+// workerProcesses lists the sandbox workers this test process started
+// (children whose command line carries the worker marker).
+func workerProcesses(t testing.TB) []int {
+	t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc: cannot count worker processes")
+	}
+	self := os.Getpid()
+	var pids []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The fields after the parenthesised command: state, ppid, ...
+		rest := string(stat[strings.LastIndexByte(string(stat), ')')+2:])
+		f := strings.Fields(rest)
+		if len(f) < 2 || f[0] == "Z" {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(f[1]); ppid != self {
+			continue
+		}
+		cmdline, _ := os.ReadFile("/proc/" + d.Name() + "/cmdline")
+		if strings.Contains(string(cmdline), "__sbir_worker") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func TestDescribeAndReference(t *testing.T) {
+	_, cs := connect(t, nil)
+	var d DataDescription
+	call(t, cs, "describe_data", nil, &d)
+	if !d.Loaded || !d.Synthetic || d.Rows != testData.Rows || len(d.Columns) < 42 {
+		t.Fatalf("describe: %+v", d)
+	}
+	types := map[string]string{}
+	for _, c := range d.Columns {
+		types[c.Name] = c.Type
+	}
+	if types["Award Amount"] != "float" || types["Agency"] != "category" || types["Award Year"] != "int" || types["Company"] != "text" || types["Proposal Award Date"] != "date" {
+		t.Errorf("types %v", types)
+	}
+	var ref ReferenceOutput
+	call(t, cs, "api_reference", map[string]any{"query": "Frame.Where"}, &ref)
+	if len(ref.Entries) == 0 || ref.Entries[0].Name != "Frame.Where" || !strings.Contains(ref.Entries[0].Doc, "contains") {
+		t.Fatalf("reference: %+v", ref)
+	}
+	call(t, cs, "api_reference", map[string]any{"package": "display"}, &ref)
+	if !strings.Contains(ref.Overview, "package display") || len(ref.Names) == 0 {
+		t.Fatalf("overview: %+v", ref)
+	}
+	ctx := context.Background()
+	rs, err := cs.ListResources(ctx, nil)
+	if err != nil || len(rs.Resources) != 3 {
+		t.Fatalf("resources: %v %v", rs, err)
+	}
+	for _, r := range rs.Resources {
+		got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
+		if err != nil || len(got.Contents) != 1 || len(got.Contents[0].Text) < 500 {
+			t.Errorf("%s: %v %v", r.URI, got, err)
+		}
+	}
+}
+
+// TestAPIDocsCurrent fails when apidocs.json is older than the sources it
+// is generated from: run go generate ./mcpserver.
+func TestAPIDocsCurrent(t *testing.T) {
+	out := t.TempDir() + "/apidocs.json"
+	cmd := exec.Command("go", "run", "./internal/apidocgen", "-o", out, "../award_data", "../display")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("apidocgen: %v\n%s", err, b)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != string(apidocsJSON) {
+		t.Fatal("apidocs.json is stale: run go generate ./mcpserver")
+	}
+}
