@@ -24,31 +24,68 @@ func (g Grouped) Count() Frame {
 	return g.result(&columnar.Vector{Name: "Count", Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "Count"})
 }
 
-func (g Grouped) numericColumn(op, name string) (*columnar.Vector, Frame, bool) {
-	if f, bad := g.errFrame(); bad {
-		return nil, f, false
-	}
-	c, err := g.f.lookup(op, name)
-	if err != nil {
-		return nil, errFrame(err), false
-	}
-	if !c.Numeric() {
-		return nil, errFrame(wrongType(op, c, "int or float", "")), false
-	}
-	return c, Frame{}, true
+// statNames are the statistics Agg accepts, with what each computes.
+var statNames = map[string]string{
+	"count": "rows in the group (no column needed)", "sum": "sum", "mean": "average", "median": "median",
+	"min": "smallest value", "max": "largest value", "std": "sample standard deviation", "var": "sample variance",
+	"nunique": "distinct values", "first": "first non-null value", "last": "last non-null value", "quantile": "quantile q, e.g. quantile(Award Amount, 0.9)",
 }
 
-// Sum returns the sum of a numeric column in each group, skipping nulls
-// (a group of nulls sums to 0). The result column keeps the column's name
-// and type (int sums stay int).
+const statList = "count, sum, mean, median, min, max, std, var, nunique, first, last, quantile"
+
+// needColumns reports the usual mistake of calling an aggregation with no
+// column, which yaegi would otherwise turn into a bare "not enough
+// arguments" error.
+func (g Grouped) needColumns(op string, columns []string) error {
+	if g.err != nil {
+		return g.err
+	}
+	if len(columns) == 0 {
+		return errorf(op, "name at least one column, e.g. GroupBy(\"Agency\").%s(\"Award Amount\") (Count takes none)", op)
+	}
+	return nil
+}
+
+// each computes one result column per named column with stat.
+func (g Grouped) each(op string, columns []string, stat func(c *columnar.Vector) (*columnar.Vector, error)) Frame {
+	if err := g.needColumns(op, columns); err != nil {
+		return errFrame(err)
+	}
+	out := make([]*columnar.Vector, 0, len(columns))
+	for _, name := range columns {
+		c, err := g.f.lookup(op, name)
+		if err != nil {
+			return errFrame(err)
+		}
+		v, err := stat(c)
+		if err != nil {
+			return errFrame(err)
+		}
+		out = append(out, v)
+	}
+	return g.result(out...)
+}
+
+func numeric(op string, c *columnar.Vector) error {
+	if !c.Numeric() {
+		return wrongType(op, c, "int or float", "")
+	}
+	return nil
+}
+
+// Sum returns the sum of numeric columns in each group, skipping nulls
+// (a group of nulls sums to 0), one result column per column named. A
+// result column keeps the column's name and type (int sums stay int).
 //
 // Example:
 //
 //	award_data.GroupBy("Agency").Sum("Award Amount")
-func (g Grouped) Sum(column string) Frame {
-	c, bad, ok := g.numericColumn("Sum", column)
-	if !ok {
-		return bad
+//	award_data.GroupBy("Agency").Sum("Award Amount", "Number Employees")
+func (g Grouped) Sum(columns ...string) Frame { return g.each("Sum", columns, g.sum) }
+
+func (g Grouped) sum(c *columnar.Vector) (*columnar.Vector, error) {
+	if err := numeric("Sum", c); err != nil {
+		return nil, err
 	}
 	if c.Kind == columnar.KindInt {
 		out := make([]int64, len(g.rep))
@@ -58,14 +95,14 @@ func (g Grouped) Sum(column string) Frame {
 				out[id] += c.Ints[i]
 			}
 		}
-		return g.result(&columnar.Vector{Name: c.Name, Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "Sum"})
+		return &columnar.Vector{Name: c.Name, Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "Sum"}, nil
 	}
 	out := make([]float64, len(g.rep))
 	vals := c.Floats
 	switch {
 	case c.Valid == nil && g.codes != nil:
 		columnar.SumByCode(out, g.codes, g.slot, vals[:len(g.codes)])
-	case c.Valid == nil && g.f.all:
+	case c.Valid == nil && g.f.all && g.ids != nil:
 		for i, id := range g.ids {
 			if v := vals[i]; v == v {
 				out[id] += v
@@ -73,53 +110,74 @@ func (g Grouped) Sum(column string) Frame {
 		}
 	default:
 		for k, id := range g.idList() {
-			i := g.f.row(k)
-			if v := c.Float(i); !math.IsNaN(v) {
+			if v := c.Float(g.f.row(k)); !math.IsNaN(v) {
 				out[id] += v
 			}
 		}
 	}
-	return g.result(&columnar.Vector{Name: c.Name, Kind: columnar.KindFloat, N: len(out), Floats: out, AggName: "Sum"})
+	return &columnar.Vector{Name: c.Name, Kind: columnar.KindFloat, N: len(out), Floats: out, AggName: "Sum"}, nil
 }
 
-// Mean returns the average of a numeric column in each group, skipping
+// Mean returns the average of numeric columns in each group, skipping
 // nulls; a group with no values gets a null.
 //
 // Example:
 //
 //	award_data.GroupBy("Phase").Mean("Award Amount")
-func (g Grouped) Mean(column string) Frame {
-	c, bad, ok := g.numericColumn("Mean", column)
-	if !ok {
-		return bad
+func (g Grouped) Mean(columns ...string) Frame { return g.each("Mean", columns, g.mean) }
+
+func (g Grouped) mean(c *columnar.Vector) (*columnar.Vector, error) {
+	return g.moments("Mean", c, func(n int, sum, _ float64) (float64, bool) { return sum / float64(n), n > 0 })
+}
+
+// moments accumulates count, sum and sum of squares (about a shift, for
+// accuracy) per group and turns them into a value with fn.
+func (g Grouped) moments(op string, c *columnar.Vector, fn func(n int, sum, sumSq float64) (float64, bool)) (*columnar.Vector, error) {
+	if err := numeric(op, c); err != nil {
+		return nil, err
 	}
+	ids := g.idList()
 	sum := make([]float64, len(g.rep))
+	sq := make([]float64, len(g.rep))
 	cnt := make([]int, len(g.rep))
-	for k, id := range g.idList() {
-		if v := c.Float(g.f.row(k)); !math.IsNaN(v) {
-			sum[id] += v
-			cnt[id]++
+	shift := make([]float64, len(g.rep))
+	seen := make([]bool, len(g.rep))
+	for k, id := range ids {
+		v := c.Float(g.f.row(k))
+		if math.IsNaN(v) {
+			continue
 		}
+		if !seen[id] {
+			seen[id], shift[id] = true, v
+		}
+		d := v - shift[id]
+		sum[id] += v
+		sq[id] += d * d
+		cnt[id]++
 	}
-	out := columnar.NewFloatResult(c.Name, len(sum), "Mean")
+	out := columnar.NewFloatResult(c.Name, len(g.rep), op)
 	for id := range sum {
-		if cnt[id] == 0 {
+		// sq holds Σ(v-shift)²; convert to Σ(v-mean)² for fn.
+		dm := sum[id]/math.Max(float64(cnt[id]), 1) - shift[id]
+		centered := sq[id] - float64(cnt[id])*dm*dm
+		v, ok := fn(cnt[id], sum[id], math.Max(centered, 0))
+		if !ok {
 			out.SetNull(id)
 			continue
 		}
-		out.Floats[id] = sum[id] / float64(cnt[id])
+		out.Floats[id] = v
 	}
-	return g.result(out)
+	return out, nil
 }
 
-// Median returns the median of a numeric column in each group, skipping
+// Median returns the median of numeric columns in each group, skipping
 // nulls (Quantile with q = 0.5).
 //
 // Example:
 //
 //	award_data.Where("Phase", "==", "Phase I").GroupBy("Award Year").Median("Award Amount")
-func (g Grouped) Median(column string) Frame {
-	return g.quantile("Median", column, 0.5)
+func (g Grouped) Median(columns ...string) Frame {
+	return g.each("Median", columns, func(c *columnar.Vector) (*columnar.Vector, error) { return g.quantile("Median", c, 0.5) })
 }
 
 // Quantile returns the q-quantile (0 ≤ q ≤ 1) of a numeric column in each
@@ -131,16 +189,15 @@ func (g Grouped) Median(column string) Frame {
 //
 //	award_data.GroupBy("Agency").Quantile("Award Amount", 0.9)
 func (g Grouped) Quantile(column string, q float64) Frame {
-	return g.quantile("Quantile", column, q)
+	return g.each("Quantile", []string{column}, func(c *columnar.Vector) (*columnar.Vector, error) { return g.quantile("Quantile", c, q) })
 }
 
-func (g Grouped) quantile(op, column string, q float64) Frame {
-	c, bad, ok := g.numericColumn(op, column)
-	if !ok {
-		return bad
+func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.Vector, error) {
+	if err := numeric(op, c); err != nil {
+		return nil, err
 	}
 	if !(q >= 0 && q <= 1) {
-		return errFrame(errorf(op, "q is %v; it must be between 0 and 1", q))
+		return nil, errorf(op, "q is %v; it must be between 0 and 1", q)
 	}
 	// Bucket the values by group (counting sort), then sort each bucket.
 	start := make([]int, len(g.rep)+1)
@@ -171,34 +228,34 @@ func (g Grouped) quantile(op, column string, q float64) Frame {
 		slices.Sort(seg)
 		out.Floats[id] = columnar.QuantileSorted(seg, q)
 	}
-	return g.result(out)
+	return out, nil
 }
 
-// Min returns the smallest value of a column in each group, skipping
-// nulls; it works on numbers, dates and text (alphabetical). The result
-// keeps the column's name and type.
+// Min returns the smallest value of columns in each group, skipping
+// nulls; it works on numbers, dates and text (alphabetical). A result
+// column keeps the column's name and type.
 //
 // Example:
 //
 //	award_data.GroupBy("Company").Min("Proposal Award Date")
-func (g Grouped) Min(column string) Frame { return g.extreme("Min", column, -1) }
+func (g Grouped) Min(columns ...string) Frame {
+	return g.each("Min", columns, func(c *columnar.Vector) (*columnar.Vector, error) { return g.pick("Min", c, -1, false), nil })
+}
 
-// Max returns the largest value of a column in each group, skipping
+// Max returns the largest value of columns in each group, skipping
 // nulls; it works on numbers, dates and text (alphabetical).
 //
 // Example:
 //
 //	award_data.GroupBy("Agency").Max("Award Amount")
-func (g Grouped) Max(column string) Frame { return g.extreme("Max", column, 1) }
+func (g Grouped) Max(columns ...string) Frame {
+	return g.each("Max", columns, func(c *columnar.Vector) (*columnar.Vector, error) { return g.pick("Max", c, 1, false), nil })
+}
 
-func (g Grouped) extreme(op, column string, sign int) Frame {
-	if f, bad := g.errFrame(); bad {
-		return f
-	}
-	c, err := g.f.lookup(op, column)
-	if err != nil {
-		return errFrame(err)
-	}
+// pick chooses one row per group: the extreme value (sign -1: smallest,
+// 1: largest), or with order set the first (sign -1) or last (sign 1)
+// non-null value in the frame's order.
+func (g Grouped) pick(op string, c *columnar.Vector, sign int, order bool) *columnar.Vector {
 	key := columnar.NewSortKey(c, false)
 	best := make([]int32, len(g.rep))
 	for i := range best {
@@ -209,29 +266,32 @@ func (g Grouped) extreme(op, column string, sign int) Frame {
 		if c.IsNull(i) || (c.Kind == columnar.KindFloat && math.IsNaN(c.Floats[i])) {
 			continue
 		}
-		if b := best[id]; b < 0 || key.Compare(i, int(b))*sign > 0 {
+		b := best[id]
+		switch {
+		case b < 0, order && sign > 0, !order && key.Compare(i, int(b))*sign > 0:
 			best[id] = int32(i)
 		}
 	}
 	out := columnar.Gather(c, best)
 	out.AggName = op
-	return g.result(out)
+	return out
 }
 
-// CountDistinct returns the number of distinct non-null values of a
-// column in each group, in a column named "Distinct " + column.
+// CountDistinct returns the number of distinct non-null values of
+// columns in each group, in columns named "Distinct " + column.
 //
 // Example:
 //
 //	award_data.GroupBy("Company").CountDistinct("Agency")
-func (g Grouped) CountDistinct(column string) Frame {
-	if f, bad := g.errFrame(); bad {
-		return f
-	}
-	c, err := g.f.lookup("CountDistinct", column)
-	if err != nil {
-		return errFrame(err)
-	}
+func (g Grouped) CountDistinct(columns ...string) Frame {
+	return g.each("CountDistinct", columns, func(c *columnar.Vector) (*columnar.Vector, error) {
+		v := g.countDistinct(c)
+		v.Name = "Distinct " + c.Name
+		return v, nil
+	})
+}
+
+func (g Grouped) countDistinct(c *columnar.Vector) *columnar.Vector {
 	vids, vrep := columnar.KeyIDs(g.f.sel(), c, true)
 	nullID := int32(-1)
 	for id, r := range vrep {
@@ -253,7 +313,7 @@ func (g Grouped) CountDistinct(column string) Frame {
 			out[p>>32]++
 		}
 	}
-	return g.result(&columnar.Vector{Name: "Distinct " + c.Name, Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "CountDistinct"})
+	return &columnar.Vector{Name: c.Name, Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "CountDistinct"}
 }
 
 // Share returns, for each group, its number of rows ("Count") and the

@@ -11,8 +11,42 @@ import (
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
-// loaded is the award data the package-level functions read; Use sets it.
-var loaded atomic.Pointer[columnar.Table]
+// loaded is the session's state: the award data the package-level
+// functions read (set once by Use, in the worker, before any cell runs)
+// and the display settings (SetDisplay). It is the package's only
+// package-level variable that changes: a worker process serves one
+// session, so session state and process state are the same thing.
+var loaded atomic.Pointer[session]
+
+// session is what loaded points to; it is replaced, never modified.
+type session struct {
+	t       *columnar.Table
+	report  *dataset.LoadReport
+	display DisplayOptions
+}
+
+// current returns the session's state (never nil).
+func current() *session {
+	if s := loaded.Load(); s != nil {
+		return s
+	}
+	return &session{}
+}
+
+// setSession replaces the session's state with fn applied to a copy of it.
+func setSession(fn func(s *session)) {
+	for {
+		old := loaded.Load()
+		next := &session{}
+		if old != nil {
+			*next = *old
+		}
+		fn(next)
+		if loaded.CompareAndSwap(old, next) {
+			return
+		}
+	}
+}
 
 // Use makes d the data every package-level function reads. The sandbox
 // worker calls it once, before any cell runs; cells cannot call it. d's
@@ -33,7 +67,7 @@ func Use(d *dataset.Dataset) error {
 	if err != nil {
 		return fmt.Errorf("award_data: Use: %w", err)
 	}
-	loaded.Store(t)
+	setSession(func(s *session) { s.t, s.report = t, d.Report() })
 	return nil
 }
 
@@ -65,7 +99,7 @@ func tableFromRecord(rec arrow.RecordBatch, source bool) (*columnar.Table, error
 //	awards := award_data.All()
 //	fmt.Println(awards.Len(), "awards")
 func All() Frame {
-	t := loaded.Load()
+	t := current().t
 	if t == nil {
 		return errFrame(errorf("All", "no award data is loaded in this session"))
 	}
@@ -85,7 +119,7 @@ func Count() int { return All().Count() }
 // Example:
 //
 //	award_data.Columns()
-func Columns() []string { return All().Columns() }
+func Columns() Names { return All().Columns() }
 
 // Head returns the first n awards. See Frame.Head.
 //

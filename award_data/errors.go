@@ -2,6 +2,7 @@ package award_data
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,6 +85,55 @@ func suggest(name string, names []string, max int) []string {
 	var out []string
 	for i := 0; i < len(cs) && i < max; i++ {
 		out = append(out, cs[i].s)
+	}
+	return out
+}
+
+// stopWords are left out of acronyms: "National Aeronautics and Space
+// Administration" is NASA.
+var stopWords = map[string]bool{"and": true, "of": true, "the": true, "for": true, "on": true, "in": true, "&": true}
+
+// acronyms returns the initials of s's words with and without stop words,
+// lower case.
+func acronyms(s string) []string {
+	var all, some strings.Builder
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' || r == ',' || r == '/' }) {
+		r := []rune(strings.ToLower(w))
+		if len(r) == 0 {
+			continue
+		}
+		all.WriteRune(r[0])
+		if !stopWords[string(r)] {
+			some.WriteRune(r[0])
+		}
+	}
+	return []string{all.String(), some.String()}
+}
+
+// suggestValues returns up to max values close to v: equal ignoring case
+// or spaces, an acronym of the value (NASA), then what suggest finds.
+func suggestValues(v string, values []string, max int) []string {
+	low := strings.ToLower(strings.Join(strings.Fields(v), " "))
+	var out []string
+	add := func(s string) {
+		if len(out) < max && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range values {
+		if strings.ToLower(strings.Join(strings.Fields(s), " ")) == low {
+			add(s)
+		}
+	}
+	if low != "" {
+		for _, s := range values {
+			if slices.Contains(acronyms(s), strings.ReplaceAll(low, ".", "")) {
+				add(s)
+			}
+		}
+	}
+	for _, s := range suggest(v, values, max) {
+		add(s)
 	}
 	return out
 }

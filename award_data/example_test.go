@@ -16,7 +16,7 @@ func ExampleCount() {
 
 func ExampleColumns() {
 	fmt.Println(award_data.Columns()[:5])
-	// Output: [Company Award Title Agency Branch Phase]
+	// Output: ["Company", "Award Title", "Agency", "Branch", "Phase"]
 }
 
 func ExampleHead() {
@@ -59,9 +59,9 @@ func ExampleGroupBy() {
 func ExampleGrouped_Share() {
 	fmt.Println(award_data.GroupBy("Program").Share("Woman Owned", "==", "Y"))
 	// Output:
-	// Program  Count   Share
-	// 0  SBIR       372  0.1290
-	// 1  STTR        28  0.1429
+	// Program  Count  Share
+	// 0  SBIR       372  12.9%
+	// 1  STTR        28  14.3%
 	// [2 rows x 3 columns]
 }
 

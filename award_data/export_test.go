@@ -16,7 +16,7 @@ var UpdateGolden = update
 // BuildBitIndex builds the bitmap index of a column of the loaded data
 // afresh (not cached), for the benchmarks; false if it has none.
 func BuildBitIndex(column string) bool {
-	t := loaded.Load()
+	t := current().t
 	return columnar.BuildBitIndex(t.Cols[t.ByName[column]]) != nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
@@ -30,6 +31,10 @@ type Frame struct {
 	all  bool             // all rows 0..t.n-1 in order
 	bits *columnar.BitSel // selected rows in ascending order, as a bitmap (see bitsel.go)
 	err  error
+
+	disp     *DisplayOptions // set by Display; nil: the session's settings
+	fullText bool            // print text values whole (Unique's result)
+	note     string          // a hint shown under the table (Where on a missing value)
 }
 
 func frameOf(t *columnar.Table) Frame {
@@ -83,6 +88,10 @@ func (f Frame) Len() int {
 //	award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()
 func (f Frame) Count() int {
 	f.must()
+	if f.note != "" {
+		// Count's caller sees a number, not the frame: show the hint.
+		display.Show(f.note)
+	}
 	return f.Len()
 }
 
@@ -127,11 +136,11 @@ func (f Frame) withRows(rows []int32) Frame {
 //	for _, name := range award_data.Columns() {
 //		fmt.Println(name)
 //	}
-func (f Frame) Columns() []string {
+func (f Frame) Columns() Names {
 	if f.t == nil {
-		return []string{}
+		return Names{}
 	}
-	names := make([]string, len(f.cols))
+	names := make(Names, len(f.cols))
 	for i, c := range f.cols {
 		names[i] = f.t.Cols[c].Name
 	}

@@ -38,7 +38,7 @@ type grid struct {
 }
 
 // shownRows picks the frame positions to display.
-func shownRows(n int) (pos []int, gap int) {
+func shownRows(n, maxRows int) (pos []int, gap int) {
 	if n <= maxRows {
 		pos = make([]int, n)
 		for i := range pos {
@@ -56,9 +56,9 @@ func shownRows(n int) (pos []int, gap int) {
 	return pos, half
 }
 
-func (f Frame) grid(cellWidth int) *grid {
+func (f Frame) grid(cellWidth, maxRows int) *grid {
 	n := f.Len()
-	pos, gap := shownRows(n)
+	pos, gap := shownRows(n, maxRows)
 	g := &grid{gapRow: gap, gapCol: -1, nrows: n, ncols: len(f.cols), truncated: gap >= 0}
 	g.labels = make([]string, len(pos))
 	for k, p := range pos {
@@ -88,6 +88,16 @@ func formatCells(c *columnar.Vector, rows []int, width int) []string {
 	out := make([]string, len(rows))
 	switch c.Kind {
 	case columnar.KindFloat:
+		if c.AggName == "Share" {
+			for k, i := range rows {
+				if c.IsNull(i) {
+					out[k] = nullCellText
+					continue
+				}
+				out[k] = formatPercent(c.Floats[i])
+			}
+			return out
+		}
 		decimals := floatDecimals(c, rows)
 		for k, i := range rows {
 			if c.IsNull(i) {
@@ -223,8 +233,12 @@ func (f Frame) String() string {
 	if f.t == nil {
 		return "[0 rows x 0 columns]"
 	}
-	g := f.grid(maxCellText)
-	g.fitWidth(maxTextWidth)
+	o := f.options(false)
+	g := f.grid(o.TextWidth, o.Rows)
+	g.fitWidth(o.Width)
+	if f.note != "" {
+		return g.text() + "\n" + f.note
+	}
 	return g.text()
 }
 
@@ -324,8 +338,9 @@ func (f Frame) HTML() string {
 	if f.t == nil {
 		return "<p>0 rows × 0 columns</p>"
 	}
-	g := f.grid(maxCellHTML)
-	g.limitColumns(maxHTMLCols)
+	o := f.options(true)
+	g := f.grid(o.TextWidth, o.Rows)
+	g.limitColumns(o.Columns)
 	var b strings.Builder
 	b.WriteString("<div>\n<table class=\"dataframe\" border=\"1\">\n<thead>\n<tr style=\"text-align: right;\">\n<th></th>\n")
 	for j, h := range g.headers {
@@ -355,7 +370,11 @@ func (f Frame) HTML() string {
 		}
 		row(g.labels[k], func(j int) string { return g.cells[j][k] })
 	}
-	fmt.Fprintf(&b, "</tbody>\n</table>\n<p>%s rows × %s columns</p>\n</div>", groupThousands(strconv.Itoa(g.nrows)), groupThousands(strconv.Itoa(g.ncols)))
+	fmt.Fprintf(&b, "</tbody>\n</table>\n<p>%s rows × %s columns</p>\n", groupThousands(strconv.Itoa(g.nrows)), groupThousands(strconv.Itoa(g.ncols)))
+	if f.note != "" {
+		b.WriteString("<p><em>" + html.EscapeString(f.note) + "</em></p>\n")
+	}
+	b.WriteString("</div>")
 	return b.String()
 }
 
@@ -394,4 +413,13 @@ func (f Frame) MIMEBundle() map[string]any {
 		return map[string]any{"text/plain": f.String()}
 	}
 	return map[string]any{"text/plain": f.String(), "text/html": f.HTML()}
+}
+
+// formatPercent shows a fraction as a percentage with one decimal:
+// 0.1923 → 19.2%.
+func formatPercent(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return formatFloat(v, 0)
+	}
+	return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
 }

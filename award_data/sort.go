@@ -6,30 +6,82 @@ import (
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
+// Order is a sort direction, given to Sort after a column name.
+type Order int
+
+// The sort directions.
+const (
+	Ascending  Order = iota // smallest first (the default)
+	Descending              // largest first
+)
+
+// sortColumn is one key of a Sort call.
+type sortColumn struct {
+	name string
+	desc bool
+}
+
+// sortArgs reads Sort's arguments: column names, each optionally
+// followed by an Order or a bool (true = ascending, as pandas'
+// ascending=), or a []string of names.
+func sortArgs(op string, args []any) ([]sortColumn, error) {
+	var cols []sortColumn
+	for k, a := range args {
+		switch v := a.(type) {
+		case string:
+			cols = append(cols, sortColumn{name: v})
+		case []string:
+			for _, s := range v {
+				cols = append(cols, sortColumn{name: s})
+			}
+		case Order, bool:
+			if len(cols) == 0 {
+				return nil, errorf(op, "argument %d (%v) must follow a column name, e.g. Sort(\"Award Amount\", award_data.Descending)", k+1, v)
+			}
+			desc := v == Descending || v == false
+			last := &cols[len(cols)-1]
+			last.desc = desc
+			last.name = strings.TrimPrefix(last.name, "-")
+		default:
+			return nil, errorf(op, "argument %d is %T %v; pass column names, each optionally followed by award_data.Descending (or false, like pandas' ascending=False), e.g. Sort(\"Award Amount\", award_data.Descending)", k+1, a, a)
+		}
+	}
+	if len(cols) == 0 {
+		return nil, errorf(op, "name at least one column, e.g. Sort(\"Award Amount\", award_data.Descending) or Sort(\"-Award Amount\")")
+	}
+	return cols, nil
+}
+
 // Sort returns f sorted by the named columns, the first column first.
-// A column prefixed with "-" sorts in descending order. Nulls come last
-// either way; rows that compare equal keep their order (the sort is
-// stable). Text sorts by bytes (capital letters before small ones).
+// After a column name, award_data.Descending (or false, as pandas'
+// ascending=False) sorts that column largest first; a name prefixed with
+// "-" does the same. Nulls come last either way; rows that compare equal
+// keep their order (the sort is stable). Text sorts by bytes (capital
+// letters before small ones).
 //
 // Example:
 //
+//	award_data.Sort("Award Amount", award_data.Descending).Head(10)
 //	award_data.Sort("-Award Amount").Head(10)
-//	award_data.Sort("Agency", "-Award Year")
-func (f Frame) Sort(columns ...string) Frame {
+//	award_data.Sort("Agency", "Award Year", false)
+func (f Frame) Sort(columns ...any) Frame {
 	if f.err != nil {
 		return f
 	}
-	if len(columns) == 0 {
-		return errFrame(errorf("Sort", "name at least one column, e.g. Sort(\"-Award Amount\")"))
+	cols, err := sortArgs("Sort", columns)
+	if err != nil {
+		return errFrame(err)
 	}
-	keys := make([]columnar.SortKey, 0, len(columns))
-	for _, name := range columns {
-		desc := strings.HasPrefix(name, "-")
-		trimmed := strings.TrimPrefix(name, "-")
-		c, err := f.lookup("Sort", trimmed)
-		if err != nil && desc {
+	keys := make([]columnar.SortKey, 0, len(cols))
+	for _, sc := range cols {
+		name, desc := sc.name, sc.desc
+		if !desc && strings.HasPrefix(name, "-") {
+			desc, name = true, name[1:]
+		}
+		c, err := f.lookup("Sort", name)
+		if err != nil && desc && sc.name != name {
 			// A column whose name starts with "-" sorts ascending.
-			if c2, err2 := f.lookup("Sort", name); err2 == nil {
+			if c2, err2 := f.lookup("Sort", sc.name); err2 == nil {
 				c, err, desc = c2, nil, false
 			}
 		}
@@ -45,3 +97,60 @@ func (f Frame) Sort(columns ...string) Frame {
 	}
 	return f.withRows(columnar.SortedRows(f.rowList(), keys))
 }
+
+// NLargest returns the n rows with the largest values of column, largest
+// first (nulls never; ties keep f's order), like pandas' nlargest.
+//
+// Example:
+//
+//	award_data.NLargest(5, "Award Amount")
+func (f Frame) NLargest(n int, column string) Frame { return f.nExtreme("NLargest", n, column, true) }
+
+// NSmallest returns the n rows with the smallest values of column,
+// smallest first (nulls never).
+//
+// Example:
+//
+//	award_data.Where("Phase", "==", "Phase II").NSmallest(3, "Award Amount")
+func (f Frame) NSmallest(n int, column string) Frame {
+	return f.nExtreme("NSmallest", n, column, false)
+}
+
+func (f Frame) nExtreme(op string, n int, column string, desc bool) Frame {
+	if f.err != nil {
+		return f
+	}
+	if n < 0 {
+		return errFrame(errorf(op, "n is %d; it must be 0 or more", n))
+	}
+	c, err := f.lookup(op, column)
+	if err != nil {
+		return errFrame(err)
+	}
+	rows := f.rowList()
+	key := columnar.NewSortKey(c, desc)
+	kept := make([]int32, 0, min(n, len(rows)))
+	for _, r := range rows {
+		if !key.Missing(int(r)) {
+			kept = append(kept, r)
+		}
+	}
+	sorted := columnar.SortedRows(kept, []columnar.SortKey{key})
+	return f.withRows(sorted[:min(n, len(sorted)):min(n, len(sorted))])
+}
+
+// NLargest returns the n awards with the largest values of column. See
+// Frame.NLargest.
+//
+// Example:
+//
+//	award_data.NLargest(10, "Award Amount").Select("Company", "Award Amount")
+func NLargest(n int, column string) Frame { return All().NLargest(n, column) }
+
+// NSmallest returns the n awards with the smallest values of column. See
+// Frame.NSmallest.
+//
+// Example:
+//
+//	award_data.NSmallest(10, "Award Amount")
+func NSmallest(n int, column string) Frame { return All().NSmallest(n, column) }

@@ -99,8 +99,16 @@ func TestSortText(t *testing.T) {
 			want[i] = int32(i)
 		}
 		sort.SliceStable(want, func(i, j int) bool { return tt.less(rows[want[i]], rows[want[j]]) < 0 })
-		if got := frameRows(Sort(tt.keys...)); !slices.Equal(got, want) {
+		if got := frameRows(Sort(toAny(tt.keys)...)); !slices.Equal(got, want) {
 			t.Errorf("Sort(%q) differs from the reference", tt.keys)
 		}
 	}
+}
+
+func toAny(xs []string) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
 }

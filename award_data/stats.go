@@ -41,7 +41,9 @@ func (f Frame) Unique(column string) Frame {
 	if g.err != nil {
 		return errFrame(renameOp(g.err, "Unique"))
 	}
-	return g.result()
+	u := g.result()
+	u.fullText = true
+	return u
 }
 
 func renameOp(err error, op string) error {
@@ -298,7 +300,7 @@ func Describe() Frame { return All().Describe() }
 // Example:
 //
 //	award_data.Sort("-Award Amount").Head(10)
-func Sort(columns ...string) Frame { return All().Sort(columns...) }
+func Sort(columns ...any) Frame { return All().Sort(columns...) }
 
 // Sum returns the total of a numeric column over all awards. See Frame.Sum.
 //

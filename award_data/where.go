@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,20 +96,64 @@ func (f Frame) Where(column, op string, value any) Frame {
 	if !ok {
 		return errFrame(errorf("Where", "unknown operator %q; use one of %s", op, opList))
 	}
+	g, err := f.where(c, o, value)
+	if err != nil {
+		return errFrame(err)
+	}
+	if note := missingValueNote(c, o, value); note != "" {
+		g.note = note
+	}
+	return g
+}
+
+func (f Frame) where(c *columnar.Vector, o op, value any) (Frame, error) {
 	if bitsInput(f) {
 		sel, ok, err := whereBits(f, c, o, value)
 		if err != nil {
-			return errFrame(err)
+			return Frame{}, err
 		}
 		if ok {
-			return f.withSel(sel)
+			return f.withSel(sel), nil
 		}
 	}
 	rows, err := whereRows(f, c, o, value)
 	if err != nil {
-		return errFrame(err)
+		return Frame{}, err
 	}
-	return f.withRows(rows)
+	return f.withRows(rows), nil
+}
+
+// missingValueNote explains a comparison with category values that no
+// row has (Agency == "NASA"), naming the closest values; "" otherwise.
+func missingValueNote(c *columnar.Vector, o op, value any) string {
+	if c.Kind != columnar.KindCategory || (o != opEq && o != opIn) {
+		return ""
+	}
+	var want []string
+	switch v := value.(type) {
+	case string:
+		want = []string{v}
+	case []string:
+		want = v
+	default:
+		return ""
+	}
+	var notes []string
+	for _, v := range want {
+		if slices.Contains(c.Dict, v) {
+			continue
+		}
+		msg := fmt.Sprintf("note: no row has %s == %q", c.Name, v)
+		if s := suggestValues(v, c.Dict, 3); len(s) > 0 {
+			msg += "; did you mean " + quoteList(s, " or ") + "?"
+		} else if len(c.Dict) <= 20 {
+			msg += "; its values are " + quoteList(c.Dict, ", ")
+		} else {
+			msg += fmt.Sprintf("; award_data.Unique(%q) lists its values", c.Name)
+		}
+		notes = append(notes, msg)
+	}
+	return strings.Join(notes, "\n")
 }
 
 // whereBits evaluates the cheap, common conditions over all rows (or a
