@@ -3,24 +3,29 @@
 package symbols
 
 import (
+	"github.com/sbirtools/sbir-kernel/award_data"
 	"go/constant"
 	"go/token"
 	"reflect"
-
-	"github.com/sbirtools/sbir-kernel/award_data"
 )
 
 func init() {
 	Symbols["github.com/sbirtools/sbir-kernel/award_data/award_data"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Agg":           reflect.ValueOf(award_data.Agg),
 		"All":           reflect.ValueOf(award_data.All),
+		"Ascending":     reflect.ValueOf(award_data.Ascending),
+		"Col":           reflect.ValueOf(award_data.Col),
 		"Columns":       reflect.ValueOf(award_data.Columns),
+		"Concat":        reflect.ValueOf(award_data.Concat),
 		"Count":         reflect.ValueOf(award_data.Count),
 		"CountDistinct": reflect.ValueOf(award_data.CountDistinct),
+		"Descending":    reflect.ValueOf(award_data.Descending),
 		"Describe":      reflect.ValueOf(award_data.Describe),
 		"Drop":          reflect.ValueOf(award_data.Drop),
 		"Filter":        reflect.ValueOf(award_data.Filter),
 		"Floats":        reflect.ValueOf(award_data.Floats),
+		"FromRecords":   reflect.ValueOf(award_data.FromRecords),
 		"GroupBy":       reflect.ValueOf(award_data.GroupBy),
 		"Head":          reflect.ValueOf(award_data.Head),
 		"Histogram":     reflect.ValueOf(award_data.Histogram),
@@ -29,11 +34,16 @@ func init() {
 		"Mean":          reflect.ValueOf(award_data.Mean),
 		"Median":        reflect.ValueOf(award_data.Median),
 		"Min":           reflect.ValueOf(award_data.Min),
+		"NLargest":      reflect.ValueOf(award_data.NLargest),
+		"NSmallest":     reflect.ValueOf(award_data.NSmallest),
+		"NewFrame":      reflect.ValueOf(award_data.NewFrame),
 		"Nulls":         reflect.ValueOf(award_data.Nulls),
 		"Quantile":      reflect.ValueOf(award_data.Quantile),
+		"Report":        reflect.ValueOf(award_data.Report),
 		"Sample":        reflect.ValueOf(award_data.Sample),
 		"Scatter":       reflect.ValueOf(award_data.Scatter),
 		"Select":        reflect.ValueOf(award_data.Select),
+		"SetDisplay":    reflect.ValueOf(award_data.SetDisplay),
 		"Sort":          reflect.ValueOf(award_data.Sort),
 		"Strings":       reflect.ValueOf(award_data.Strings),
 		"Sum":           reflect.ValueOf(award_data.Sum),
@@ -45,10 +55,14 @@ func init() {
 		"Where":         reflect.ValueOf(award_data.Where),
 
 		// type definitions
-		"Chart":   reflect.ValueOf((*award_data.Chart)(nil)),
-		"Error":   reflect.ValueOf((*award_data.Error)(nil)),
-		"Frame":   reflect.ValueOf((*award_data.Frame)(nil)),
-		"Grouped": reflect.ValueOf((*award_data.Grouped)(nil)),
-		"Row":     reflect.ValueOf((*award_data.Row)(nil)),
+		"Chart":          reflect.ValueOf((*award_data.Chart)(nil)),
+		"Column":         reflect.ValueOf((*award_data.Column)(nil)),
+		"DisplayOptions": reflect.ValueOf((*award_data.DisplayOptions)(nil)),
+		"Error":          reflect.ValueOf((*award_data.Error)(nil)),
+		"Frame":          reflect.ValueOf((*award_data.Frame)(nil)),
+		"Grouped":        reflect.ValueOf((*award_data.Grouped)(nil)),
+		"Names":          reflect.ValueOf((*award_data.Names)(nil)),
+		"Order":          reflect.ValueOf((*award_data.Order)(nil)),
+		"Row":            reflect.ValueOf((*award_data.Row)(nil)),
 	}
 }

@@ -3,11 +3,10 @@
 package symbols
 
 import (
+	"github.com/sbirtools/sbir-kernel/display"
 	"go/constant"
 	"go/token"
 	"reflect"
-
-	"github.com/sbirtools/sbir-kernel/display"
 )
 
 func init() {
