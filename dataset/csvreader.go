@@ -3,10 +3,10 @@ package dataset
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // maxRecordBytes bounds one CSV record. The longest real record is a few
@@ -304,7 +304,7 @@ func indexSep(data []byte, i int) int {
 		y := w ^ ('\n' * lo)
 		// The lowest flagged byte of each mask is exact (later ones may be
 		// false positives of the borrow), which is all that is used.
-		if t := ((x - lo) &^ x | (y - lo) &^ y) & hi; t != 0 {
+		if t := ((x-lo)&^x | (y-lo)&^y) & hi; t != 0 {
 			return i + bits.TrailingZeros64(t)/8
 		}
 	}

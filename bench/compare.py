@@ -1,0 +1,461 @@
+#!/usr/bin/python3
+"""compare.py: sbir against ipykernel + pandas, DuckDB and Polars, in one run.
+
+Run through bench/compare.sh, which builds the kernel, installs its
+kernelspec into a private Jupyter data directory and the Node packages into
+a cache directory, then calls this script with Debian's python3.
+
+Every engine answers the same questions on the same CSV:
+
+  Output    1 MiB printed in one write; 16,384 printed lines (64 bytes each)
+  Queries   group by Agency, sum of Award Amount; Award Year >= 2015 and
+            Phase II, count; Abstract contains "quantum", count (first run in
+            a fresh kernel, and warm); top 20 companies by Phase II dollars;
+            median Phase I amount by Award Year
+  Loading   CSV -> typed table
+  Memory    growth of the kernel's processes over N trivial cells
+
+The two kernels run cells through jupyter_client, timed from sending
+execute_request to the kernel's status idle for it (all output received).
+DuckDB (@duckdb/node-api) and Polars (nodejs-polars) run in-process in Node
+(bench/engines.mjs), with no kernel round trip. Times are medians of --runs
+runs. Besides timing, the answers of all engines are compared: counts must
+be equal and sums, medians and the top-20 list equal to a cent; --check
+makes a difference fail the run (CI uses this on a small file).
+"""
+
+import argparse
+import hmac
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+try:
+    import zmq
+    from jupyter_client.manager import KernelManager
+except ImportError as e:  # pragma: no cover
+    sys.exit(f"compare.py: {e}; run with /usr/bin/python3 after "
+             "`apt-get install python3-jupyter-client python3-ipykernel python3-pandas`")
+
+MIB = 1 << 20
+LINES = 16384
+
+# The questions as an analyst types them: each cell's value is displayed,
+# as in a notebook. "answer" cells print the result in a form compare.py
+# reads (tab-separated key and value per line, or one number).
+SBIR = {
+    "agency_sum": ('award_data.GroupBy("Agency").Sum("Award Amount")', "Agency", "Award Amount"),
+    "year_phase_count": ('award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()', None, None),
+    "quantum_count": ('award_data.Where("Abstract", "contains", "quantum").Count()', None, None),
+    "top_companies": ('award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount")'
+                      '.Sort("-Award Amount").Head(20)', "Company", "Award Amount"),
+    "median_phase1": ('award_data.Where("Phase", "==", "Phase I").GroupBy("Award Year").Median("Award Amount")',
+                      "Award Year", "Award Amount"),
+}
+PANDAS = {
+    "agency_sum": 'df.groupby("Agency", observed=True)["Award Amount"].sum()',
+    "year_phase_count": 'int(((df["Award Year"] >= 2015) & (df["Phase"] == "Phase II")).sum())',
+    "quantum_count": 'int(df["Abstract"].str.contains("quantum", case=False, regex=False, na=False).sum())',
+    "top_companies": 'df[df["Phase"] == "Phase II"].groupby("Company")["Award Amount"].sum().nlargest(20)',
+    "median_phase1": 'df[df["Phase"] == "Phase I"].groupby("Award Year")["Award Amount"].median()',
+}
+QUESTIONS = [
+    ("agency_sum", "group by Agency, sum of Award Amount"),
+    ("year_phase_count", "Award Year ≥ 2015 and Phase II, count"),
+    ("quantum_count", 'Abstract contains "quantum", count (warm)'),
+    ("top_companies", "top 20 companies by Phase II dollars"),
+    ("median_phase1", "median Phase I amount by Award Year"),
+]
+CATEGORIES = ["Agency", "Branch", "Phase", "Program", "State", "HUBZone Owned",
+              "Socially and Economically Disadvantaged", "Woman Owned"]
+
+
+class Conn:
+    """Raw shell + iopub sockets of a started kernel.
+
+    Messages are decoded with json.loads after checking their HMAC, not
+    with Session.deserialize, whose date parsing costs ~130 us a message
+    and would make a fast cell measure the client rather than the kernel.
+    """
+
+    def __init__(self, km):
+        self.km, self.session = km, km.session
+        self.shell = km.connect_shell()
+        self.iopub = km.connect_iopub()
+        self.poller = zmq.Poller()
+        self.poller.register(self.shell, zmq.POLLIN)
+        self.poller.register(self.iopub, zmq.POLLIN)
+
+    def send(self, msg_type, content):
+        msg = self.session.msg(msg_type, content)
+        self.session.send(self.shell, msg)
+        return msg["header"]["msg_id"]
+
+    def recv(self, timeout):
+        deadline = time.perf_counter() + timeout
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError("no message from the kernel within %.0f s" % timeout)
+            for sock, _ in self.poller.poll(left * 1000):
+                frames = sock.recv_multipart(copy=True)
+                i = frames.index(b"<IDS|MSG>")
+                sig, header, parent, metadata, body = frames[i + 1:i + 6]
+                if self.session.auth is not None:
+                    mac = self.session.auth.copy()
+                    for f in (header, parent, metadata, body):
+                        mac.update(f)
+                    if not hmac.compare_digest(mac.hexdigest().encode(), sig):
+                        raise ValueError("invalid signature from the kernel")
+                h = json.loads(header)
+                yield ("shell" if sock is self.shell else "iopub"), h["msg_type"], json.loads(parent), body
+
+    def wait_ready(self, timeout=120):
+        """kernel_info until iopub delivers (as jupyter_client's wait_for_ready)."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            msg_id = self.send("kernel_info_request", {})
+            try:
+                for ch, _, parent, _ in self.recv(5):
+                    if ch == "iopub" and parent.get("msg_id") == msg_id:
+                        return
+            except TimeoutError:
+                continue
+        raise TimeoutError("the kernel never answered on iopub")
+
+    def execute(self, code, timeout=300):
+        """Runs code; returns (seconds to idle, stdout text, reply content)."""
+        t0 = time.perf_counter()
+        msg_id = self.send("execute_request", {"code": code, "silent": False, "store_history": True,
+                                               "user_expressions": {}, "allow_stdin": False,
+                                               "stop_on_error": True})
+        reply, idle, out = None, None, []
+        for ch, msg_type, parent, body in self.recv(timeout):
+            if parent.get("msg_id") != msg_id:
+                continue
+            if ch == "shell":
+                reply = json.loads(body)
+            elif msg_type == "stream":
+                c = json.loads(body)
+                if c["name"] == "stdout":
+                    out.append(c["text"])
+            elif msg_type == "status" and json.loads(body)["execution_state"] == "idle":
+                idle = time.perf_counter() - t0
+            if reply is not None and idle is not None:
+                if reply["status"] != "ok":
+                    raise RuntimeError(f"cell failed: {reply.get('ename')}: {reply.get('evalue')}\n{code}")
+                return idle, "".join(out), reply
+
+    def close(self):
+        self.shell.close(linger=0)
+        self.iopub.close(linger=0)
+
+
+def tree_rss_kib(pid):
+    """Resident set of pid and all its descendants, in KiB (Linux /proc)."""
+    children = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, []))
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def kernel_pid(km):
+    prov = getattr(km, "provisioner", None)
+    if prov is not None and getattr(prov, "process", None) is not None:
+        return prov.process.pid
+    return km.kernel.pid
+
+
+class KernelEngine:
+    """A Jupyter kernel driven through jupyter_client: sbir or ipykernel."""
+
+    def __init__(self, name, kernel_name, args):
+        self.name, self.kernel_name, self.args = name, kernel_name, args
+        self.km = self.conn = None
+
+    def start(self):
+        self.km = KernelManager(kernel_name=self.kernel_name)
+        self.km.start_kernel()
+        self.conn = Conn(self.km)
+        self.conn.wait_ready()
+
+    def stop(self):
+        if self.conn:
+            self.conn.close()
+        if self.km:
+            self.km.shutdown_kernel(now=False)
+        self.km = self.conn = None
+
+    def timed(self, code, runs):
+        return [self.conn.execute(code)[0] for _ in range(runs)]
+
+    def run(self, csv):
+        a = self.args
+        res = {"engine": self.name, "questions": {}}
+        res.update(self.prepare(csv))
+        self.start()
+        try:
+            self.conn.execute(self.trivial)  # the kernel is up and has run a cell
+            if "load" not in res:
+                res["load"] = self.load(csv)
+            # The first query of a fresh kernel: whatever it builds on first
+            # use is paid here.
+            res["quantum_first"] = self.conn.execute(self.query("quantum_count"))[0]
+            for key, _ in QUESTIONS:
+                res["questions"][key] = {"warm": self.timed(self.query(key), a.runs), "answer": self.answer(key)}
+            res["print_1mib"] = self.timed(self.print_one, a.runs)
+            res["print_lines"] = self.timed(self.print_lines, a.runs)
+            _, out, _ = self.conn.execute(self.print_lines)
+            if len(out.encode()) != MIB:
+                raise RuntimeError(f"{self.name}: the 16,384-line cell printed {len(out.encode())} bytes, want {MIB}")
+            pid = kernel_pid(self.km)
+            for _ in range(min(100, a.mem_cells)):  # warm-up: first cells may size buffers
+                self.conn.execute(self.trivial)
+            before = tree_rss_kib(pid)
+            for _ in range(a.mem_cells):
+                self.conn.execute(self.trivial)
+            res["mem_growth_kib"] = tree_rss_kib(pid) - before
+            res["mem_rss_kib"] = tree_rss_kib(pid)
+        finally:
+            self.stop()
+        return res
+
+
+class SbirKernel(KernelEngine):
+    trivial = "1"
+    print_one = 'import "strings"\nfmt.Print(strings.Repeat("x", 1<<20))'
+    print_lines = 'import "strings"\nline := strings.Repeat("x", 63)\nfor i := 0; i < 16384; i++ {\n\tfmt.Println(line)\n}'
+
+    def prepare(self, csv):
+        """Times the CSV → Arrow conversion: `sbir-kernel run` on an empty
+        cache (process start and one trivial cell included), median of up
+        to three runs; the kernel then uses the last cache."""
+        a = self.args
+        times, peaks = [], []
+        for i in range(min(3, a.runs)):
+            cache = os.path.join(a.work, f"sbir-cache-{i}")
+            env = dict(os.environ, SBIR_CSV_PATH=csv, SBIR_CACHE_DIR=cache)
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([a.sbir_bin, "run", "-c", "award_data.Count()"], env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, status, ru = os.wait4(proc.pid, 0)
+            times.append(time.perf_counter() - t0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            if proc.returncode != 0:
+                raise RuntimeError(f"sbir-kernel run failed: {proc.stderr.read().decode()}")
+            proc.stderr.close()
+            peaks.append(ru.ru_maxrss / 1024)
+        os.environ["SBIR_CSV_PATH"], os.environ["SBIR_CACHE_DIR"] = csv, cache
+        return {"load": statistics.median(times), "load_rss_mib": max(peaks)}
+
+    def query(self, key):
+        return SBIR[key][0]
+
+    def answer(self, key):
+        expr, k, v = SBIR[key]
+        if k is None:
+            _, out, _ = self.conn.execute(f"fmt.Println({expr})")
+            return int(out.strip())
+        code = (f"f := {expr}\nk := f.Strings({json.dumps(k)})\nv := f.Floats({json.dumps(v)})\n"
+                'for i := range k {\n\tfmt.Printf("%s\\t%v\\n", k[i], v[i])\n}')
+        _, out, _ = self.conn.execute(code)
+        pairs = [line.split("\t") for line in out.splitlines()]
+        pairs = [[a, float(b)] for a, b in pairs]
+        return pairs if key == "top_companies" else dict(pairs)
+
+
+class PandasKernel(KernelEngine):
+    trivial = "1"
+
+    def prepare(self, csv):
+        return {}
+    print_one = 'import sys; sys.stdout.write("x" * (1 << 20))'
+    print_lines = 'line = "x" * 63\nfor i in range(16384):\n    print(line)'
+
+    def load(self, csv):
+        setup = ("import pandas as pd\n"
+                 f"df = pd.read_csv({csv!r}, dtype={{c: 'category' for c in {CATEGORIES!r}}}, low_memory=False)")
+        return self.conn.execute(setup)[0]
+
+    def query(self, key):
+        return PANDAS[key]
+
+    def answer(self, key):
+        expr = PANDAS[key]
+        if key in ("year_phase_count", "quantum_count"):
+            _, out, _ = self.conn.execute(f"print({expr})")
+            return int(out.strip())
+        code = ("import json\n"
+                f"print(json.dumps([[str(k), float(v)] for k, v in ({expr}).items()]))")
+        _, out, _ = self.conn.execute(code)
+        pairs = json.loads(out)
+        return pairs if key == "top_companies" else dict(pairs)
+
+
+def node_engine(name, csv, args):
+    out = subprocess.run(["node", os.path.join(args.node_dir, "engines.mjs"), name, csv, str(args.runs)],
+                         cwd=args.node_dir, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"{name} failed:\n{out.stderr}")
+    r = json.loads(out.stdout)
+    res = {"engine": name, "load": r["load"], "questions": {}}
+    for key, q in r["questions"].items():
+        res["questions"][key] = {"warm": q["warm"], "answer": q["answer"]}
+    res["quantum_first"] = r["questions"]["quantum_count"]["first"]
+    return res
+
+
+def same(a, b):
+    """Answers equal: numbers to a cent, everything else exactly."""
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(a - b) <= max(0.005, 1e-9 * max(abs(a), abs(b)))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def compare_answers(results):
+    """Returns a list of differences between engines' answers."""
+    diffs = []
+    ref = results[0]
+    for key, _ in QUESTIONS:
+        want = ref["questions"][key]["answer"]
+        for r in results[1:]:
+            got = r["questions"][key]["answer"]
+            if not same(want, got):
+                diffs.append(f"{key}: {r['engine']} answered {json.dumps(got)[:400]}\n"
+                             f"    but {ref['engine']} answered {json.dumps(want)[:400]}")
+    return diffs
+
+
+def fmt_s(x):
+    if x is None:
+        return "–"
+    ms = x * 1000
+    if ms >= 1000:
+        return f"{x:.2f} s"
+    return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms"
+
+
+def ratio(other, sbir):
+    if other is None or sbir is None or sbir <= 0:
+        return "–"
+    return f"{other / sbir:.1f}×"
+
+
+def table(results, extra):
+    """Markdown sections: each row gives every engine and other ÷ sbir."""
+    by = {r["engine"]: r for r in results}
+    names = [n for n in ("sbir", "pandas", "duckdb", "polars") if n in by]
+    label = {"sbir": "sbir", "pandas": "ipykernel + pandas", "duckdb": "DuckDB", "polars": "Polars"}
+    anchors = [n for n in names if n != "sbir"]
+    head = "| | " + " | ".join(label[n] for n in names) + " | " + \
+        " | ".join(f"{label[n]} ÷ sbir" for n in anchors) + " |"
+    sep = "|---" * (1 + len(names) + len(anchors)) + "|"
+    lines = []
+
+    def row(text, get, fmt=fmt_s, ratios=True):
+        vals = {n: get(by[n]) for n in names}
+        cells = [fmt(vals[n]) for n in names]
+        rs = [ratio(vals[n], vals.get("sbir")) if ratios else "–" for n in anchors]
+        lines.append(f"| {text} | " + " | ".join(cells) + " | " + " | ".join(rs) + " |")
+
+    med = lambda xs: statistics.median(xs) if xs else None
+    lines += ["### Output", "", head, sep]
+    row("1 MiB printed in one write", lambda r: med(r.get("print_1mib")))
+    row("16,384 printed lines (1 MiB)", lambda r: med(r.get("print_lines")))
+    lines += ["", "### Queries", "", head, sep]
+    for key, text in QUESTIONS:
+        row(text, lambda r, key=key: med(r["questions"][key]["warm"]))
+        if key == "quantum_count":
+            row('Abstract contains "quantum", first run in a fresh kernel / process',
+                lambda r: r.get("quantum_first"))
+    lines += ["", "### Loading", "", head, sep]
+    row("CSV → typed table", lambda r: r.get("load"))
+    if extra.get("sbir_load_rss_mib"):
+        lines += ["", f"sbir's conversion peaked at {extra['sbir_load_rss_mib']:.0f} MiB resident "
+                      f"(`sbir-kernel run` on an empty cache; the time includes starting the process)."]
+    lines += ["", "### Memory", "", head, sep]
+    row(f"kernel processes' RSS growth over {extra['mem_cells']:,} cells of `1`",
+        lambda r: r.get("mem_growth_kib"), fmt=lambda v: "–" if v is None else f"{v / 1024:+.1f} MiB", ratios=False)
+    row("kernel processes' RSS after them", lambda r: r.get("mem_rss_kib"),
+        fmt=lambda v: "–" if v is None else f"{v / 1024:.0f} MiB", ratios=False)
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("csv")
+    p.add_argument("--node-dir", required=True, help="directory with engines.mjs and its node_modules")
+    p.add_argument("--sbir-kernel", default="sbir", help="kernelspec name of the sbir kernel")
+    p.add_argument("--python-kernel", default="python3", help="kernelspec name of ipykernel")
+    p.add_argument("--sbir-bin", required=True, help="the sbir-kernel binary (the kernelspec's)")
+    p.add_argument("--work", required=True, help="scratch directory for the Arrow caches")
+    p.add_argument("--runs", type=int, default=5, help="timed runs per measurement (median; default 5)")
+    p.add_argument("--mem-cells", type=int, default=5000, help="trivial cells for memory growth (default 5000)")
+    p.add_argument("--engines", default="sbir,pandas,duckdb,polars")
+    p.add_argument("--check", action="store_true", help="exit 1 if the engines' answers differ")
+    p.add_argument("--json", help="also write all measurements to this file")
+    args = p.parse_args()
+    csv = os.path.abspath(args.csv)
+
+    results = []
+    for name in args.engines.split(","):
+        print(f"compare: running {name}...", file=sys.stderr, flush=True)
+        if name == "sbir":
+            r = SbirKernel("sbir", args.sbir_kernel, args).run(csv)
+        elif name == "pandas":
+            r = PandasKernel("pandas", args.python_kernel, args).run(csv)
+        elif name in ("duckdb", "polars"):
+            r = node_engine(name, csv, args)
+        else:
+            sys.exit(f"compare.py: unknown engine {name!r}")
+        results.append(r)
+
+    extra = {"mem_cells": args.mem_cells,
+             "sbir_load_rss_mib": next((r["load_rss_mib"] for r in results if "load_rss_mib" in r), None)}
+    print(table(results, extra))
+    diffs = compare_answers(results)
+    print()
+    if diffs:
+        print("**Answers differ between engines:**\n")
+        for d in diffs:
+            print("- " + d)
+    else:
+        print(f"All {len(results)} engines gave the same answers to the {len(QUESTIONS)} questions "
+              "(counts equal, sums and medians to a cent, the same top-20 list).")
+    print(f"\nMedians of {args.runs} runs; cells timed from execute_request to idle through jupyter_client; "
+          "ratios are the other engine's time ÷ sbir's (above 1× means sbir is faster).")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"results": results, "python": platform.python_version()}, f, indent=1)
+    if diffs and args.check:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
