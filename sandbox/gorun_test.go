@@ -494,7 +494,9 @@ func recordGoRun(t *testing.T, progs []*gorunProgram) {
 	}
 }
 
-var exitStatusLine = regexp.MustCompile(`(?:^|\n)exit status ([0-9]+)\n$`)
+// exitStatusLine is what go run appends to stderr when the program
+// fails; it follows the program's own stderr directly, newline or not.
+var exitStatusLine = regexp.MustCompile(`exit status ([0-9]+)\n$`)
 
 func recordOne(goBin string, p *gorunProgram) error {
 	dir, err := os.MkdirTemp("", "gorun-"+p.name+"-")
@@ -529,9 +531,7 @@ func recordOne(goBin string, p *gorunProgram) error {
 			return fmt.Errorf("%s: go run failed without running the program:\n%s", p.name, errOut)
 		}
 		status, _ = strconv.Atoi(errOut[m[2]:m[3]])
-		if errOut = errOut[:m[0]]; errOut != "" {
-			errOut += "\n" // the match took the newline before "exit status"
-		}
+		errOut = errOut[:m[0]]
 	}
 	if before, line, ok := cutFatal(errOut); status == 2 && ok {
 		errOut = before + line + "\n"
@@ -691,4 +691,120 @@ func passMark(ok bool) string {
 		return "pass"
 	}
 	return "FAIL"
+}
+
+// TestGoRunJudge pins the comparison rules, so that a pass rate means
+// what the comment at the top of this file says.
+func TestGoRunJudge(t *testing.T) {
+	ok := &gorunProgram{stdout: "a\n", stderr: "w\n", status: 0}
+	panics := &gorunProgram{stdout: "a\n", stderr: "debug\npanic: boom\n", status: 2}
+	deadlock := &gorunProgram{stdout: "", stderr: "fatal error: all goroutines are asleep - deadlock!\n", status: 2}
+	exits := &gorunProgram{stdout: "a\n", stderr: "bad\n", status: 3}
+	panicRes := &sandbox.Result{ErrorName: "Panic", ErrorMessage: "boom\nmore"}
+	for _, tc := range []struct {
+		name           string
+		p              *gorunProgram
+		stdout, stderr string
+		failed         *sandbox.Result
+		want           string // "" for a pass, else a substring of the cause
+	}{
+		{"exact", ok, "a\n", "w\n", nil, ""},
+		{"stdout differs", ok, "b\n", "w\n", nil, `stdout line 1: got "b\n", want "a\n"`},
+		{"missing trailing line", ok, "a\nz\n", "w\n", nil, `stdout line 2: got "z\n", want ""`},
+		{"stderr differs", ok, "a\n", "", nil, `stderr line 1`},
+		{"println on stdout", ok, "w\na\n", "", nil, `stdout line 1: got "w\n", want "a\n"`},
+		{"cell fails", ok, "a\n", "w\n", &sandbox.Result{ErrorName: "CompileError", ErrorMessage: "x\ny"}, "CompileError: x"},
+		{"panic as message", panics, "a\n", "debug\n", panicRes, ""},
+		{"panic on stderr", panics, "a\n", "debug\npanic: boom\n\ngoroutine 1 [running]:\n", &sandbox.Result{ErrorName: "Panic"}, ""},
+		{"panic in traceback", panics, "a\n", "debug\n", &sandbox.Result{ErrorName: "Panic", Traceback: []string{"panic: boom"}}, ""},
+		{"panic without earlier stderr", panics, "a\n", "", panicRes, "stderr before the panic"},
+		{"other panic", panics, "a\n", "debug\n", &sandbox.Result{ErrorName: "Panic", ErrorMessage: "bang"}, `want "panic: boom", got Panic: bang`},
+		{"no panic", panics, "a\n", "debug\n", nil, "succeeded; go run exits with status 2"},
+		{"refused, not panicked", panics, "", "", &sandbox.Result{ErrorName: "NotAllowed", ErrorMessage: "package clause"}, "NotAllowed: package clause"},
+		{"stdout before the panic", panics, "", "debug\n", panicRes, `stdout line 1`},
+		{"deadlock", deadlock, "", "", &sandbox.Result{ErrorName: "RuntimeError", ErrorMessage: "all goroutines are asleep - deadlock!"}, ""},
+		{"deadlock timed out", deadlock, "", "", &sandbox.Result{ErrorName: "Timeout", ErrorMessage: "too long"}, `want "fatal error: all goroutines are asleep - deadlock!"`},
+		{"exit status", exits, "a\n", "bad\n", &sandbox.Result{ErrorName: "RuntimeError", ErrorMessage: "exit status 3"}, ""},
+		{"exit status, stderr differs", exits, "a\n", "", &sandbox.Result{ErrorName: "RuntimeError"}, "stderr line 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := judgeGoRun(tc.p, tc.stdout, tc.stderr, tc.failed, 1, 1)
+			switch {
+			case tc.want == "" && !got.ok:
+				t.Errorf("failed with %q, want a pass", got.cause)
+			case tc.want != "" && got.ok:
+				t.Errorf("passed, want a failure with %q", tc.want)
+			case tc.want != "" && !strings.Contains(got.cause, tc.want):
+				t.Errorf("cause %q, want it to contain %q", got.cause, tc.want)
+			}
+		})
+	}
+}
+
+func TestGoRunArchive(t *testing.T) {
+	p := &gorunProgram{
+		name: "x", path: "x.txtar", comment: "# about x\n",
+		prog:   "package main\n\nfunc main() {}\n",
+		cells:  []string{"x := 1\n", "x--\n-- not a section\n"},
+		stdout: "1\n", stderr: "", status: 2,
+	}
+	back, err := parseGoRunProgram("x.txtar", formatGoRunProgram(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.comment != p.comment || back.prog != p.prog || !slices.Equal(back.cells, p.cells) ||
+		back.stdout != p.stdout || back.stderr != p.stderr || back.status != p.status {
+		t.Errorf("round trip:\n got %+v\nwant %+v", back, p)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"-- cell1.go --\nx\n-- status --\n0\n", "no prog.go"},
+		{"-- prog.go --\nx\n-- status --\n0\n", "no cell1.go"},
+		{"-- prog.go --\nx\n-- cell2.go --\ny\n-- status --\n0\n", `"cell2.go" out of order`},
+		{"-- prog.go --\nx\n-- cell1.go --\ny\n-- notes --\n", `unknown section "notes"`},
+		{"-- prog.go --\nx\n-- prog.go --\ny\n", `"prog.go" appears twice`},
+		{"-- prog.go --\nx\n-- cell1.go --\ny\n-- status --\nzero\n", "status"},
+	} {
+		if _, err := parseGoRunProgram("bad.txtar", []byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("parse(%q) = %v, want an error containing %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestGoRunRecord records two small programs with the real go command:
+// the status comes from go run's "exit status N" line, which is dropped,
+// and a panic keeps only its first line.
+func TestGoRunRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("gorun record: skipped under -short (builds programs with go run)")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	if _, err := os.Stat(goBin); err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	for _, tc := range []struct {
+		prog           string
+		stdout, stderr string
+		status         int
+	}{
+		{"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"out\")\n\tprintln(\"err\")\n\tpanic(\"boom\")\n}\n",
+			"out\n", "err\npanic: boom\n", 2},
+		{"package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Fprint(os.Stderr, \"no newline\")\n\tos.Exit(3)\n}\n",
+			"", "no newline", 3},
+		{"package main\n\nfunc main() { println(\"fine\") }\n", "", "fine\n", 0},
+	} {
+		p := &gorunProgram{name: "record", prog: tc.prog}
+		if err := recordOne(goBin, p); err != nil {
+			t.Fatal(err)
+		}
+		if p.stdout != tc.stdout || p.stderr != tc.stderr || p.status != tc.status {
+			t.Errorf("recorded stdout %q stderr %q status %d, want %q %q %d", p.stdout, p.stderr, p.status, tc.stdout, tc.stderr, tc.status)
+		}
+	}
+	p := &gorunProgram{name: "broken", prog: "package main\n\nfunc main() { undefined() }\n"}
+	if err := recordOne(goBin, p); err == nil || !strings.Contains(err.Error(), "without running the program") {
+		t.Errorf("recording a program that does not compile: %v", err)
+	}
 }
