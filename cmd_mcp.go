@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/mcpserver"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
@@ -111,7 +109,7 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 	probe.Close()
 
 	if *httpAddr == "" {
-		return srv.Run(ctx, &mcp.IOTransport{Reader: readCloser{env.Stdin}, Writer: nopWriteCloser{env.Stdout}})
+		return srv.ServeStdio(ctx, env.Stdin, env.Stdout)
 	}
 	defer srv.Close()
 	return serveMCPHTTP(ctx, env, srv, *httpAddr, *token)
@@ -170,15 +168,3 @@ func newQuietFlagSet() *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	return fs
 }
-
-// readCloser and nopWriteCloser adapt the command's streams to the SDK's
-// IOTransport without closing the process's own descriptors.
-type readCloser struct{ r io.Reader }
-
-func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
-func (readCloser) Close() error                 { return nil }
-
-type nopWriteCloser struct{ w io.Writer }
-
-func (w nopWriteCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
-func (nopWriteCloser) Close() error                  { return nil }
