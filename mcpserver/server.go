@@ -59,6 +59,10 @@ type Server struct {
 
 	watched sync.Map // *mcp.ServerSession → struct{}: connections whose end closes their sessions
 
+	// runTimed, when set (benchmarks), receives how long each
+	// sandbox.Session.Run of run_go took.
+	runTimed func(time.Duration)
+
 	dataOnce sync.Once
 	data     *DataDescription
 	dataErr  error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -152,7 +153,11 @@ func (s *Server) runGo(ctx context.Context, req *mcp.CallToolRequest, in RunGoIn
 		},
 		Clear: func(bool) { displays = nil },
 	}
+	t0 := time.Now()
 	res, err := e.sess.Run(ctx, in.Code, h)
+	if s.runTimed != nil {
+		s.runTimed(time.Since(t0))
+	}
 	if err != nil {
 		if e.ctx.Err() != nil {
 			return nil, nil, fmt.Errorf("session %q was reset or expired while the code ran", name)
