@@ -70,7 +70,7 @@ The sandbox refuses, with the line, column and what to write instead: imports ou
 
 Examples:
   {"code": "award_data.Count()"}
-  {"code": "byAgency := award_data.GroupBy(\"Agency\").Sum(\"Award Amount\").Sort(\"Award Amount\", true)\nbyAgency.Head(5)", "session": "analysis"}
+  {"code": "byAgency := award_data.GroupBy(\"Agency\").Sum(\"Award Amount\").Sort(\"-Award Amount\")\nbyAgency.Head(5)", "session": "analysis"}
   {"code": "award_data.Where(\"Abstract\", \"contains\", \"lidar\").Where(\"Award Year\", \">=\", 2015).Select(\"Company\", \"Award Year\", \"Award Amount\")", "session": "analysis", "max_rows": 5}
 
 On failure success is false and error holds {name, message, line, column, suggestion}; fix the code and call again in the same session (earlier variables are still there unless restarted is true). Use api_reference to look up award_data and display, describe_data for the columns and their types.`
@@ -82,7 +82,7 @@ const describeDescription = `Describe the awards table the sessions see: each co
 const referenceDescription = `Search the documentation of the packages cells use: award_data (frames over the awards: Where, Filter, Select, Sort, GroupBy with Count/Sum/Mean/Median/Quantile/Min/Max/Share, Head, Tail, Sample, column extraction, Bar/Line/Scatter/Histogram charts) and display (Markdown, HTML, JSON, Vega-Lite, images, updatable outputs). Generated from the packages' doc comments, with their examples. Examples: {"query": "Where"}, {"query": "group sum"}, {"query": "Frame.Sort"}, {"package": "display"}`
 
 func (s *Server) instructions() string {
-	return `sbir-kernel runs Go code over the public SBIR/STTR awards dataset in sandboxed sessions. Start with describe_data (columns and types), look functions up with api_reference, then call run_go; keep related calls in one named session so that variables persist. Example: run_go {"code": "award_data.GroupBy(\"Agency\").Count().Sort(\"Count\", true).Head(10)"}.`
+	return `sbir-kernel runs Go code over the public SBIR/STTR awards dataset in sandboxed sessions. Start with describe_data (columns and types), look functions up with api_reference, then call run_go; keep related calls in one named session so that variables persist. Example: run_go {"code": "award_data.GroupBy(\"Agency\").Count().Sort(\"-Count\").Head(10)"}.`
 }
 
 func (s *Server) addTools() {
