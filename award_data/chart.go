@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
@@ -42,6 +43,12 @@ type Chart struct {
 	note   string
 	frame  Frame // source rows, for Color
 	err    error
+
+	logX, logY     bool        // logarithmic axes
+	xRange, yRange *[2]float64 // axis ranges set by XRange / YRange
+	histColumn     string      // histogram: the column counted, for Bins and Range
+	bins           int         // histogram: number of bins
+	histRange      *[2]float64 // histogram: range set by Range
 }
 
 func chartError(err error) Chart { return Chart{err: err} }
@@ -178,46 +185,165 @@ func (f Frame) Histogram(column string, bins int) Chart {
 	if !c.Numeric() {
 		return chartError(wrongType("Histogram", c, "int or float", "for text or categories, use ValueCounts(column).Bar(column, \"Count\")"))
 	}
-	if bins <= 0 {
+	if bins < 0 || bins > 1000 {
+		return chartError(errorf("Histogram", "bins is %d; use 1 to 1000 (or 0 for 20)", bins))
+	}
+	if bins == 0 {
 		bins = 20
 	}
-	if bins > 1000 {
-		return chartError(errorf("Histogram", "bins is %d; use at most 1000", bins))
+	ch := Chart{mark: "bar", x: c.Name, y: "Count", xType: "quantitative", yType: "quantitative", width: 600, height: 300, binned: true,
+		frame: f, histColumn: c.Name, bins: bins}
+	ch.yearX = strings.Contains(c.Name, "Year")
+	return ch.count()
+}
+
+// count (re)computes a histogram's bins over its frame. Without a Range,
+// the bins span the values, except that when a few outliers stretch the
+// span more than tenfold beyond where 99% of the values lie, the bins
+// cover the 0.5th to 99.5th percentiles and a note says how many values
+// fall outside (so one huge award does not put every other one in the
+// first bin).
+func (ch Chart) count() Chart {
+	f := ch.frame
+	c, err := f.lookup("Histogram", ch.histColumn)
+	if err != nil {
+		return chartError(err)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	vals := make([]float64, 0, f.Len())
 	for k := 0; k < f.Len(); k++ {
-		v := c.Float(f.row(k))
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			continue
+		if v := c.Float(f.row(k)); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			vals = append(vals, v)
 		}
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	counts := make([]int64, bins)
-	if lo > hi { // no values
-		lo, hi = 0, 1
+	ch.note = ""
+	lo, hi := 0.0, 1.0
+	if len(vals) > 0 {
+		slices.Sort(vals)
+		lo, hi = vals[0], vals[len(vals)-1]
+		q1, q99 := columnar.QuantileSorted(vals, 0.005), columnar.QuantileSorted(vals, 0.995)
+		if ch.histRange == nil && q99 > q1 && hi-lo > 10*(q99-q1) {
+			lo, hi = q1, q99
+		}
 	}
-	width := (hi - lo) / float64(bins)
+	if ch.histRange != nil {
+		lo, hi = ch.histRange[0], ch.histRange[1]
+	}
+	width := (hi - lo) / float64(ch.bins)
 	if width == 0 {
 		width = 1
 	}
-	for k := 0; k < f.Len(); k++ {
-		v := c.Float(f.row(k))
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+	counts := make([]int64, ch.bins)
+	outside := 0
+	for _, v := range vals {
+		if v < lo || v > hi {
+			outside++
 			continue
 		}
 		b := int((v - lo) / width)
-		if b >= bins {
-			b = bins - 1
-		}
-		counts[b]++
+		counts[min(b, ch.bins-1)]++
 	}
-	ch := Chart{mark: "bar", x: c.Name, y: "Count", xType: "quantitative", yType: "quantitative", width: 600, height: 300, binned: true}
-	ch.yearX = strings.Contains(c.Name, "Year")
+	if outside > 0 {
+		d := floatDecimals(&columnar.Vector{Kind: columnar.KindFloat, N: 2, Floats: []float64{lo, hi}}, []int{0, 1})
+		ch.note = fmt.Sprintf("%s of %s values outside %s – %s not shown; Range(lo, hi) sets the range", groupThousands(itoa(outside)), groupThousands(itoa(len(vals))), formatFloat(lo, d), formatFloat(hi, d))
+	}
+	ch.values = nil
 	for b, n := range counts {
 		start := lo + float64(b)*width
-		ch.values = append(ch.values, map[string]any{c.Name: start, c.Name + " (end)": start + width, "Count": n})
+		ch.values = append(ch.values, map[string]any{ch.x: start, ch.x + " (end)": start + width, "Count": n})
 	}
 	return ch
+}
+
+// Bins sets a histogram's number of bins (1 to 1000).
+//
+// Example:
+//
+//	award_data.Histogram("Award Amount", 0).Bins(50)
+func (c Chart) Bins(n int) Chart {
+	if c.err != nil {
+		return c
+	}
+	if !c.binned {
+		return chartError(errorf("Bins", "only a histogram has bins"))
+	}
+	if n < 1 || n > 1000 {
+		return chartError(errorf("Bins", "n is %d; use 1 to 1000", n))
+	}
+	c.bins = n
+	return c.count()
+}
+
+// Range sets the span a histogram's bins cover; values outside it are
+// left out and counted in the title's note.
+//
+// Example:
+//
+//	award_data.Histogram("Award Amount", 40).Range(0, 2e6)
+func (c Chart) Range(lo, hi float64) Chart {
+	if c.err != nil {
+		return c
+	}
+	if !c.binned {
+		return chartError(errorf("Range", "only a histogram has a range; use XRange or YRange for axes"))
+	}
+	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return chartError(errorf("Range", "lo (%v) must be below hi (%v), both finite", lo, hi))
+	}
+	c.histRange = &[2]float64{lo, hi}
+	return c.count()
+}
+
+// LogX draws the x axis on a logarithmic scale (numeric axes only;
+// values ≤ 0 are left out).
+//
+// Example:
+//
+//	award_data.Scatter("Number Employees", "Award Amount").LogX().LogY()
+func (c Chart) LogX() Chart {
+	if c.err == nil && (c.xType != "quantitative" || c.horiz) {
+		return chartError(errorf("LogX", "the x axis of this chart is not numeric"))
+	}
+	c.logX = true
+	return c
+}
+
+// LogY draws the y axis (the bars' length) on a logarithmic scale.
+//
+// Example:
+//
+//	award_data.GroupBy("Award Year").Sum("Award Amount").Line("Award Year", "Award Amount").LogY()
+func (c Chart) LogY() Chart {
+	if c.err == nil && c.yType != "quantitative" {
+		return chartError(errorf("LogY", "the y axis of this chart is not numeric"))
+	}
+	c.logY = true
+	return c
+}
+
+// XRange fixes the x axis to [lo, hi] (numeric axes); marks outside are
+// clipped.
+//
+// Example:
+//
+//	award_data.Scatter("Award Year", "Award Amount").XRange(2000, 2020)
+func (c Chart) XRange(lo, hi float64) Chart { return c.axisRange("XRange", &c.xRange, lo, hi) }
+
+// YRange fixes the y axis (for bars, their length axis) to [lo, hi].
+//
+// Example:
+//
+//	award_data.GroupBy("Award Year").Median("Award Amount").Line("Award Year", "Award Amount").YRange(0, 200000)
+func (c Chart) YRange(lo, hi float64) Chart { return c.axisRange("YRange", &c.yRange, lo, hi) }
+
+func (c Chart) axisRange(op string, dst **[2]float64, lo, hi float64) Chart {
+	if c.err != nil {
+		return c
+	}
+	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return chartError(errorf(op, "lo (%v) must be below hi (%v), both finite", lo, hi))
+	}
+	*dst = &[2]float64{lo, hi}
+	return c
 }
 
 // Color splits the chart by a column of the frame: one color (and, for
@@ -320,8 +446,27 @@ func (c Chart) spec() map[string]any {
 	if c.yearX {
 		x["axis"] = map[string]any{"format": "d"}
 	}
+	scale := func(log bool, r *[2]float64) map[string]any {
+		m := map[string]any{}
+		if log {
+			m["type"] = "log"
+		}
+		if r != nil {
+			m["domain"] = []float64{r[0], r[1]}
+		}
+		return m
+	}
+	if m := scale(c.logX, c.xRange); len(m) > 0 {
+		x["scale"] = m
+	}
+	if m := scale(c.logY, c.yRange); len(m) > 0 {
+		y["scale"] = m
+	}
+	if c.y == "Share" {
+		y["axis"] = map[string]any{"format": ".0%"}
+	}
 	enc := map[string]any{}
-	mark := map[string]any{"type": c.mark, "tooltip": true}
+	mark := map[string]any{"type": c.mark, "tooltip": true, "clip": true}
 	switch {
 	case c.binned:
 		x["bin"] = map[string]any{"binned": true}
@@ -382,7 +527,7 @@ func (c Chart) MIMEBundle() map[string]any {
 	if c.err != nil {
 		return map[string]any{"text/plain": c.String()}
 	}
-	return map[string]any{VegaLiteMIME: json.RawMessage(c.Spec()), "text/plain": c.String()}
+	return map[string]any{VegaLiteMIME: json.RawMessage(c.Spec()), SVGMIME: c.SVG(), "text/plain": c.String()}
 }
 
 // String renders the chart as text, for clients without Vega-Lite: bar

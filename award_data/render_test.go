@@ -2,6 +2,7 @@ package award_data
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"flag"
 	"os"
 	"path/filepath"
@@ -191,6 +192,27 @@ func TestChartGolden(t *testing.T) {
 	golden(t, "chart_histogram.txt", Histogram("Award Amount", 8).String()+"\n")
 	golden(t, "chart_line.txt", GroupBy("Award Year", "Phase").Sum("Award Amount").Line("Award Year", "Award Amount").Color("Phase").String()+"\n")
 	golden(t, "chart_bar.vl.json", GroupBy("Phase").Count().Bar("Phase", "Count").Spec()+"\n")
+	// Every chart also draws itself as SVG, in Go.
+	for name, c := range map[string]Chart{
+		"bar_horizontal":  GroupBy("Agency").Sum("Award Amount").Sort("-Award Amount").Bar("Agency", "Award Amount").Title("Dollars by agency"),
+		"bar_years":       GroupBy("Award Year").Count().Bar("Award Year", "Count"),
+		"bar_share":       GroupBy("Phase").Share("Woman Owned", "==", "Y").Bar("Phase", "Share"),
+		"histogram":       Histogram("Award Amount", 8),
+		"histogram_range": Histogram("Award Amount", 10).Range(0, 500000),
+		"line_color":      GroupBy("Award Year", "Phase").Sum("Award Amount").Line("Award Year", "Award Amount").Color("Phase"),
+		"line_log":        GroupBy("Award Year").Sum("Award Amount").Line("Award Year", "Award Amount").LogY().XRange(2000, 2020),
+		"scatter":         Scatter("Number Employees", "Award Amount").LogX(),
+		"bar_grouped":     GroupBy("Agency", "Phase").Count().Where("Count", ">", 5).Bar("Agency", "Count").Color("Phase"),
+	} {
+		svg := c.SVG()
+		if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+			t.Errorf("%s: the SVG is not well-formed XML: %v", name, err)
+		}
+		if c.MIMEBundle()[SVGMIME] != svg {
+			t.Errorf("%s: the bundle lacks the SVG", name)
+		}
+		golden(t, "chart_"+name+".svg", svg+"\n")
+	}
 }
 
 func TestChartErrors(t *testing.T) {

@@ -38,6 +38,7 @@ func init() {
 		"NSmallest":     reflect.ValueOf(award_data.NSmallest),
 		"NewFrame":      reflect.ValueOf(award_data.NewFrame),
 		"Nulls":         reflect.ValueOf(award_data.Nulls),
+		"Pivot":         reflect.ValueOf(award_data.Pivot),
 		"Quantile":      reflect.ValueOf(award_data.Quantile),
 		"Report":        reflect.ValueOf(award_data.Report),
 		"Sample":        reflect.ValueOf(award_data.Sample),
@@ -59,10 +60,12 @@ func init() {
 		"Column":         reflect.ValueOf((*award_data.Column)(nil)),
 		"DisplayOptions": reflect.ValueOf((*award_data.DisplayOptions)(nil)),
 		"Error":          reflect.ValueOf((*award_data.Error)(nil)),
+		"File":           reflect.ValueOf((*award_data.File)(nil)),
 		"Frame":          reflect.ValueOf((*award_data.Frame)(nil)),
 		"Grouped":        reflect.ValueOf((*award_data.Grouped)(nil)),
 		"Names":          reflect.ValueOf((*award_data.Names)(nil)),
 		"Order":          reflect.ValueOf((*award_data.Order)(nil)),
+		"PivotOptions":   reflect.ValueOf((*award_data.PivotOptions)(nil)),
 		"Row":            reflect.ValueOf((*award_data.Row)(nil)),
 	}
 }
