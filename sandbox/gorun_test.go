@@ -76,6 +76,9 @@ import (
 // form fails that is not listed, or a listed one passes (so the list stays
 // true). -gorun.known rewrites the list from the current results.
 //
+// Sessions need the test binary to double as the sandbox worker: the
+// package's TestMain (main_test.go) does that for this file too.
+//
 // The summary line (pass rates) is logged; the per-program table is
 // written to $SBIR_GORUN_RESULTS, or under -v to gorun-results.md in the
 // system temporary directory.
@@ -189,7 +192,7 @@ func runGoRunForm(t *testing.T, p *gorunProgram, cells []string) gorunOutcome {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	l := sandbox.DefaultLimits()
-	l.CellTimeout = 10 * time.Second
+	l.CellTimeout = 5 * time.Second // every program ends in well under a second
 	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
 	if err != nil {
 		t.Fatalf("starting a session: %v", err)
@@ -635,7 +638,11 @@ func writeKnownFailures(t *testing.T, progs []*gorunProgram, results map[string]
 		r := results[p.name]
 		for i, o := range r {
 			if !o.ok {
-				fmt.Fprintf(&b, "%s %s [%s] %s\n", p.name, gorunForms[i], categorise(p, o.cause), strings.ReplaceAll(o.cause, "\n", " "))
+				cause := strings.ReplaceAll(o.cause, "\n", " ")
+				if len(cause) > 160 {
+					cause = cause[:157] + "..."
+				}
+				fmt.Fprintf(&b, "%s %s [%s] %s\n", p.name, gorunForms[i], categorise(p, o.cause), cause)
 			}
 		}
 	}
