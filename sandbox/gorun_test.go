@@ -134,8 +134,8 @@ func TestGoRunCorpus(t *testing.T) {
 		for _, p := range progs {
 			t.Run(p.name, func(t *testing.T) {
 				t.Parallel()
-				file := runGoRunForm(t, p, []string{p.prog})
-				cells := runGoRunForm(t, p, p.cells)
+				file := runGoRunForm(t, p, []string{p.prog}, true)
+				cells := runGoRunForm(t, p, p.cells, false)
 				mu.Lock()
 				results[p.name] = [2]gorunOutcome{file, cells}
 				mu.Unlock()
@@ -187,8 +187,9 @@ func pct(a, n int) float64 {
 }
 
 // runGoRunForm runs cells in order in a fresh session and judges the
-// result against p's recorded run.
-func runGoRunForm(t *testing.T, p *gorunProgram, cells []string) gorunOutcome {
+// result against p's recorded run. As a file, like `sbir-kernel run`, the
+// value of the last expression is printed after the output.
+func runGoRunForm(t *testing.T, p *gorunProgram, cells []string, asFile bool) gorunOutcome {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	l := sandbox.DefaultLimits()
@@ -209,7 +210,7 @@ func runGoRunForm(t *testing.T, p *gorunProgram, cells []string) gorunOutcome {
 		}
 		stdout.WriteString(res.Stdout)
 		stderr.WriteString(res.Stderr)
-		if len(cells) == 1 {
+		if asFile {
 			if v, ok := res.Value["text/plain"].(string); ok && v != "" {
 				stdout.WriteString(strings.TrimSuffix(v, "\n") + "\n")
 			}
@@ -219,14 +220,19 @@ func runGoRunForm(t *testing.T, p *gorunProgram, cells []string) gorunOutcome {
 			break
 		}
 	}
-	return judgeGoRun(p, stdout.String(), stderr.String(), failed, failedAt, len(cells))
+	n := len(cells)
+	if asFile {
+		n = 0
+	}
+	return judgeGoRun(p, stdout.String(), stderr.String(), failed, failedAt, n)
 }
 
 // judgeGoRun applies the comparison rules of the corpus (see the comment
-// at the top of this file).
+// at the top of this file). The failing cell is cell at of n; n is 0 for
+// the file form.
 func judgeGoRun(p *gorunProgram, stdout, stderr string, failed *sandbox.Result, at, n int) gorunOutcome {
 	where := func(i int) string {
-		if n == 1 {
+		if n == 0 {
 			return ""
 		}
 		return fmt.Sprintf("cell %d: ", i)
@@ -735,7 +741,7 @@ func TestGoRunJudge(t *testing.T) {
 		{"exit status, stderr differs", exits, "a\n", "", &sandbox.Result{ErrorName: "RuntimeError"}, "stderr line 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := judgeGoRun(tc.p, tc.stdout, tc.stderr, tc.failed, 1, 1)
+			got := judgeGoRun(tc.p, tc.stdout, tc.stderr, tc.failed, 1, 0)
 			switch {
 			case tc.want == "" && !got.ok:
 				t.Errorf("failed with %q, want a pass", got.cause)
