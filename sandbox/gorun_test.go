@@ -593,7 +593,7 @@ var gorunCategories = []struct {
 	{"go statement refused", regexp.MustCompile(`a go statement is not allowed`)},
 	{"import not allowed", regexp.MustCompile(`import "[^"]*" is not allowed`)},
 	{"parse error after import", regexp.MustCompile(`expected '\(', found|expected ';', found|expected declaration|SyntaxError`)},
-	{"missing package member", regexp.MustCompile(`undefined selector|undefined type|has no symbol`)},
+	{"package member missing or generic not instantiated", regexp.MustCompile(`undefined selector|undefined type|has no symbol`)},
 	{"undefined name", regexp.MustCompile(`undefined: `)},
 	{"name collides with a preloaded package", regexp.MustCompile(`redeclared in this block`)},
 	{"interpreter cannot compile", regexp.MustCompile(`interpreter cannot compile|variable definition loop|cannot use|does not implement|mismatched types|invalid operation`)},
