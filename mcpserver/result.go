@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"html"
 	"math"
+	"math/big"
 	"regexp"
 	"sort"
 	"strconv"
@@ -225,69 +226,94 @@ func newCellError(res *sandbox.Result) *CellError {
 	return e
 }
 
-var (
-	headerCellRE = regexp.MustCompile(`(?s)<thead>.*?</thead>`)
-	thRE         = regexp.MustCompile(`<th>(.*?)</th>`)
-	rowRE        = regexp.MustCompile(`(?s)<tr>\n<th>(.*?)</th>\n(.*?)</tr>`)
-	tdRE         = regexp.MustCompile(`<td( style="text-align: left;")?>(.*?)</td>`)
-	sizeRE       = regexp.MustCompile(`<p>([\d,]+) rows × ([\d,]+) columns</p>`)
-)
+var sizeRE = regexp.MustCompile(`^<p>([\d,]+) rows × ([\d,]+) columns</p>$`)
 
 // parseFrame reads the HTML table award_data.Frame renders (its text/html
-// form, written by award_data/render.go) into columns and records. It
-// returns nil for any other HTML. The table holds at most the first and
-// last 10 rows and 20 columns of a frame; Truncated says when the frame
-// has more than the records, or more than maxRows.
+// form, written by award_data/render.go: one tag per line) into columns
+// and records. It returns nil for any other HTML. The table holds at most
+// the first and last 10 rows and 20 columns of a frame; Truncated says
+// when the frame has more than the records, or more than maxRows.
 func parseFrame(h string, maxRows int) *Frame {
-	if !strings.HasPrefix(h, "<div>\n<table class=\"dataframe\"") {
+	const head = "<div>\n<table class=\"dataframe\""
+	if !strings.HasPrefix(h, head) {
 		return nil
 	}
-	size := sizeRE.FindStringSubmatch(h)
-	head := headerCellRE.FindString(h)
-	if size == nil || head == "" {
-		return nil
-	}
-	f := &Frame{Rows: atoiGrouped(size[1]), TotalColumns: atoiGrouped(size[2]), Index: []int{}, Records: []map[string]any{}}
-	gap := -1
-	for i, m := range thRE.FindAllStringSubmatch(head, -1) {
-		if i == 0 {
-			continue // the index header
-		}
-		if m[1] == "..." {
-			gap = len(f.Columns)
-			continue
-		}
-		f.Columns = append(f.Columns, html.UnescapeString(m[1]))
-	}
-	f.Numeric = make([]bool, len(f.Columns))
-	for j := range f.Numeric {
-		f.Numeric[j] = true
-	}
-	var rows [][]string
-	for _, m := range rowRE.FindAllStringSubmatch(h[len(head):], -1) {
-		label := html.UnescapeString(m[1])
-		idx, err := strconv.Atoi(strings.ReplaceAll(label, ",", ""))
-		if err != nil {
-			continue // the "…" row between the head and the tail
-		}
-		var cells []string
-		for k, c := range tdRE.FindAllStringSubmatch(m[2], -1) {
-			if gap >= 0 && k == gap {
+	f := &Frame{Index: []int{}, Records: []map[string]any{}}
+	var (
+		rows     [][]string
+		cells    []string
+		inHead   = true
+		headCols = 0 // <th> cells seen in the header, the index's included
+		gap      = -1
+		label    = ""
+		inRow    = false
+		sawGap   = false
+	)
+	for line := range strings.Lines(h) {
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "</thead>":
+			inHead = false
+		case inHead:
+			if v, ok := cut(line, "<th>", "</th>"); ok {
+				headCols++
+				switch {
+				case headCols == 1: // the index column
+				case v == "...":
+					gap = len(f.Columns)
+				default:
+					f.Columns = append(f.Columns, html.UnescapeString(v))
+				}
+			}
+		case line == "<tr>":
+			inRow, label, cells, sawGap = true, "", cells[:0], false
+		case line == "</tr>":
+			inRow = false
+			idx, err := strconv.Atoi(strings.ReplaceAll(label, ",", ""))
+			if err != nil {
+				continue // the "…" row between the head and the tail
+			}
+			if len(cells) != len(f.Columns) {
+				return nil
+			}
+			if len(rows) < maxRows {
+				f.Index = append(f.Index, idx)
+				rows = append(rows, append([]string(nil), cells...))
+			}
+		case inRow && strings.HasPrefix(line, "<th>"):
+			label, _ = cut(line, "<th>", "</th>")
+			label = html.UnescapeString(label)
+		case inRow && strings.HasPrefix(line, "<td"):
+			left := strings.HasPrefix(line, `<td style="text-align: left;">`)
+			v, ok := cut(line[strings.IndexByte(line, '>')+1:], "", "</td>")
+			if !ok {
+				return nil
+			}
+			if gap >= 0 && !sawGap && len(cells) == gap {
+				sawGap = true // the elided columns' "..." cell
 				continue
 			}
-			j := len(cells)
-			if j < len(f.Numeric) && c[1] != "" {
+			if f.Numeric == nil {
+				f.Numeric = make([]bool, len(f.Columns))
+				for j := range f.Numeric {
+					f.Numeric[j] = true
+				}
+			}
+			if j := len(cells); j < len(f.Numeric) && left {
 				f.Numeric[j] = false
 			}
-			cells = append(cells, html.UnescapeString(c[2]))
+			cells = append(cells, html.UnescapeString(v))
+		default:
+			if m := sizeRE.FindStringSubmatch(line); m != nil {
+				f.Rows, f.TotalColumns = atoiGrouped(m[1]), atoiGrouped(m[2])
+			}
 		}
-		if len(cells) != len(f.Columns) {
-			return nil
-		}
-		if len(rows) < maxRows {
-			f.Index = append(f.Index, idx)
-			rows = append(rows, cells)
-		}
+	}
+	if f.TotalColumns == 0 && len(f.Columns) > 0 {
+		return nil
+	}
+	if f.Numeric == nil {
+		f.Numeric = make([]bool, len(f.Columns))
 	}
 	for _, cells := range rows {
 		rec := make(map[string]any, len(cells))
@@ -298,6 +324,14 @@ func parseFrame(h string, maxRows int) *Frame {
 	}
 	f.Truncated = len(f.Records) < f.Rows || len(f.Columns) < f.TotalColumns
 	return f
+}
+
+// cut returns the text between prefix and suffix of s.
+func cut(s, prefix, suffix string) (string, bool) {
+	if !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) || len(s) < len(prefix)+len(suffix) {
+		return "", false
+	}
+	return s[len(prefix) : len(s)-len(suffix)], true
 }
 
 // cellValue converts one rendered cell: an empty cell is a null (frames
@@ -311,9 +345,23 @@ func cellValue(c string, numeric bool) any {
 	if !numeric {
 		return c
 	}
-	n, err := strconv.ParseFloat(strings.ReplaceAll(c, ",", ""), 64)
+	c = strings.ReplaceAll(c, ",", "")
+	percent := false
+	if p, ok := strings.CutSuffix(c, "%"); ok {
+		c, percent = p, true // award_data shows shares as percentages
+	}
+	n, err := strconv.ParseFloat(c, 64)
 	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
 		return nil
+	}
+	if percent {
+		// Divide in decimal: 19.2% is 0.192, not 0.19199999999999998.
+		r, ok := new(big.Rat).SetString(c)
+		if !ok {
+			return nil
+		}
+		f, _ := r.Quo(r, big.NewRat(100, 1)).Float64()
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
 	}
 	return json.Number(strconv.FormatFloat(n, 'f', -1, 64))
 }

@@ -484,3 +484,41 @@ func TestAPIDocsCurrent(t *testing.T) {
 		t.Fatal("apidocs.json is stale: run go generate ./mcpserver")
 	}
 }
+
+// TestDescriptionExamples runs every example call the run_go description
+// and the server instructions give a model: each must succeed.
+func TestDescriptionExamples(t *testing.T) {
+	s, cs := connect(t, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, tool := range res.Tools {
+		if tool.Name == "run_go" {
+			texts = append(texts, tool.Description)
+		}
+	}
+	texts = append(texts, s.instructions())
+	n := 0
+	for _, text := range texts {
+		for _, line := range strings.Split(text, "\n") {
+			i := strings.Index(line, `{"code": `)
+			if i < 0 {
+				continue
+			}
+			var args map[string]any
+			if err := json.NewDecoder(strings.NewReader(line[i:])).Decode(&args); err != nil {
+				t.Fatalf("example %s: %v", line, err)
+			}
+			out, _ := runGo(t, cs, args)
+			if !out.Success {
+				t.Errorf("example %s failed: %+v", line, out.Error)
+			}
+			n++
+		}
+	}
+	if n < 4 {
+		t.Fatalf("found %d examples, want at least 4", n)
+	}
+}

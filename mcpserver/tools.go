@@ -15,7 +15,7 @@ import (
 type RunGoInput struct {
 	Code    string `json:"code" jsonschema:"Go code in REPL style: statements, declarations and expressions mixed, no package clause or func main; award_data, display, fmt, strings, sort, time and math need no import; the value of the last expression is returned"`
 	Session string `json:"session,omitempty" jsonschema:"the session to run in (1-64 letters, digits, _ - .); it is created on first use and keeps its variables across calls; default: \"default\""`
-	MaxRows int    `json:"max_rows,omitempty" jsonschema:"most frame rows to return as records (default 20); a frame's records hold at most its first and last 10 rows"`
+	MaxRows int    `json:"max_rows,omitempty" jsonschema:"most frame rows to return as records (default 20); a frame's records hold at most its first and last 10 rows, as displayed; for exact values of more rows end the code with display.JSON(f.Records())"`
 }
 
 // ResetInput is reset_session's arguments.
@@ -72,6 +72,8 @@ Examples:
   {"code": "award_data.Count()"}
   {"code": "byAgency := award_data.GroupBy(\"Agency\").Sum(\"Award Amount\").Sort(\"-Award Amount\")\nbyAgency.Head(5)", "session": "analysis"}
   {"code": "award_data.Where(\"Abstract\", \"contains\", \"lidar\").Where(\"Award Year\", \">=\", 2015).Select(\"Company\", \"Award Year\", \"Award Amount\")", "session": "analysis", "max_rows": 5}
+
+A frame value comes back as frame.records too: its first and last 10 rows and up to 20 columns as the table shows them (numbers rounded for display); for exact values or more rows, end the code with display.JSON(f.Records()) and read displays[0].data.
 
 On failure success is false and error holds {name, message, line, column, suggestion}; fix the code and call again in the same session (earlier variables are still there unless restarted is true). Use api_reference to look up award_data and display, describe_data for the columns and their types.`
 
