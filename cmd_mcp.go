@@ -8,6 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
@@ -42,8 +45,8 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
 	token := fs.String("token", "", "bearer token HTTP clients must send (default: $"+mcpTokenEnv+"; generated for a non-loopback --http)")
 	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most sessions open at once, all clients together")
-	var maxMemory int64
-	fs.Func("max-memory", "cap on the sum of the sessions' heap budgets (--heap-limit each), e.g. 16GiB (default: no cap beyond --max-sessions)", func(s string) error {
+	maxMemory := defaultMaxMemory()
+	fs.Func("max-memory", "cap on the sum of the sessions' heap budgets (--heap-limit each), e.g. 16GiB (default: 3/4 of this host's memory)", func(s string) error {
 		n, err := parseByteSize(s)
 		maxMemory = n
 		return err
@@ -161,6 +164,27 @@ func parseByteSize(s string) (int64, error) {
 		return 0, err
 	}
 	return l.HeapBytes, nil
+}
+
+// defaultMaxMemory is 3/4 of the host's memory (MemTotal), leaving room
+// for the shared data mapping and the supervisor; 0 (no cap) when it
+// cannot be read.
+func defaultMaxMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 2 && f[1] == "kB" {
+				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					return kb * 1024 / 4 * 3
+				}
+			}
+		}
+	}
+	return 0
 }
 
 func newQuietFlagSet() *flag.FlagSet {

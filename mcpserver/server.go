@@ -146,11 +146,15 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 // (Mcp-Session-Id) has its own sandbox sessions; an MCP session idle for
 // Options.IdleTimeout is closed with them. Authentication is the caller's
 // (see BearerAuth).
+// Cross-origin requests from browsers are refused (a web page must not
+// drive a local server), and so, by the SDK, are loopback requests whose
+// Host header is not loopback (DNS rebinding).
 func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Logger:         s.opts.Logger,
 		SessionTimeout: s.opts.IdleTimeout,
 	})
+	return http.NewCrossOriginProtection().Handler(h)
 }
 
 // Close stops every session. Calls still running are interrupted.
