@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,4 +201,44 @@ func BenchmarkRunCommandProcess(b *testing.B) {
 	// The target (300 ms) is a median.
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns/op")
+}
+
+var updateRunGolden = flag.Bool("update-run-json", false, "rewrite testdata/run_json/*.json from the current output")
+
+// TestRunJSONGolden pins the --json contract (docs/agents.md): each case's
+// whole output is compared with testdata/run_json/NAME.json. Run with
+// -update-run-json after an intended change, and bump mcpserver.RunSchema
+// when a field changes meaning or goes away.
+func TestRunJSONGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"value", []string{"-c", `fmt.Println("counted"); award_data.Count()`}},
+		{"frame", []string{"--max-rows", "2", "-c", `award_data.ValueCounts("Phase")`}},
+		{"error", []string{"-c", `award_data.Where("Agncy", "==", "DOD")`}},
+		{"display", []string{"-c", `display.Markdown("**hi**")`}},
+		{"usage", []string{"-c", "1", "-c", "2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, out, _ := runEnv(t, "")
+			runMain(context.Background(), env, append([]string{"run", "--json"}, tc.args...))
+			path := filepath.Join("testdata", "run_json", tc.name+".json")
+			if *updateRunGolden {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update-run-json to create it)", err)
+			}
+			if out.String() != string(want) {
+				t.Errorf("run --json %v differs from %s (run with -update-run-json if intended):\n%s", tc.args, path, out)
+			}
+		})
+	}
 }
