@@ -41,3 +41,5 @@ require (
 )
 
 replace github.com/go-zeromq/zmq4 => ./third_party/zmq4
+
+replace github.com/traefik/yaegi => ./third_party/yaegi

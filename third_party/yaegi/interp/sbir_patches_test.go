@@ -1,0 +1,63 @@
+package interp_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+func newTestInterp(t *testing.T) (*interp.Interpreter, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out, Stderr: &errb})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	return i, &out, &errb
+}
+
+// Patch 1: print and println write to standard error in gc's formats.
+func TestPrintToStderr(t *testing.T) {
+	i, out, errb := newTestInterp(t)
+	if _, err := i.Eval(`println("a", 1, 1.5, true); print("x", 2, "\n")`); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout = %q, want nothing", out)
+	}
+	if got, want := errb.String(), "a 1 1.5 true\nx2\n"; got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
+}
+
+// Patch 2: calls of generic functions at top level and type inference.
+func TestGenericInference(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	for _, src := range []string{
+		`import "fmt"`,
+		`func Keys[K comparable, V any](m map[K]V) []K { var r []K; for k := range m { r = append(r, k) }; return r }
+func Id[E any](x E) E { return x }
+func Max[E int | float64](a, b E) E { if a > b { return a }; return b }
+func Each[E any](seq func(func(E) bool)) []E { var s []E; seq(func(v E) bool { s = append(s, v); return true }); return s }
+func Seq[K comparable, V any](m map[K]V) func(func(K) bool) { return func(y func(K) bool) { for k := range m { if !y(k) { return } } } }
+func First[S ~[]E, E any](s S) E { return s[0] }`,
+		`m := map[string]int{"a": 1}`,
+		`ks := Keys(m)`,
+		`y := Id(3)`,
+		`z := Max(2, 3.5)`,
+		`e := Each(Seq(m))`,
+		`f := First([]string{"q"})`,
+		`fmt.Println(ks, y, z, e, f)`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got, want := out.String(), "[a] 3 3.5 [a] q\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	_ = strings.TrimSpace
+}
