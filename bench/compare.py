@@ -320,7 +320,7 @@ def node_engine(name, csv, args):
     if out.returncode != 0:
         raise RuntimeError(f"{name} failed:\n{out.stderr}")
     r = json.loads(out.stdout)
-    res = {"engine": name, "load": r["load"], "questions": {}}
+    res = {"engine": name, "load": r["load"], "rows": r["rows"], "questions": {}}
     for key, q in r["questions"].items():
         res["questions"][key] = {"warm": q["warm"], "answer": q["answer"]}
     res["quantum_first"] = r["questions"]["quantum_count"]["first"]
@@ -407,6 +407,39 @@ def table(results, extra):
     return "\n".join(lines)
 
 
+def machine_facts(args, load_start):
+    """The facts a reader needs to weigh the numbers, as markdown lines."""
+    def run(*cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, check=False).stdout.strip()
+        except OSError:
+            return "?"
+
+    def node_version(pkg):
+        try:
+            with open(os.path.join(args.node_dir, "node_modules", pkg, "package.json")) as f:
+                return json.load(f)["version"]
+        except (OSError, ValueError, KeyError):
+            return "?"
+
+    import ipykernel
+    import jupyter_client
+    import pandas
+    mem = run("free", "-h").splitlines()
+    mem = mem[1].split()[1] if len(mem) > 1 else "?"
+    load_end = os.getloadavg()
+    return [
+        f"- machine: {os.cpu_count()} cores (`nproc`), memory {mem} (`free -h`), "
+        f"{platform.system()} {platform.release()}; load average {load_start[0]:.1f} at the start, "
+        f"{load_end[0]:.1f} at the end (2 cores: above 2 means other work competed)",
+        f"- sbir-kernel: {run(args.sbir_bin, 'version').splitlines()[0]} (this checkout, {run('git', '-C', os.path.dirname(os.path.abspath(__file__)), 'rev-parse', '--short', 'HEAD')})",
+        f"- Python {platform.python_version()}: pandas {pandas.__version__}, ipykernel {ipykernel.__version__}, "
+        f"jupyter_client {jupyter_client.__version__} (Debian's)",
+        f"- Node {run('node', '--version')}: @duckdb/node-api {node_version('@duckdb/node-api')}, "
+        f"nodejs-polars {node_version('nodejs-polars')}",
+    ]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("csv")
@@ -423,6 +456,7 @@ def main():
     args = p.parse_args()
     csv = os.path.abspath(args.csv)
 
+    load_start = os.getloadavg()
     results = []
     for name in args.engines.split(","):
         print(f"compare: running {name}...", file=sys.stderr, flush=True)
@@ -449,7 +483,10 @@ def main():
         print(f"All {len(results)} engines gave the same answers to the {len(QUESTIONS)} questions "
               "(counts equal, sums and medians to a cent, the same top-20 list).")
     print(f"\nMedians of {args.runs} runs; cells timed from execute_request to idle through jupyter_client; "
-          "ratios are the other engine's time ÷ sbir's (above 1× means sbir is faster).")
+          "ratios are the other engine's time ÷ sbir's (above 1× means sbir is faster).\n")
+    rows = next((r.get("rows") for r in results if r.get("rows")), None)
+    print(f"- input: {csv} ({os.path.getsize(csv) / 1e6:.0f} MB" + (f", {rows:,} rows" if rows else "") + ")")
+    print("\n".join(machine_facts(args, load_start)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"results": results, "python": platform.python_version()}, f, indent=1)
