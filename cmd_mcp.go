@@ -121,8 +121,8 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 // serveMCPHTTP listens on addr and serves until ctx ends. A non-loopback
 // address needs a token; one is generated and printed when none is given.
 func serveMCPHTTP(ctx context.Context, env *cliEnv, srv *mcpserver.Server, addr, token string) error {
-	if !mcpserver.IsLoopback(addr) && token == "" {
-		token = mcpserver.NewToken()
+	token, generated := httpToken(addr, token)
+	if generated {
 		fmt.Fprintf(env.Stderr, "sbir-kernel mcp: %s is not a loopback address, so clients must authenticate.\nBearer token (send \"Authorization: Bearer <token>\"; set it with --token or $%s next time):\n%s\n", addr, mcpTokenEnv, token)
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -152,6 +152,16 @@ func serveMCPHTTP(ctx context.Context, env *cliEnv, srv *mcpserver.Server, addr,
 		return err
 	}
 	return nil
+}
+
+// httpToken decides the bearer token of an HTTP server: the one given, or,
+// for an address other than loopback, a new one (generated reports it).
+// Loopback without a token serves without authentication.
+func httpToken(addr, given string) (token string, generated bool) {
+	if given != "" || mcpserver.IsLoopback(addr) {
+		return given, false
+	}
+	return mcpserver.NewToken(), true
 }
 
 // parseByteSize reads a size the way the limit flags do: a byte count or a

@@ -34,3 +34,33 @@ func TestDefaultMaxMemory(t *testing.T) {
 		t.Fatalf("defaultMaxMemory() = %d, want 3/4 of MemTotal", n)
 	}
 }
+
+func TestHTTPToken(t *testing.T) {
+	for _, tc := range []struct {
+		addr, given string
+		generated   bool
+	}{
+		{"127.0.0.1:8765", "", false},
+		{"localhost:8765", "", false},
+		{"127.0.0.1:8765", "mine", false},
+		{"0.0.0.0:8765", "mine", false},
+		{"0.0.0.0:8765", "", true},
+		{":8765", "", true},
+		{"192.0.2.7:8765", "", true},
+	} {
+		tok, gen := httpToken(tc.addr, tc.given)
+		switch {
+		case gen != tc.generated:
+			t.Errorf("%s %q: generated %v", tc.addr, tc.given, gen)
+		case tc.given != "" && tok != tc.given:
+			t.Errorf("%s: the given token was replaced", tc.addr)
+		case gen && len(tok) < 40:
+			t.Errorf("%s: generated token %q is too short", tc.addr, tok)
+		case !gen && tc.given == "" && tok != "":
+			t.Errorf("%s: loopback got a token", tc.addr)
+		}
+	}
+	if a, _ := httpToken(":1", ""); a == func() string { b, _ := httpToken(":1", ""); return b }() {
+		t.Error("two generated tokens are equal")
+	}
+}

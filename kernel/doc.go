@@ -36,7 +36,7 @@
 // any message is authenticated: every length is checked before allocation
 // (MaxFrameBytes plus an envelope on shell, control and stdin, 64 KiB on
 // heartbeat and iopub), handshakes have a deadline, each socket holds at
-// most 64 connections, and a peer that stops reading is disconnected after
+// most 1024 connections, and a peer that stops reading is disconnected after
 // 10 s instead of blocking the socket. zmq4's PUB socket has one queue and
 // one sender; iopub sets it to wait at its high-water mark instead of
 // dropping, and the kernel bounds its own iopub queue (iopub.go), so output

@@ -17,6 +17,7 @@ import (
 //	eprint TEXT     stream TEXT+"\n" to stderr
 //	write N TEXT    N writes of TEXT to stdout
 //	big N           one write of N bytes to stdout
+//	lines N W       N writes of a W-byte line (newline included) to stdout
 //	value TEXT      the cell's value is TEXT (text/plain)
 //	html TEXT       the cell's value has text/html TEXT
 //	display TEXT    display_data with text/plain TEXT
@@ -57,6 +58,14 @@ func (e *scriptEvaluator) Execute(ctx context.Context, code string, out Output) 
 			n, _ := strconv.Atoi(ns)
 			for range n {
 				out.Stream("stdout", text)
+			}
+		case "lines":
+			ns, ws, _ := strings.Cut(arg, " ")
+			n, _ := strconv.Atoi(ns)
+			w, _ := strconv.Atoi(ws)
+			line := strings.Repeat("y", max(w-1, 0)) + "\n"
+			for range n {
+				out.Stream("stdout", line)
 			}
 		case "big":
 			n, _ := strconv.Atoi(arg)

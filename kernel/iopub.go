@@ -52,10 +52,22 @@ func newPublisher(sock socket, codec Codec, session string, log *slog.Logger) *p
 // While the queue holds publishQueueBytes or more it waits for room:
 // output is throttled to what the subscribers take.
 func (p *publisher) publish(msgType string, parent *Header, content any) {
-	pub, ok := p.encode(msgType, parent, content)
-	if !ok {
-		return
+	if pub, ok := p.encode(msgType, parent, content); ok {
+		p.enqueueOutput(pub)
 	}
+}
+
+// publishStream is publish for a stream message whose text is in a
+// buffer the caller reuses once it returns (the text is encoded before).
+func (p *publisher) publishStream(parent *Header, name string, text []byte) {
+	raw := appendStreamJSON(make([]byte, 0, len(text)+len(name)+32), name, text)
+	if pub, ok := p.encodeRaw("stream", parent, raw); ok {
+		p.enqueueOutput(pub)
+	}
+}
+
+// enqueueOutput queues an output message, waiting while the queue is full.
+func (p *publisher) enqueueOutput(pub publication) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for !p.closed && len(p.q) > 0 && p.qBytes+pub.size > publishQueueBytes {
@@ -86,6 +98,11 @@ func (p *publisher) encode(msgType string, parent *Header, content any) (publica
 		p.log.Error("encode iopub content", "msg_type", msgType, "err", err)
 		return publication{}, false
 	}
+	return p.encodeRaw(msgType, parent, raw)
+}
+
+// encodeRaw signs and frames a message whose content is already JSON.
+func (p *publisher) encodeRaw(msgType string, parent *Header, raw []byte) (publication, bool) {
 	m := &Message{
 		Identities:   [][]byte{[]byte(msgType)},
 		Header:       newHeader(msgType, p.session),

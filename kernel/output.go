@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 )
@@ -26,7 +25,7 @@ type cellOutput struct {
 
 	mu      sync.Mutex
 	name    string // stream of pending text
-	pending strings.Builder
+	pending []byte // reused: publishing encodes it at once
 	timer   *time.Timer
 	done    bool
 }
@@ -47,12 +46,15 @@ func (o *cellOutput) Stream(name, text string) {
 		o.s.log.Warn("dropping output written after its cell finished", "bytes", len(text), "parent", o.parent.MsgID)
 		return
 	}
-	if o.pending.Len() > 0 && o.name != name {
+	if len(o.pending) > 0 && o.name != name {
 		o.flushLocked()
 	}
 	o.name = name
-	o.pending.WriteString(text)
-	if o.pending.Len() >= streamFlushBytes {
+	if o.pending == nil {
+		o.pending = make([]byte, 0, streamFlushBytes+max(len(text), 4<<10))
+	}
+	o.pending = append(o.pending, text...)
+	if len(o.pending) >= streamFlushBytes {
 		o.flushLocked()
 		return
 	}
@@ -72,11 +74,15 @@ func (o *cellOutput) flushLocked() {
 		o.timer.Stop()
 		o.timer = nil
 	}
-	if o.pending.Len() == 0 {
+	if len(o.pending) == 0 {
 		return
 	}
-	o.s.pub.publish("stream", o.parent, streamContent{Name: o.name, Text: o.pending.String()})
-	o.pending.Reset()
+	o.s.pub.publishStream(o.parent, o.name, o.pending)
+	if cap(o.pending) > 4*streamFlushBytes {
+		o.pending = nil // after a large write, do not keep its buffer
+	} else {
+		o.pending = o.pending[:0]
+	}
 }
 
 // Display implements Output.

@@ -83,8 +83,10 @@ const (
 	handshakeTimeout = 5 * time.Second
 
 	// maxConnsPerSocket bounds the connections each socket holds. Jupyter
-	// clients open one per socket each; a notebook server a few.
-	maxConnsPerSocket = 64
+	// clients open one per socket each; a notebook server a few. The bound
+	// trades a lock-out (by a peer holding this many) for memory: an idle
+	// connection costs about 16 KiB.
+	maxConnsPerSocket = 1024
 
 	// smallMsgBytes bounds what the heartbeat (pings) and iopub
 	// (subscriptions) accept from a peer.

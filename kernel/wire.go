@@ -46,8 +46,10 @@ type Codec struct {
 }
 
 // Decode parses and verifies one multipart message. The returned message
-// shares memory with frames. Decode never panics: any malformed input is
-// reported as an error saying which part was wrong.
+// shares memory with frames. The header, parent header and metadata are
+// decoded; the content is only checked to be enclosed in braces, and is
+// validated when it is decoded. Decode never panics: any malformed input
+// is reported as an error saying which part was wrong.
 func (c Codec) Decode(frames [][]byte) (*Message, error) {
 	limit := c.MaxFrameBytes
 	if limit <= 0 {
@@ -102,7 +104,10 @@ func (c Codec) Decode(frames [][]byte) (*Message, error) {
 	if err := unmarshalObject(metadata, &m.Metadata); err != nil {
 		return nil, fmt.Errorf("decode metadata: %w", err)
 	}
-	if !isJSONObject(content) {
+	// The content is checked only for its braces here: every handler
+	// decodes it, which validates it, and validating it twice cost a
+	// client 5 ms per MiB of output.
+	if !looksLikeObject(content) {
 		return nil, errors.New("decode content: not a JSON object")
 	}
 	return m, nil
@@ -171,15 +176,18 @@ func (c Codec) sign(parts ...[]byte) []byte {
 	return h.Sum(nil)
 }
 
-// unmarshalObject decodes data, which must be a JSON object, into v.
+// unmarshalObject decodes data, which must be a JSON object, into v
+// (json.Unmarshal validates it).
 func unmarshalObject(data []byte, v any) error {
-	if !isJSONObject(data) {
+	if !looksLikeObject(data) {
 		return errors.New("not a JSON object")
 	}
 	return json.Unmarshal(data, v)
 }
 
-func isJSONObject(data []byte) bool {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid(data)
+// looksLikeObject reports whether data, without surrounding white space,
+// starts with { and ends with }.
+func looksLikeObject(data []byte) bool {
+	t := bytes.Trim(data, " \t\r\n")
+	return len(t) >= 2 && t[0] == '{' && t[len(t)-1] == '}'
 }
