@@ -309,6 +309,9 @@ func (f Frame) Rename(oldNew ...string) Frame {
 	if f.err != nil {
 		return f
 	}
+	if f.t == nil {
+		return errFrame(errorf("Rename", "the frame is empty (no columns)"))
+	}
 	if len(oldNew) == 0 || len(oldNew)%2 != 0 {
 		return errFrame(errorf("Rename", "give pairs of old and new names, e.g. Rename(\"Award Amount\", \"Dollars\"); got %d names", len(oldNew)))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
@@ -198,11 +199,10 @@ func (f Frame) Histogram(column string, bins int) Chart {
 }
 
 // count (re)computes a histogram's bins over its frame. Without a Range,
-// the bins span the values, except that when a few outliers stretch the
-// span more than tenfold beyond where 99% of the values lie, the bins
-// cover the 0.5th to 99.5th percentiles and a note says how many values
-// fall outside (so one huge award does not put every other one in the
-// first bin).
+// the bins span the values, except that when outliers (beyond three
+// interquartile ranges from the quartiles) stretch the span more than
+// twofold, the bins cover the other values and a note says how many fall
+// outside: one huge award does not put every other one in the first bin.
 func (ch Chart) count() Chart {
 	f := ch.frame
 	c, err := f.lookup("Histogram", ch.histColumn)
@@ -220,9 +220,15 @@ func (ch Chart) count() Chart {
 	if len(vals) > 0 {
 		slices.Sort(vals)
 		lo, hi = vals[0], vals[len(vals)-1]
-		q1, q99 := columnar.QuantileSorted(vals, 0.005), columnar.QuantileSorted(vals, 0.995)
-		if ch.histRange == nil && q99 > q1 && hi-lo > 10*(q99-q1) {
-			lo, hi = q1, q99
+		// Tukey's far-out fences: values beyond 3 interquartile ranges
+		// from the quartiles are outliers; leave them out when they
+		// stretch the span more than twofold.
+		q25, q75 := columnar.QuantileSorted(vals, 0.25), columnar.QuantileSorted(vals, 0.75)
+		lowFence, highFence := q25-3*(q75-q25), q75+3*(q75-q25)
+		inLo := vals[sort.SearchFloat64s(vals, lowFence)]
+		inHi := vals[max(sort.Search(len(vals), func(i int) bool { return vals[i] > highFence })-1, 0)]
+		if ch.histRange == nil && inHi > inLo && hi-lo > 2*(inHi-inLo) {
+			lo, hi = inLo, inHi
 		}
 	}
 	if ch.histRange != nil {
@@ -302,6 +308,9 @@ func (c Chart) Range(lo, hi float64) Chart {
 func (c Chart) LogX() Chart {
 	if c.err == nil && (c.xType != "quantitative" || c.horiz) {
 		return chartError(errorf("LogX", "the x axis of this chart is not numeric"))
+	}
+	if c.err == nil && c.binned {
+		return chartError(errorf("LogX", "a histogram's bins have equal widths; histogram the logarithm instead, e.g. Apply(\"log10\", func(r award_data.Row) float64 { return math.Log10(r.Float(\"Award Amount\")) })"))
 	}
 	c.logX = true
 	return c

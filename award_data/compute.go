@@ -163,6 +163,9 @@ func (f Frame) Apply(name string, fn any) Frame {
 	if strings.TrimSpace(name) == "" {
 		return errFrame(errorf(op, "the new column needs a name"))
 	}
+	if f.t == nil {
+		return errFrame(errorf(op, "the frame is empty (no columns)"))
+	}
 	rows := f.rowList()
 	items := make([]any, len(rows))
 	row := func(p int) Row { return Row{t: f.t, i: int(rows[p])} }
@@ -202,3 +205,18 @@ func (f Frame) Apply(name string, fn any) Frame {
 	}
 	return f.withColumn(c, rows)
 }
+
+// Compute returns all awards with a computed column. See Frame.Compute.
+//
+// Example:
+//
+//	award_data.Compute("Per Employee", "Award Amount", "/", "Number Employees")
+func Compute(name, left, op string, right any) Frame { return All().Compute(name, left, op, right) }
+
+// Apply returns all awards with a column computed by fn per award. See
+// Frame.Apply.
+//
+// Example:
+//
+//	award_data.Apply("Even Year", func(r award_data.Row) bool { return r.Int("Award Year")%2 == 0 })
+func Apply(name string, fn any) Frame { return All().Apply(name, fn) }

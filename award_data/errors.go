@@ -132,6 +132,9 @@ func suggestValues(v string, values []string, max int) []string {
 			}
 		}
 	}
+	if len(out) > 0 {
+		return out // a match ignoring case or an acronym beats spelling guesses
+	}
 	for _, s := range suggest(v, values, max) {
 		add(s)
 	}

@@ -11,7 +11,7 @@ type PivotOptions struct {
 	Rows    string // column whose values label the rows, e.g. "Agency"
 	Columns string // column whose values become columns, e.g. "Award Year"
 	Values  string // column aggregated in each cell, e.g. "Award Amount"; "" with Agg "count"
-	Agg     string // statistic per cell, as in Agg: sum (default), count, mean, median, min, max, std, var, nunique, first, last
+	Agg     string // statistic per cell, as in Agg: sum (the default; count without Values), count, mean, median, min, max, std, var, nunique, first, last
 	Margins bool   // add an "All" column and an "All" row over each row, column and everything
 }
 
@@ -39,6 +39,9 @@ func (f Frame) Pivot(o PivotOptions) Frame {
 	}
 	if o.Agg == "" {
 		o.Agg = "sum"
+		if o.Values == "" {
+			o.Agg = "count"
+		}
 	}
 	spec := strings.ToLower(strings.TrimSpace(o.Agg)) + "(" + o.Values + ")"
 	a, err := parseAggSpec(spec)

@@ -60,13 +60,35 @@ func TestNoPanicsOnAnyInput(t *testing.T) {
 				_ = agg.HTML()
 			}
 		})
+		check("toolkit "+col, func() {
+			small := Head(40)
+			for _, f := range []Frame{
+				small.GroupBy("Agency").Agg("count()", "sum("+col+")", "nunique("+col+")", "first("+col+")", "std("+col+")"),
+				small.Pivot(PivotOptions{Rows: col, Columns: "Phase", Values: "Award Amount", Margins: true}),
+				small.Pivot(PivotOptions{Rows: "Agency", Columns: col, Agg: "count", Margins: true}),
+				small.Join(Head(10), "outer", col), small.Join(Head(10), "left", col, "Agency"),
+				small.Compute("x", col, "/", col), small.Compute("x", "Award Amount", "*", col),
+				small.Rename(col, "renamed"), small.NLargest(3, col), small.NSmallest(2, col),
+				Concat(small.Select(col), Head(3)), small.Sort(col, false), small.Sort(col, Descending, "Agency"),
+				small.Slice(-5, 100),
+			} {
+				_ = f.String() + f.HTML()
+				if f.Err() == nil {
+					_ = f.ToCSV() + f.ToJSON()
+					_ = f.Records()
+					_ = f.Download("x.csv").MIMEBundle()
+				}
+			}
+		})
 		check("ValueCounts/Unique "+col, func() { _ = ValueCounts(col).String() + Unique(col).String() })
 		check("charts "+col, func() {
 			for _, c := range []Chart{Head(50).Bar(col, "Award Amount"), Head(50).Line("Award Year", col), Scatter(col, col),
 				Histogram(col, 0), Head(20).Bar("Agency", "Award Amount").Color(col)} {
-				_ = c.String()
-				_ = c.Spec()
-				_ = c.MIMEBundle()
+				for _, c := range []Chart{c, c.LogX(), c.LogY().YRange(1, 10), c.XRange(-5, 5), c.Bins(3).Range(0, 1e6)} {
+					_ = c.String()
+					_ = c.Spec()
+					_ = c.MIMEBundle()
+				}
 			}
 		})
 		for name, fn := range map[string]func(){
@@ -87,7 +109,12 @@ func TestNoPanicsOnAnyInput(t *testing.T) {
 		_ = zero.Bar("a", "b").String()
 	})
 	var zeroChart Chart
-	check("zero Chart", func() { _ = zeroChart.String() + zeroChart.Spec() })
+	check("zero Chart", func() { _ = zeroChart.String() + zeroChart.Spec() + zeroChart.SVG() })
+	check("zero Frame toolkit", func() {
+		_ = zero.Agg("count()").String() + zero.Pivot(PivotOptions{Rows: "a", Columns: "b"}).String() + zero.Join(zero, "inner", "a").String()
+		_ = zero.Compute("x", "a", "+", 1).String() + zero.Apply("x", func(Row) int { return 1 }).String() + zero.Rename("a", "b").String()
+		_ = zero.Slice(0, 3).String() + zero.NLargest(1, "a").String() + Concat(zero, zero).String() + zero.Download("x.csv").String()
+	})
 	var zeroGroup Grouped
 	check("zero Grouped", func() { _ = zeroGroup.String() + zeroGroup.Count().String() })
 }

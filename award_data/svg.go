@@ -60,6 +60,9 @@ func niceTicks(lo, hi float64, n int) (ticks []float64, nlo, nhi float64) {
 		}
 	}
 	nlo, nhi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
+	if !(step > 0) || math.IsInf(step, 0) || math.IsNaN(nlo) || math.IsNaN(nhi) || (nhi-nlo)/step > 100 {
+		return []float64{lo, hi}, lo, hi // extreme values: no round ticks
+	}
 	for v := nlo; v <= nhi+step/2; v += step {
 		ticks = append(ticks, math.Round(v/step)*step)
 	}
@@ -69,7 +72,11 @@ func niceTicks(lo, hi float64, n int) (ticks []float64, nlo, nhi float64) {
 func (a *axis) ticks() []float64 {
 	if a.log {
 		var t []float64
-		for e := math.Floor(math.Log10(a.lo)); e <= math.Ceil(math.Log10(a.hi)); e++ {
+		first, last := math.Floor(math.Log10(a.lo)), math.Ceil(math.Log10(a.hi))
+		if math.IsNaN(first) || math.IsInf(first, 0) || math.IsNaN(last) || last-first > 60 {
+			return nil
+		}
+		for e := first; e <= last; e++ {
 			if v := math.Pow(10, e); v >= a.lo*0.999 && v <= a.hi*1.001 {
 				t = append(t, v)
 			}
@@ -225,7 +232,15 @@ func (c Chart) SVG() string {
 		if fixed != nil {
 			lo, hi = fixed[0], fixed[1]
 		}
-		if lo > hi {
+		if log && fixed != nil && lo <= 0 {
+			// A log axis cannot start at or below zero: start where the
+			// positive values do.
+			lo = math.Min(hi/1000, 1)
+		}
+		if lo > hi || (log && hi <= 0) {
+			if log {
+				return 1, 10, false
+			}
 			return 0, 1, false
 		}
 		if lo == hi {

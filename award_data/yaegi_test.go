@@ -91,9 +91,28 @@ func TestThroughYaegi(t *testing.T) {
 		{`award_data.Scatter("Award Year", "Award Amount").Size(300, 200).Spec()`, award_data.Scatter("Award Year", "Award Amount").Size(300, 200).Spec()},
 		{`award_data.ValueCounts("Agency").Line("Agency", "Count").MIMEBundle()["text/plain"]`, award_data.ValueCounts("Agency").Line("Agency", "Count").MIMEBundle()["text/plain"]},
 		{`award_data.Where("Agncy", "==", 1).Bar("a", "b").Err() != nil`, true},
+		{`func() string { type firm struct{ Name string; N int }; return award_data.FromRecords([]firm{{"a", 1}, {"b", 2}}).String() }()`,
+			award_data.NewFrame(award_data.Col("Name", []string{"a", "b"}), award_data.Col("N", []int{1, 2})).String()},
 		{`award_data.Where("x", "==", 1).Err().(*award_data.Error).Op`, "Where"},
 		{`award_data.All().Select("Company").HTML() != ""`, true},
 		{`award_data.VegaLiteMIME`, award_data.VegaLiteMIME},
+		// Variadic and interface-typed parameters, called through reflect
+		// by yaegi: these were reflect panics before.
+		{`award_data.Sort("Award Amount", false).Head(3).String()`, award_data.Sort("-Award Amount").Head(3).String()},
+		{`award_data.Sort("Award Amount", award_data.Descending, "Company").Head(3).String()`, award_data.Sort("-Award Amount", "Company").Head(3).String()},
+		{`award_data.GroupBy("Agency").Sum("Award Amount", "Number Employees").Columns()`, award_data.Names{"Agency", "Award Amount", "Number Employees"}},
+		{`award_data.GroupBy("Agency").Sum().Err()`, award_data.GroupBy("Agency").Sum().Err()},
+		{`award_data.GroupBy("Agency").Agg("count()", "median(Award Amount) as Mid").String()`, award_data.GroupBy("Agency").Agg("count()", "median(Award Amount) as Mid").String()},
+		{`award_data.Pivot(award_data.PivotOptions{Rows: "Agency", Columns: "Phase", Values: "Award Amount", Margins: true}).String()`,
+			award_data.Pivot(award_data.PivotOptions{Rows: "Agency", Columns: "Phase", Values: "Award Amount", Margins: true}).String()},
+		{`award_data.Head(4).Apply("Len", func(r award_data.Row) int { return len(r.String("Company")) }).Ints("Len")`,
+			award_data.Head(4).Apply("Len", func(r award_data.Row) int { return len(r.String("Company")) }).Ints("Len")},
+		{`award_data.Head(4).Compute("k", "Award Amount", "/", 1000).Floats("k")`, award_data.Head(4).Compute("k", "Award Amount", "/", 1000).Floats("k")},
+		{`award_data.ValueCounts("Phase").ToCSV()`, award_data.ValueCounts("Phase").ToCSV()},
+		{`award_data.Where("Agency", "==", "NASA").String()`, award_data.Where("Agency", "==", "NASA").String()},
+		{`award_data.Columns()[:2]`, `["Company", "Award Title"]`},
+		{`award_data.Head(2).Join(award_data.ValueCounts("Agency"), "left", "Agency").Columns()[42]`, "Count"},
+		{`len(award_data.Histogram("Award Amount", 10).MIMEBundle())`, 3},
 	}
 	for _, tt := range tests {
 		got, err := r.run("fmt.Print("+tt.code+")", nil)
@@ -118,6 +137,8 @@ func TestPanicsAreCellErrors(t *testing.T) {
 		{`award_data.Filter(func(r award_data.Row) bool { return r.Int("Nope") > 0 }).Count()`, `award_data: Row.Int: unknown column "Nope"`},
 		{`award_data.Strings("Compny")`, `did you mean "Company"?`},
 		{`display.PNG([]byte("not a png"))`, "display: PNG: the data is not a PNG image"},
+		{`award_data.Head(3).ToCSV("out.csv")`, "cells cannot write files"},
+		{`award_data.GroupBy("Agency").Sum().Count()`, "Sum: name at least one column"},
 	} {
 		_, err := r.run(tt.code, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
