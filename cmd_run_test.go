@@ -70,7 +70,7 @@ func TestRunCommand(t *testing.T) {
 		{name: "both", args: []string{"-c", "1", code}, status: 2, stderr: "not both"},
 		{name: "missing file", args: []string{"/nonexistent/cell.go"}, status: 2, stderr: "no such file"},
 		{name: "bad limit", args: []string{"--max-output-bytes", "lots", "-c", "1"}, status: 2, stderr: "invalid size"},
-		{name: "small output cap", args: []string{"--max-output-bytes", "10", "-c", `fmt.Println("0123456789abcdef")`}, status: 0, stdout: "0123456789... [output truncated at 10 bytes]\n"},
+		{name: "small output cap", args: []string{"--max-output-bytes", "10", "-c", `fmt.Println("0123456789abcdef")`}, status: 0, stdout: "0123456789... [output truncated at 10 bytes; dropped 7 bytes]\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

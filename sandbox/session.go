@@ -229,8 +229,9 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 	var stdout, stderr strings.Builder
 	outBytes := 0
 	collect := func(name, text string) {
-		// The worker enforces the cap; this bounds a misbehaving one.
-		if outBytes+len(text) > l.MaxOutputBytes+256 {
+		// The worker enforces the cap; this bounds a misbehaving one
+		// (with room for the worker's notes of what it dropped).
+		if outBytes+len(text) > l.MaxOutputBytes+4096 {
 			return
 		}
 		outBytes += len(text)
@@ -325,11 +326,20 @@ func (s *Session) answerInput(p *proc, h *Handlers, m *wire.Message) {
 		reply.Err = "reading input is not supported here (no input handler); put the data in the cell instead"
 	} else if text, err := h.Input(m.Text, m.Password); err != nil {
 		reply.Err = err.Error()
+	} else if len(text) > maxInputBytes {
+		reply.Err = fmt.Sprintf("the input is %s; the limit is %s per reply — put large data in the cell or a file the kernel loads, not in an input prompt", bytesize.Approx(int64(len(text))), bytesize.Exact(maxInputBytes))
 	} else {
 		reply.Text = text
 	}
-	_ = p.c.Send(reply)
+	if err := p.c.Send(reply); err != nil {
+		// The cell is waiting for an answer: it must get one.
+		_ = p.c.Send(&wire.Message{Op: wire.OpInputRep, Err: "the input could not be passed to the cell: " + err.Error()})
+	}
 }
+
+// maxInputBytes bounds one input reply; the frame that carries it to the
+// worker must stay under wire.MaxFrameBytes.
+const maxInputBytes = 1 << 20
 
 // replyTimeout bounds a completion or inspect request.
 const replyTimeout = 5 * time.Second
@@ -360,6 +370,13 @@ func (s *Session) request(ctx context.Context, m *wire.Message) (*wire.Message, 
 				return nil, errors.New("sandbox: the worker exited during the request")
 			}
 			if isReply(r, wire.OpReply, id) {
+				if r.Restart {
+					// The worker's interpreter is still busy with an
+					// abandoned call; the next cell starts a new one.
+					p.kill("")
+					<-p.exited
+					s.p = nil
+				}
 				return r, nil
 			}
 		case <-t.C:

@@ -67,6 +67,11 @@ type Message struct {
 	// Names are the session's top-level names, for completion.
 	Names []string `json:"names,omitempty"`
 
+	// Restart, on a reply, says that the worker is unusable after this
+	// request (formatting a value ran compiled code past its deadline and
+	// the interpreter is still in use): the supervisor replaces it.
+	Restart bool `json:"restart,omitempty"`
+
 	Probe      *ProbeTarget  `json:"probe,omitempty"`
 	Probes     []ProbeResult `json:"probes,omitempty"`
 	Completion *Completion   `json:"completion,omitempty"`

@@ -227,9 +227,18 @@ func (w *worker) inspect(code string, cursor, detail int, names []string) wire.I
 		}
 		var val string
 		if v.CanInterface() {
-			val = renderPlain(v.Interface())
+			// The value's String method may be the cell's own: format
+			// it inside the gate, bounded, its panics recovered.
+			err := w.sess.guarded(context.Background(), name, func() { val = renderPlain(v.Interface()) })
+			w.out.takeFrames()
+			if err != nil {
+				val = "<" + err.Error() + ">"
+				if w.sess.abandoned.Load() {
+					val += "\n\nThe worker is being replaced: every variable of this session is lost."
+				}
+			}
 			if len(val) > 2000 && detail == 0 {
-				val = val[:2000] + " …"
+				val = truncateUTF8(val, 2000) + " …"
 			}
 		}
 		return textInspection(fmt.Sprintf("%s %s\n\n%s", name, v.Type(), val))

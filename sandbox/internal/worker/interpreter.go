@@ -88,6 +88,10 @@ type session struct {
 	// needForget is set when a cell may have registered a main function
 	// (see forgetMain).
 	needForget bool
+	// gate runs value formatting inside an evaluation (see render.go);
+	// abandoned is set when a formatting call outlived its deadline.
+	gate      *callGate
+	abandoned atomic.Bool
 }
 
 // interpOptions returns the interpreter options of a worker whose package
@@ -119,9 +123,13 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 // imports every allowed package, so that cells need no imports. pkgDir is
 // the session's package environment, or "".
 func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, error) {
-	in := interp.New(interpOptions(out.writer("stdout"), out.writer("stderr"), stdin, pkgDir))
+	// yaegi writes its panic traces to its own stderr, distinct from the
+	// cell's os.Stderr, so that only its lines are read as frames.
+	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
+	gate := &callGate{}
+	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg]["Call"] = reflect.ValueOf(gate.call)
 	if err := in.Use(ex); err != nil {
 		return nil, fmt.Errorf("loading the symbol table: %w", err)
 	}
@@ -142,7 +150,12 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	if _, err := in.Eval(helperSource); err != nil {
 		return nil, fmt.Errorf("defining the helpers: %w", err)
 	}
-	return &session{in: in, out: out}, nil
+	prog, err := in.Compile(cellprep.HelperPkg + ".Call()")
+	if err != nil {
+		return nil, fmt.Errorf("compiling the formatting gate: %w", err)
+	}
+	gate.prog = prog
+	return &session{in: in, out: out, gate: gate}, nil
 }
 
 // run evaluates the chunks of one cell and fills res. It returns when the
@@ -193,11 +206,7 @@ func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]a
 		if err != nil || !v.IsValid() || !v.CanInterface() {
 			return nil, err
 		}
-		vals := []any{v.Interface()}
-		if err := carriedError(vals); err != nil {
-			return nil, err
-		}
-		return valuesBundle(vals), nil
+		return s.bundle(ctx, []any{v.Interface()})
 	}
 	// _sbir.Show hands the values over through shown. The call is
 	// declared as a named function and then called: evaluated at top
@@ -222,10 +231,7 @@ func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]a
 	if ch.Quiet || vals == nil {
 		return nil, nil
 	}
-	if err := carriedError(*vals); err != nil {
-		return nil, err
-	}
-	return valuesBundle(*vals), nil
+	return s.bundle(ctx, *vals)
 }
 
 // cellFunc is the function each cell's last expression is evaluated in.
@@ -361,7 +367,8 @@ func oneLine(s string) string {
 func evalBusy() bool {
 	buf := make([]byte, 1<<20)
 	n := runtime.Stack(buf, true)
-	return strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).EvalWithContext.func1")
+	return strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).EvalWithContext.func1") ||
+		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).ExecuteWithContext.func1")
 }
 
 // settleTimeout is how long an interrupted evaluation may take to unwind

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -8,22 +9,37 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
-// flushInterval is how often buffered cell output is sent while a cell
-// runs; flushBytes sends earlier when that much is pending.
+// Output is batched by time and size: a cell that prints a line at a
+// time costs one frame per batch, not one per line, and its first bytes
+// still leave within flushInterval.
 const (
-	flushInterval = 25 * time.Millisecond
-	flushBytes    = 64 << 10
+	flushInterval = 10 * time.Millisecond
+	flushBytes    = 256 << 10
 )
 
-// truncationLine is added once when a cell's output exceeds the cap.
-func truncationLine(limit int) string {
-	return "... [output truncated at " + bytesize.Exact(int64(limit)) + "]\n"
-}
+// Display budget: every display a cell makes is charged the JSON size of
+// its data and metadata plus displayOverhead (the Jupyter message the
+// kernel wraps it in), so that many tiny displays are bounded too.
+const (
+	maxDisplayBytes = 16 << 20
+	displayOverhead = 512
+)
+
+// Bounds of a cell's result, which travels in one frame: an error message
+// or a traceback line longer than maxErrorBytes is cut, and the rich MIME
+// types of a value larger than maxValueBytes (JSON) are dropped.
+const (
+	maxErrorBytes     = 64 << 10
+	maxTracebackLines = 200
+	maxValueBytes     = 8 << 20
+)
 
 // cellOutput collects what a cell writes, enforces the output cap and
 // sends it to the supervisor in batches, in order across both streams.
@@ -35,26 +51,48 @@ type cellOutput struct {
 	// flush by end (before the result goes out) waits for one already in
 	// flight from loop: output never arrives after its cell's result.
 	sendMu sync.Mutex
+	spare  []byte // the previous batch's buffer, reused
 
 	mu        sync.Mutex
-	pending   []streamPart
-	pendBytes int
-	total     int
+	buf       []byte       // pending text of both streams, in write order
+	parts     []streamPart // runs of buf by stream
+	armed     bool         // the flush timer is running
+	ended     bool         // between cells: writes are dropped
+	total     int          // bytes of output the cell was allowed
 	truncated bool
 	overflow  string // stream that hit the cap
+	dropped   int    // bytes beyond the cap
+	dropWrite int    // writes that lost bytes to the cap
 	frames    []string
-	displayed int // bytes of display data sent by the cell
-	stdout    strings.Builder
-	stderr    strings.Builder
-	kick      chan struct{}
+
+	displayed    int // bytes charged for the cell's displays
+	dispDropped  int // displays refused
+	dispDropSize int // their bytes
+
+	kick  chan struct{}
+	timer *time.Timer
 }
 
-type streamPart struct{ name, text string }
+// streamPart is a run of pending output of one stream, ending at end in
+// the pending buffer.
+type streamPart struct {
+	name string
+	end  int
+}
 
 func newCellOutput(send func(*wire.Message) error, limit int) *cellOutput {
-	o := &cellOutput{send: send, limit: limit, kick: make(chan struct{}, 1)}
+	o := &cellOutput{send: send, limit: limit, kick: make(chan struct{}, 1), ended: true}
+	o.timer = time.AfterFunc(time.Hour, o.wake)
+	o.timer.Stop()
 	go o.loop()
 	return o
+}
+
+func (o *cellOutput) wake() {
+	select {
+	case o.kick <- struct{}{}:
+	default:
+	}
 }
 
 // writer returns the io.Writer of one stream.
@@ -65,18 +103,30 @@ type streamWriter struct {
 	name string
 }
 
-// panicLine matches the line yaegi writes to stderr for each frame a
-// panic unwinds: "_.go:5:3: panic: main.f(...)".
+func (w streamWriter) Write(p []byte) (int, error) {
+	w.o.write(w.name, p)
+	return len(p), nil
+}
+
+// traceWriter returns the interpreter's own stderr, where yaegi writes one
+// line per frame a panic unwinds. Those lines become the traceback; the
+// cell's os.Stderr is a different writer, so nothing a cell prints is
+// mistaken for a frame.
+func (o *cellOutput) traceWriter() io.Writer { return traceWriter{o} }
+
+type traceWriter struct{ o *cellOutput }
+
+// panicLine matches the line yaegi writes for each frame a panic unwinds:
+// "_.go:5:3: panic: main.f(...)".
 var panicLine = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
 
-func (w streamWriter) Write(p []byte) (int, error) {
-	if w.name == "stderr" && len(p) < 512 {
-		if m := panicLine.FindSubmatch(p); m != nil {
-			w.o.addFrame(string(m[1]), string(m[2]), string(m[3]))
-			return len(p), nil
-		}
+func (w traceWriter) Write(p []byte) (int, error) {
+	if m := panicLine.FindSubmatch(p); m != nil {
+		w.o.addFrame(string(m[1]), string(m[2]), string(m[3]))
+		return len(p), nil
 	}
-	w.o.write(w.name, p)
+	// Anything else yaegi reports goes to the cell's stderr.
+	w.o.write("stderr", p)
 	return len(p), nil
 }
 
@@ -108,72 +158,118 @@ func (o *cellOutput) takeFrames() []string {
 
 func (o *cellOutput) write(name string, p []byte) {
 	o.mu.Lock()
-	if o.truncated {
+	if o.ended {
+		// Writes after the end of the cell (there should be none).
 		o.mu.Unlock()
 		return
 	}
-	if o.total+len(p) > o.limit {
-		p = p[:o.limit-o.total]
-		o.truncated = true
-		o.overflow = name
+	if o.truncated || o.total+len(p) > o.limit {
+		keep := 0
+		if !o.truncated {
+			keep = o.limit - o.total
+			for keep > 0 && keep < len(p) && !utf8.RuneStart(p[keep]) {
+				keep-- // never split a character
+			}
+			o.truncated, o.overflow = true, name
+		}
+		o.dropped += len(p) - keep
+		o.dropWrite++
+		p = p[:keep]
 	}
 	o.total += len(p)
-	if len(p) > 0 {
-		s := string(p)
-		if n := len(o.pending); n > 0 && o.pending[n-1].name == name {
-			o.pending[n-1].text += s
-		} else {
-			o.pending = append(o.pending, streamPart{name, s})
-		}
-		o.pendBytes += len(s)
-		if name == "stderr" {
-			o.stderr.WriteString(s)
-		} else {
-			o.stdout.WriteString(s)
-		}
+	o.appendLocked(name, p)
+	big := len(o.buf) >= flushBytes
+	arm := !big && !o.armed && len(o.buf) > 0
+	if arm {
+		o.armed = true
 	}
-	big := o.pendBytes >= flushBytes
 	o.mu.Unlock()
 	if big {
-		select {
-		case o.kick <- struct{}{}:
-		default:
-		}
+		o.wake()
+	} else if arm {
+		o.timer.Reset(flushInterval)
 	}
 }
 
-// loop flushes pending output periodically for the worker's lifetime.
+// appendLocked adds p to the pending output of stream name.
+func (o *cellOutput) appendLocked(name string, p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	o.buf = append(o.buf, p...)
+	if n := len(o.parts); n > 0 && o.parts[n-1].name == name {
+		o.parts[n-1].end = len(o.buf)
+	} else {
+		o.parts = append(o.parts, streamPart{name, len(o.buf)})
+	}
+}
+
+// loop sends pending output when the timer or a full batch asks.
 func (o *cellOutput) loop() {
-	t := time.NewTicker(flushInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-		case <-o.kick:
-		}
+	for range o.kick {
 		o.flush()
 	}
 }
 
-// maxDisplayBytes bounds the display data one cell may send.
-const maxDisplayBytes = 16 << 20
-
-// allowDisplay accounts for a display of n bytes and reports whether it
-// fits the cell's budget; the first refusal adds a note to stderr.
-func (o *cellOutput) allowDisplay(n int) bool {
+// admitDisplay charges a display against the cell's budget and returns
+// its data and metadata to send, or ok false when it must be dropped.
+// They are encoded here, once: the charge is their exact JSON size, and
+// the encoded values are what the frame carries.
+func (o *cellOutput) admitDisplay(m display.Message) (data, meta map[string]any, ok bool) {
 	o.mu.Lock()
-	over := o.displayed+n > maxDisplayBytes
-	first := over && o.displayed <= maxDisplayBytes
-	if over {
-		o.displayed = maxDisplayBytes + 1
-	} else {
-		o.displayed += n
+	if o.dispDropped > 0 {
+		// Once one is dropped, all later ones are: no need to encode.
+		o.dispDropped++
+		o.dispDropSize += displayOverhead + approxSize(m.Data) + approxSize(m.Metadata)
+		o.mu.Unlock()
+		return nil, nil, false
 	}
 	o.mu.Unlock()
-	if first {
-		o.write("stderr", []byte("... [display output dropped: the cell exceeded "+bytesize.Exact(maxDisplayBytes)+" of displays]\n"))
+	n := displayOverhead
+	encode := func(in map[string]any) map[string]any {
+		if in == nil {
+			return nil
+		}
+		out := make(map[string]any, len(in))
+		for k, v := range in {
+			b, err := json.Marshal(v)
+			if err != nil {
+				b, _ = json.Marshal(fmt.Sprintf("<%s could not be encoded: %v>", k, err))
+			}
+			out[k] = json.RawMessage(b)
+			n += len(k) + len(b) + 4
+		}
+		return out
 	}
-	return !over
+	data, meta = encode(m.Data), encode(m.Metadata)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ended {
+		return nil, nil, false
+	}
+	if o.dispDropped > 0 || o.displayed+n > maxDisplayBytes || n > wire.MaxFrameBytes-displayOverhead {
+		o.dispDropped++
+		o.dispDropSize += n
+		return nil, nil, false
+	}
+	o.displayed += n
+	return data, meta, true
+}
+
+// approxSize is about the JSON size of a MIME bundle, without encoding
+// strings (the usual content) again.
+func approxSize(m map[string]any) int {
+	n := 0
+	for k, v := range m {
+		n += len(k) + 4
+		if s, ok := v.(string); ok {
+			n += len(s) + 2
+			continue
+		}
+		b, _ := json.Marshal(v)
+		n += len(b)
+	}
+	return n
 }
 
 // flush sends pending output now.
@@ -181,11 +277,18 @@ func (o *cellOutput) flush() {
 	o.sendMu.Lock()
 	defer o.sendMu.Unlock()
 	o.mu.Lock()
-	parts := o.pending
-	o.pending, o.pendBytes = nil, 0
+	buf, parts := o.buf, o.parts
+	o.buf, o.parts, o.armed = o.spare[:0], nil, false
 	o.mu.Unlock()
+	start := 0
 	for _, p := range parts {
-		_ = o.send(&wire.Message{Op: wire.OpStream, Name: p.name, Text: p.text})
+		_ = o.send(&wire.Message{Op: wire.OpStream, Name: p.name, Text: string(buf[start:p.end])})
+		start = p.end
+	}
+	if cap(buf) <= 4*flushBytes {
+		o.spare = buf
+	} else {
+		o.spare = nil
 	}
 }
 
@@ -193,34 +296,103 @@ func (o *cellOutput) flush() {
 func (o *cellOutput) begin() {
 	o.flush()
 	o.mu.Lock()
-	o.total, o.truncated, o.overflow, o.frames, o.displayed = 0, false, "", nil, 0
-	o.stdout.Reset()
-	o.stderr.Reset()
+	o.ended = false
+	o.total, o.truncated, o.overflow, o.dropped, o.dropWrite, o.frames = 0, false, "", 0, 0, nil
+	o.displayed, o.dispDropped, o.dispDropSize = 0, 0, 0
 	o.mu.Unlock()
 }
 
-// end flushes, adds the truncation line if needed and copies the cell's
-// output into res.
+// truncationLine is added once when a cell's output exceeds the cap: it
+// says how much was dropped.
+func truncationLine(limit, dropped, writes int) string {
+	s := "... [output truncated at " + bytesize.Exact(int64(limit)) + "; dropped " + count(dropped, "byte")
+	if writes > 1 {
+		s += " from " + count(writes, "write")
+	}
+	return s + "]\n"
+}
+
+// displayDropLine says which displays the budget refused.
+func displayDropLine(n, size int) string {
+	return "... [" + count(n, "display") + " dropped (about " + bytesize.Approx(int64(size)) + "): the cell's displays exceeded " + bytesize.Exact(maxDisplayBytes) + "]\n"
+}
+
+// count formats n with thousands separators and the noun, pluralised.
+func count(n int, noun string) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if n != 1 {
+		noun += "s"
+	}
+	return s + " " + noun
+}
+
+// end adds the notes of what was dropped, flushes, marks the cell ended
+// (later writes are dropped) and bounds res to what one frame carries.
 func (o *cellOutput) end(res *wire.Result) {
 	o.mu.Lock()
 	if o.truncated {
-		line := truncationLine(o.limit)
-		o.pending = append(o.pending, streamPart{o.overflow, line})
-		if o.overflow == "stderr" {
-			o.stderr.WriteString(line)
-		} else {
-			o.stdout.WriteString(line)
-		}
+		o.appendLocked(o.overflow, []byte(truncationLine(o.limit, o.dropped, o.dropWrite)))
 	}
-	res.Truncated = o.truncated
-	res.Stdout, res.Stderr = o.stdout.String(), o.stderr.String()
+	if o.dispDropped > 0 {
+		o.appendLocked("stderr", []byte(displayDropLine(o.dispDropped, o.dispDropSize)))
+	}
+	res.Truncated = o.truncated || o.dispDropped > 0
+	o.ended = true
 	o.mu.Unlock()
 	o.flush()
-	// Writes after the end of the cell (there should be none) are dropped.
-	o.mu.Lock()
-	o.truncated = true
-	o.overflow = ""
-	o.mu.Unlock()
+	boundResult(res)
+}
+
+// boundResult cuts what a result carries to what one frame may hold: a
+// 20 MiB panic message is reported, shortened, as the panic it is.
+func boundResult(res *wire.Result) {
+	res.ErrorMessage = cutText(res.ErrorMessage, maxErrorBytes)
+	if len(res.Traceback) > maxTracebackLines {
+		n := len(res.Traceback)
+		res.Traceback = append(res.Traceback[:maxTracebackLines:maxTracebackLines], fmt.Sprintf("  ... %d more frames", n-maxTracebackLines))
+	}
+	for i, l := range res.Traceback {
+		res.Traceback[i] = cutText(l, maxErrorBytes)
+	}
+	if res.Value == nil {
+		return
+	}
+	size := 0
+	sizes := map[string]int{}
+	for k, v := range res.Value {
+		b, err := json.Marshal(v)
+		if err != nil {
+			delete(res.Value, k)
+			continue
+		}
+		res.Value[k] = json.RawMessage(b)
+		sizes[k] = len(b)
+		size += len(b)
+	}
+	if size <= maxValueBytes {
+		return
+	}
+	plain, _ := res.Value["text/plain"].(json.RawMessage)
+	var text string
+	_ = json.Unmarshal(plain, &text)
+	text = cutText(text, maxRenderBytes)
+	for k, n := range sizes {
+		if k != "text/plain" {
+			text += fmt.Sprintf("\n[the value's %s (%s) is over the %s a value may send and is not shown]", k, bytesize.Approx(int64(n)), bytesize.Exact(maxValueBytes))
+		}
+	}
+	res.Value = map[string]any{"text/plain": text}
+}
+
+// cutText shortens s to about max bytes, saying how long it was.
+func cutText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return truncateUTF8(s, max) + " … [" + bytesize.Approx(int64(len(s))) + " in all]"
 }
 
 // inputReader is the interpreter's stdin: each read with nothing buffered

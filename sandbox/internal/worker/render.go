@@ -1,11 +1,139 @@
 package worker
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"math/big"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
 )
+
+// Formatting a value runs code the cell defined: String, Error, Err,
+// HTML, Markdown and MIMEBundle methods may be interpreted, and may panic
+// or never return. The worker therefore formats values only inside an
+// interpreter evaluation (see callGate) so that yaegi's own stop
+// mechanism applies, under a deadline, with every panic recovered.
+
+// renderTimeout bounds formatting one value (a cell's last value or an
+// inspected variable).
+const renderTimeout = 2 * time.Second
+
+// maxRenderElems bounds how many elements of a slice or map are rendered.
+const maxRenderElems = 100
+
+// maxRenderBytes bounds text/plain of a value.
+const maxRenderBytes = 64 << 10
+
+// maxRenderDepth bounds how deeply nested values are followed: a slice
+// that contains itself must not recurse until the stack overflows.
+const maxRenderDepth = 64
+
+// maxBigBits is the largest math/big number formatted in full; converting
+// a larger one to decimal takes longer than the render deadline.
+const maxBigBits = 1 << 20
+
+// callGate runs compiled Go code (the formatting) inside an interpreter
+// evaluation. yaegi stops interpreted code by bumping a run id that every
+// interpreted step checks, and it does so only when the context of a
+// running evaluation ends; a String method the formatting calls is
+// interpreted code of that evaluation, so the deadline stops it there.
+type callGate struct {
+	prog *interp.Program        // "_sbir.Call()", compiled once
+	fn   atomic.Pointer[func()] // what Call runs
+}
+
+// call is the _sbir.Call helper.
+func (g *callGate) call() {
+	if fn := g.fn.Load(); fn != nil {
+		(*fn)()
+	}
+}
+
+// renderError is why a value could not be formatted; the cell fails with
+// it (wrapped in valueError, it names its own class).
+type renderError struct {
+	name string // ErrorName: Timeout, Interrupted or FormatError
+	msg  string
+}
+
+func (e *renderError) Error() string     { return e.msg }
+func (e *renderError) ErrorName() string { return e.name }
+
+// errRenderStuck marks a formatting call that was still running compiled
+// code after its deadline and the settle time: the interpreter is in use
+// by an abandoned goroutine and the worker must be replaced.
+var errRenderStuck = errors.New("formatting did not return")
+
+// guarded runs fn inside an interpreter evaluation bounded by ctx and
+// renderTimeout, recovering its panics. what names the value for errors.
+func (s *session) guarded(ctx context.Context, what string, fn func()) error {
+	inner, cancel := context.WithTimeout(ctx, renderTimeout)
+	defer cancel()
+	done := make(chan struct{})
+	var panicked any
+	run := func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		fn()
+	}
+	s.gate.fn.Store(&run)
+	defer s.gate.fn.Store(nil)
+	cellContext.Store(&inner)
+	_, err := s.in.ExecuteWithContext(inner, s.gate.prog)
+	if err == nil {
+		if panicked != nil {
+			return &renderError{name: "FormatError", msg: fmt.Sprintf("formatting %s panicked: %v", what, oneLine(fmt.Sprint(panicked)))}
+		}
+		return nil
+	}
+	if inner.Err() == nil {
+		// The gate itself failed (it never should): report, do not hide.
+		return &renderError{name: "FormatError", msg: fmt.Sprintf("formatting %s failed: %v", what, err)}
+	}
+	// The deadline or an interrupt stopped the interpreted code; compiled
+	// code it was in returns on its own, or never.
+	select {
+	case <-done:
+	case <-time.After(settleTimeout):
+		s.abandoned.Store(true)
+		return fmt.Errorf("%w: %s was still being formatted %v after its %v deadline", errRenderStuck, what, settleTimeout, renderTimeout)
+	}
+	if ctx.Err() != nil {
+		return &renderError{name: "Interrupted", msg: "the cell was interrupted while its value was being formatted"}
+	}
+	return &renderError{name: "Timeout", msg: fmt.Sprintf("formatting %s did not finish within %v: a String, Error, HTML, Markdown or MIMEBundle method it calls runs too long; it was stopped and the session's variables are kept", what, renderTimeout)}
+}
+
+// bundle checks a cell's values for a carried error and renders them,
+// inside the formatting gate.
+func (s *session) bundle(ctx context.Context, vals []any) (map[string]any, error) {
+	var b map[string]any
+	var cerr error
+	err := s.guarded(ctx, "the cell's value", func() {
+		if cerr = carriedError(vals); cerr != nil {
+			return
+		}
+		b = valuesBundle(vals)
+	})
+	s.out.takeFrames() // a recovered panic's trace is not the cell's
+	if err != nil {
+		if errors.Is(err, errRenderStuck) {
+			return nil, valueError{&renderError{name: "Timeout", msg: err.Error()}}
+		}
+		return nil, valueError{err}
+	}
+	if cerr != nil {
+		return nil, cerr
+	}
+	return b, nil
+}
 
 // valuesBundle renders values unless there is nothing worth showing (no
 // values, or only nils such as a nil error).
@@ -22,12 +150,6 @@ func valuesBundle(vals []any) map[string]any {
 	return renderValues(vals)
 }
 
-// maxRenderElems bounds how many elements of a slice or map are rendered.
-const maxRenderElems = 100
-
-// maxRenderBytes bounds text/plain of a value.
-const maxRenderBytes = 64 << 10
-
 // renderValues returns the MIME bundle of the last expression's values.
 func renderValues(vals []any) map[string]any {
 	parts := make([]string, len(vals))
@@ -36,7 +158,7 @@ func renderValues(vals []any) map[string]any {
 	}
 	text := strings.Join(parts, " ")
 	if len(text) > maxRenderBytes {
-		text = text[:maxRenderBytes] + " …"
+		text = truncateUTF8(text, maxRenderBytes) + " …"
 	}
 	bundle := map[string]any{"text/plain": text}
 	if len(vals) == 1 {
@@ -45,8 +167,10 @@ func renderValues(vals []any) map[string]any {
 	return bundle
 }
 
-// addRich adds the richer MIME types a value offers.
+// addRich adds the richer MIME types a value offers. A method that panics
+// adds nothing.
 func addRich(bundle map[string]any, v any) {
+	defer func() { _ = recover() }()
 	if m, ok := v.(interface{ MIMEBundle() map[string]any }); ok {
 		for k, x := range m.MIMEBundle() {
 			bundle[k] = x
@@ -62,7 +186,9 @@ func addRich(bundle map[string]any, v any) {
 }
 
 // renderPlain formats one value for text/plain: strings quoted, errors and
-// Stringers as text, big slices and maps shortened.
+// Stringers as text, big slices and maps shortened, and everything bounded
+// in size. Methods are called through fmt, which recovers their panics
+// (a nil receiver shows as <nil>).
 func renderPlain(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -72,29 +198,249 @@ func renderPlain(v any) string {
 			return strconv.Quote(x[:maxRenderBytes]) + "…"
 		}
 		return strconv.Quote(x)
-	case error:
-		return x.Error()
-	case fmt.Stringer:
-		return x.String()
+	case *big.Int:
+		if x != nil && x.BitLen() > maxBigBits {
+			return fmt.Sprintf("<a %d-bit big.Int, too large to show>", x.BitLen())
+		}
+	case *big.Rat:
+		if x != nil && x.Num().BitLen()+x.Denom().BitLen() > maxBigBits {
+			return fmt.Sprintf("<a big.Rat of %d bits, too large to show>", x.Num().BitLen()+x.Denom().BitLen())
+		}
+	case error, fmt.Stringer:
+		return truncateUTF8(fmt.Sprint(x), maxRenderBytes+1)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array:
 		if rv.Len() > maxRenderElems {
-			head := rv.Slice(0, maxRenderElems)
 			if rv.Kind() == reflect.Array {
-				head = reflect.Value{}
+				return fmt.Sprintf("[%d elements of %s]", rv.Len(), rv.Type().Elem())
 			}
-			if head.IsValid() {
-				s := fmt.Sprintf("%v", head.Interface())
-				return strings.TrimSuffix(s, "]") + fmt.Sprintf(" … (%d more; %d in all)]", rv.Len()-maxRenderElems, rv.Len())
-			}
-			return fmt.Sprintf("[%d elements of %s]", rv.Len(), rv.Type().Elem())
+			s := boundedSprint(rv.Slice(0, maxRenderElems))
+			return strings.TrimSuffix(s, "]") + fmt.Sprintf(" … (%d more; %d in all)]", rv.Len()-maxRenderElems, rv.Len())
 		}
 	case reflect.Map:
 		if rv.Len() > maxRenderElems {
 			return fmt.Sprintf("map of %d entries (%s)", rv.Len(), rv.Type())
 		}
 	}
-	return fmt.Sprintf("%v", v)
+	return boundedSprint(rv)
+}
+
+// boundedSprint formats v as %v does when the result is small, and with a
+// bounded walk of its own otherwise (fmt builds the whole text first, so a
+// value holding a million strings would cost its full size).
+func boundedSprint(v reflect.Value) string {
+	budget := maxRenderBytes
+	if fits(v, 0, &budget) {
+		if !v.CanInterface() {
+			return "?"
+		}
+		return fmt.Sprintf("%v", v.Interface())
+	}
+	w := &limitedText{max: maxRenderBytes}
+	writeValue(w, v, 0)
+	return w.String()
+}
+
+// methodCost is what a value with a String or Error method is assumed to
+// print when estimating a value's size.
+const methodCost = 64
+
+// fits reports whether %v of v stays within *budget bytes, spending it.
+// Nothing is formatted and no method is called.
+func fits(v reflect.Value, depth int, budget *int) bool {
+	if *budget < 0 || depth > maxRenderDepth {
+		return false
+	}
+	if !v.IsValid() {
+		*budget -= 5
+		return *budget >= 0
+	}
+	if depth > 0 && v.CanInterface() && hasMethods(v.Type()) {
+		*budget -= methodCost
+		return *budget >= 0
+	}
+	switch v.Kind() {
+	case reflect.String:
+		*budget -= v.Len()
+	case reflect.Pointer:
+		if depth == 0 && !v.IsNil() {
+			switch v.Elem().Kind() {
+			case reflect.Array, reflect.Slice, reflect.Struct, reflect.Map:
+				*budget--
+				return fits(v.Elem(), depth+1, budget)
+			}
+		}
+		*budget -= 14
+	case reflect.Interface:
+		if v.IsNil() {
+			*budget -= 5
+		} else {
+			return fits(v.Elem(), depth+1, budget)
+		}
+	case reflect.Slice, reflect.Array:
+		*budget -= 2
+		for i := 0; i < v.Len() && *budget >= 0; i++ {
+			*budget--
+			if !fits(v.Index(i), depth+1, budget) {
+				return false
+			}
+		}
+	case reflect.Map:
+		*budget -= 5
+		if v.Len() > maxRenderElems {
+			return false
+		}
+		it := v.MapRange()
+		for it.Next() && *budget >= 0 {
+			*budget -= 2
+			if !fits(it.Key(), depth+1, budget) || !fits(it.Value(), depth+1, budget) {
+				return false
+			}
+		}
+	case reflect.Struct:
+		*budget -= 2
+		for i := 0; i < v.NumField() && *budget >= 0; i++ {
+			*budget--
+			if !fits(v.Field(i), depth+1, budget) {
+				return false
+			}
+		}
+	default:
+		*budget -= 24
+	}
+	return *budget >= 0
+}
+
+// hasMethods reports whether fmt would call a method of t instead of
+// printing its structure.
+func hasMethods(t reflect.Type) bool {
+	return t.Implements(stringerType) || t.Implements(errorType) || t.Implements(formatterType)
+}
+
+var (
+	stringerType  = reflect.TypeFor[fmt.Stringer]()
+	errorType     = reflect.TypeFor[error]()
+	formatterType = reflect.TypeFor[fmt.Formatter]()
+)
+
+// limitedText collects at most max bytes; what does not fit is dropped
+// and marked with one ellipsis.
+type limitedText struct {
+	b    strings.Builder
+	max  int
+	full bool
+}
+
+func (w *limitedText) WriteString(s string) {
+	if w.full {
+		return
+	}
+	if room := w.max - w.b.Len(); len(s) > room {
+		w.b.WriteString(truncateUTF8(s, room))
+		w.b.WriteString(" …")
+		w.full = true
+		return
+	}
+	w.b.WriteString(s)
+}
+
+func (w *limitedText) String() string { return w.b.String() }
+
+// writeValue writes v the way %v would, stopping once w is full.
+func writeValue(w *limitedText, v reflect.Value, depth int) {
+	if w.full {
+		return
+	}
+	if depth > maxRenderDepth {
+		w.WriteString("…")
+		return
+	}
+	if !v.IsValid() {
+		w.WriteString("<nil>")
+		return
+	}
+	if v.CanInterface() && (depth > 0 && hasMethods(v.Type()) || !isComposite(v.Kind())) {
+		x := v.Interface()
+		if b, ok := x.(*big.Int); ok && b != nil && b.BitLen() > maxBigBits {
+			w.WriteString(renderPlain(b))
+			return
+		}
+		w.WriteString(truncateUTF8(fmt.Sprint(x), w.max-w.b.Len()+1))
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if depth == 0 && !v.IsNil() {
+			w.WriteString("&")
+			writeValue(w, v.Elem(), depth+1)
+			return
+		}
+		w.WriteString(fmt.Sprintf("%#x", v.Pointer()))
+	case reflect.Interface:
+		writeValue(w, v.Elem(), depth+1)
+	case reflect.Slice, reflect.Array:
+		w.WriteString("[")
+		for i := 0; i < v.Len() && !w.full; i++ {
+			if i > 0 {
+				w.WriteString(" ")
+			}
+			writeValue(w, v.Index(i), depth+1)
+		}
+		w.WriteString("]")
+	case reflect.Map:
+		if v.Len() > maxRenderElems {
+			w.WriteString(fmt.Sprintf("map of %d entries (%s)", v.Len(), v.Type()))
+			return
+		}
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		w.WriteString("map[")
+		for i, k := range keys {
+			if i > 0 {
+				w.WriteString(" ")
+			}
+			writeValue(w, k, depth+1)
+			w.WriteString(":")
+			writeValue(w, v.MapIndex(k), depth+1)
+		}
+		w.WriteString("]")
+	case reflect.Struct:
+		w.WriteString("{")
+		for i := 0; i < v.NumField() && !w.full; i++ {
+			if i > 0 {
+				w.WriteString(" ")
+			}
+			writeValue(w, v.Field(i), depth+1)
+		}
+		w.WriteString("}")
+	case reflect.String:
+		w.WriteString(v.String())
+	default:
+		w.WriteString("?")
+	}
+}
+
+func isComposite(k reflect.Kind) bool {
+	switch k {
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Array, reflect.Map, reflect.Struct:
+		return true
+	}
+	return false
+}
+
+// truncateUTF8 returns the longest prefix of s of at most n bytes that
+// does not split a character.
+func truncateUTF8(s string, n int) string {
+	if n < 0 {
+		n = 0
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }

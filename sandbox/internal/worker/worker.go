@@ -134,28 +134,17 @@ func startWorker(c *wire.Conn) (*worker, error) {
 // display forwards display.* calls of the cell to the supervisor, after the
 // output written before them.
 func (w *worker) display(m display.Message) {
-	if !m.Clear {
-		n := 0
-		for _, v := range m.Data {
-			switch x := v.(type) {
-			case string:
-				n += len(x)
-			case []byte:
-				n += len(x)
-			default:
-				n += 64
-			}
-		}
-		if !w.out.allowDisplay(n) {
-			return
-		}
-	}
-	w.out.flush()
 	if m.Clear {
+		w.out.flush()
 		_ = w.c.Send(&wire.Message{Op: wire.OpClear, Wait: m.Wait})
 		return
 	}
-	_ = w.c.Send(&wire.Message{Op: wire.OpDisplay, Display: &wire.Display{Data: m.Data, Metadata: m.Metadata, DisplayID: m.DisplayID, Update: m.Update}})
+	data, meta, ok := w.out.admitDisplay(m)
+	if !ok {
+		return
+	}
+	w.out.flush()
+	_ = w.c.Send(&wire.Message{Op: wire.OpDisplay, Display: &wire.Display{Data: data, Metadata: meta, DisplayID: m.DisplayID, Update: m.Update}})
 }
 
 // serve reads requests until the supervisor closes the pipe.
@@ -189,7 +178,7 @@ func (w *worker) serve() int {
 			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Completion: &c})
 		case wire.OpInspect:
 			in := w.inspect(m.Code, m.Cursor, m.Detail, m.Names)
-			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Inspection: &in})
+			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Inspection: &in, Restart: w.sess.abandoned.Load()})
 		case wire.OpPreflight:
 			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Err: preflightImport(w.cfg.PackagesDir, m.Code)})
 		case wire.OpProbe:
@@ -221,7 +210,7 @@ func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
 		w.out.end(res)
 		// The supervisor keeps its own copy of the streams.
 		res.Stdout, res.Stderr = "", ""
-		if interrupted && !w.sess.healthy() {
+		if (interrupted || w.sess.abandoned.Load()) && !w.sess.healthy() {
 			res.Restarted = true // the supervisor replaces this worker
 		} else {
 			w.sess.forgetMain()

@@ -1,0 +1,285 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests send the exact inputs of issue 13 (items 4, 5 and 10)
+// through a real Session: a value or an inspection never kills or wedges
+// the worker, its error lands on the cell that caused it, and the
+// session's variables survive.
+
+// stringerDecls declares a Stringer whose String panics and one whose
+// String never returns, and session variables holding nil pointers whose
+// String methods dereference them.
+const stringerDecls = `type P struct{}
+func (P) String() string { panic("boom") }
+type L struct{}
+func (L) String() string { for {} }
+var r *regexp.Regexp
+var b *strings.Builder
+var tm *time.Time
+var s fmt.Stringer = P{}
+var l fmt.Stringer = L{}`
+
+func TestValueFormattingKeepsWorker(t *testing.T) {
+	sess := newTestSession(t, nil)
+	run(t, sess, "kept := 41")
+	if r := run(t, sess, stringerDecls); !r.Success {
+		t.Fatalf("declarations: %s: %s", r.ErrorName, r.ErrorMessage)
+	}
+	tests := []struct {
+		code, value      string // value: the text/plain of a successful cell
+		errName, errText string // or the error the cell must fail with
+	}{
+		{code: "var r2 *regexp.Regexp\nr2", value: "<nil>"},
+		{code: "var b2 *strings.Builder\nb2", value: "<nil>"},
+		{code: "var tm2 *time.Time\ntm2", value: "<nil>"},
+		{code: "r", value: "<nil>"},
+		{code: "s", value: "%!v(PANIC=String method: boom)"},
+		{code: "[]fmt.Stringer{s, s}", value: "[%!v(PANIC=String method: boom) %!v(PANIC=String method: boom)]"},
+		{code: "l", errName: "Timeout", errText: "formatting the cell's value did not finish within 2s"},
+		{code: "var l2 fmt.Stringer = L{}\nl2", errName: "Timeout", errText: "it was stopped and the session's variables are kept"},
+	}
+	for _, tc := range tests {
+		r := run(t, sess, tc.code)
+		if r.Restarted {
+			t.Errorf("%q restarted the worker: %+v", tc.code, r)
+		}
+		if tc.errName == "" {
+			if !r.Success || value(r) != tc.value {
+				t.Errorf("%q: %v %s: %s, value %q; want %q", tc.code, r.Success, r.ErrorName, r.ErrorMessage, value(r), tc.value)
+			}
+		} else if r.Success || r.ErrorName != tc.errName || !strings.Contains(r.ErrorMessage, tc.errText) {
+			t.Errorf("%q: %v %s: %s; want %s containing %q", tc.code, r.Success, r.ErrorName, r.ErrorMessage, tc.errName, tc.errText)
+		}
+		// The next, innocent cell sees its variables and no error.
+		if r := run(t, sess, "kept"); !r.Success || value(r) != "41" {
+			t.Fatalf("after %q: %+v", tc.code, r)
+		}
+	}
+}
+
+func TestInspectKeepsWorker(t *testing.T) {
+	sess := newTestSession(t, nil)
+	run(t, sess, "kept := 41")
+	if r := run(t, sess, stringerDecls); !r.Success {
+		t.Fatalf("declarations: %s: %s", r.ErrorName, r.ErrorMessage)
+	}
+	tests := []struct{ name, want string }{
+		{"r", "r *regexp.Regexp\n\n<nil>"},
+		{"b", "b *strings.Builder\n\n<nil>"},
+		{"tm", "tm *time.Time\n\n<nil>"},
+		{"s", "%!v(PANIC=String method: boom)"},
+		{"l", "formatting l did not finish within 2s"},
+	}
+	for _, tc := range tests {
+		in, err := sess.Inspect(context.Background(), tc.name, 1, 0)
+		if err != nil {
+			t.Fatalf("Inspect(%s): %v", tc.name, err)
+		}
+		text, _ := in.Data["text/plain"].(string)
+		if !in.Found || !strings.Contains(text, tc.want) {
+			t.Errorf("Inspect(%s) = %v %q, want %q", tc.name, in.Found, text, tc.want)
+		}
+		if r := run(t, sess, "kept"); !r.Success || value(r) != "41" {
+			t.Fatalf("after inspecting %s the next cell got %+v", tc.name, r)
+		}
+	}
+}
+
+// slowString is a Stringer whose String runs compiled code (math/big)
+// for far longer than the render deadline: yaegi cannot stop it, so the
+// worker must be replaced, and the error must say so where it happened.
+const slowString = `type H struct{}
+func (H) String() string { return new(big.Int).Exp(big.NewInt(3), big.NewInt(200000000), nil).String() }
+var h fmt.Stringer = H{}`
+
+func TestStuckFormattingReplacesWorker(t *testing.T) {
+	sess := newTestSession(t, func(l *Limits) { l.CellTimeout = 30 * time.Second })
+	run(t, sess, slowString)
+	r := run(t, sess, "h")
+	if r.Success || r.ErrorName != "Timeout" || !r.Restarted || !strings.Contains(r.ErrorMessage, "was still being formatted") {
+		t.Fatalf("stuck value: %+v", r)
+	}
+	if r := run(t, sess, "1 + 1"); !r.Success || value(r) != "2" {
+		t.Fatalf("the cell after a stuck value: %+v", r)
+	}
+
+	run(t, sess, slowString)
+	in, err := sess.Inspect(context.Background(), "h", 1, 0)
+	text, _ := in.Data["text/plain"].(string)
+	if err != nil || !strings.Contains(text, "every variable of this session is lost") {
+		t.Fatalf("stuck inspection: %v %q", err, text)
+	}
+	if r := run(t, sess, "1 + 1"); !r.Success || value(r) != "2" || r.Restarted {
+		t.Fatalf("the cell after a stuck inspection: %+v", r)
+	}
+}
+
+func TestPanicTraceOnlyFromInterpreter(t *testing.T) {
+	sess := newTestSession(t, nil)
+	fake := "_.go:5:3: panic: main.f(...)\n"
+	r := run(t, sess, "fmt.Fprint(os.Stderr, "+strconv.Quote(fake)+")\npanic(\"real\")")
+	if r.Stderr != fake {
+		t.Errorf("stderr %q, want the cell's line %q", r.Stderr, fake)
+	}
+	want := []string{"Panic: real", "  at line 2, column 1, in the cell"}
+	if fmt.Sprint(r.Traceback) != fmt.Sprint(want) {
+		t.Errorf("traceback %q, want %q", r.Traceback, want)
+	}
+}
+
+func TestHugeErrorsAndValues(t *testing.T) {
+	sess := newTestSession(t, nil)
+	run(t, sess, "kept := 41")
+	tests := []struct {
+		code, errName, prefix string
+	}{
+		{`panic(strings.Repeat("x", 17<<20))`, "Panic", "xxxxxxxx"},
+		{`panic(errors.New(strings.Repeat("y", 17<<20)))`, "Panic", "yyyyyyyy"},
+	}
+	for _, tc := range tests {
+		r := run(t, sess, tc.code)
+		if r.ErrorName != tc.errName || !strings.HasPrefix(r.ErrorMessage, tc.prefix) || !strings.HasSuffix(r.ErrorMessage, " … [17.8 MB in all]") {
+			t.Errorf("%.40s: %s: %.40q … %q", tc.code, r.ErrorName, r.ErrorMessage, r.ErrorMessage[max(0, len(r.ErrorMessage)-40):])
+		}
+		if len(r.ErrorMessage) > 65<<10 {
+			t.Errorf("%.40s: message of %d bytes", tc.code, len(r.ErrorMessage))
+		}
+	}
+	r := run(t, sess, `strings.Repeat("z", 17<<20)`)
+	if !r.Success || !strings.HasPrefix(value(r), `"zzz`) || len(value(r)) > 65<<10 {
+		t.Errorf("17 MiB string value: %v %s %d bytes", r.Success, r.ErrorName, len(value(r)))
+	}
+	if r := run(t, sess, "kept"); value(r) != "41" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestHugeInputReplyRefused(t *testing.T) {
+	sess := newTestSession(t, nil)
+	h := &Handlers{Input: func(string, bool) (string, error) { return strings.Repeat("w", 20<<20), nil }}
+	r, err := sess.Run(context.Background(), `var w string; fmt.Scanln(&w); len(w)`, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Success || r.ErrorName != "InputError" || !strings.Contains(r.ErrorMessage, "the input is 21.0 MB; the limit is 1 MiB") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// TestDisplayBudget: every byte of every display counts, and many tiny
+// displays are bounded too; the note says how many were dropped.
+func TestDisplayBudget(t *testing.T) {
+	sess := newTestSession(t, func(l *Limits) { l.CellTimeout = 2 * time.Minute })
+	dropped := regexp.MustCompile(`\.\.\. \[([\d,]+) displays? dropped \(about ([^)]+)\): the cell's displays exceeded 16 MiB\]\n$`)
+	tests := []struct {
+		name, code string
+		n          int
+	}{
+		// Issue 13's 120 × 10 MB Vega-Lite displays, scaled to 12: the
+		// data of a spec is counted, not 64 bytes a display.
+		{"vega-lite data", `vals := make([]map[string]any, 0, 1000)
+for i := 0; i < 1000; i++ { vals = append(vals, map[string]any{"a": i, "b": strings.Repeat("x", 10000)}) }
+spec := map[string]any{"mark": "point", "data": map[string]any{"values": vals}}
+for i := 0; i < 12; i++ { display.VegaLite(spec) }`, 12},
+		{"a million tiny displays", `for i := 0; i < 1000000; i++ { display.Markdown("x") }`, 1000000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			shown, size := 0, 0
+			h := &Handlers{Display: func(d Display) {
+				shown++
+				for k, v := range d.Data {
+					s, _ := v.(string)
+					size += len(k) + len(s)
+				}
+			}}
+			r, err := sess.Run(context.Background(), tc.code, h)
+			if err != nil || !r.Success {
+				t.Fatalf("%v %+v", err, r)
+			}
+			m := dropped.FindStringSubmatch(r.Stderr)
+			if m == nil || !r.Truncated {
+				t.Fatalf("no note of dropped displays: truncated %v, stderr %q", r.Truncated, r.Stderr)
+			}
+			n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+			if shown+n != tc.n {
+				t.Errorf("%d displays shown + %d dropped, want %d in all", shown, n, tc.n)
+			}
+			if shown == 0 || size > 16<<20 || shown > 16<<20/512 {
+				t.Errorf("%d displays of %d bytes passed the 16 MiB budget", shown, size)
+			}
+		})
+	}
+}
+
+// TestStreamOrderUnderBatching: output is batched, but stdout and stderr
+// arrive interleaved exactly as written, displays after the output
+// written before them, and the cap and its note are exact.
+func TestStreamOrderUnderBatching(t *testing.T) {
+	sess := newTestSession(t, nil)
+	var got, want events
+	h := &Handlers{
+		Stream:  func(name, text string) { got.add(name, text) },
+		Display: func(d Display) { got.add("display", d.Data["text/plain"].(string)) },
+	}
+	r, err := sess.Run(context.Background(), `for i := 0; i < 3000; i++ {
+	fmt.Println("out", i)
+	if i%7 == 0 { fmt.Fprintln(os.Stderr, "err", i) }
+	if i%1000 == 999 { display.Markdown(fmt.Sprint("d", i)) }
+}`, h)
+	if err != nil || !r.Success {
+		t.Fatalf("%v %+v", err, r)
+	}
+	for i := 0; i < 3000; i++ {
+		want.add("stdout", fmt.Sprintln("out", i))
+		if i%7 == 0 {
+			want.add("stderr", fmt.Sprintln("err", i))
+		}
+		if i%1000 == 999 {
+			want.add("display", fmt.Sprint("d", i))
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d runs of output, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("run %d is %.80q, want %.80q", i, got[i], want[i])
+		}
+	}
+
+	// The cap and the note, exact, under batching of many small writes.
+	capped := newTestSession(t, func(l *Limits) { l.MaxOutputBytes = 1000 })
+	var streamed strings.Builder
+	r, err = capped.Run(context.Background(), `for i := 0; i < 1000; i++ { fmt.Print("ab"); fmt.Fprint(os.Stderr, "c") }`, &Handlers{Stream: func(name, text string) { streamed.WriteString(text) }})
+	if err != nil || !r.Success || !r.Truncated {
+		t.Fatalf("%v %+v", err, r)
+	}
+	// 1000 bytes pass: 333 × "abc" and one "a"; the write that crossed
+	// the cap and every later one are counted.
+	note := "... [output truncated at 1 KB; dropped 2,000 bytes from 1,334 writes]\n"
+	if r.Stdout != strings.Repeat("ab", 333)+"a"+note || r.Stderr != strings.Repeat("c", 333) || streamed.Len() != 1000+len(note) {
+		t.Errorf("stdout %d bytes ending %q, stderr %d bytes, streamed %d", len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-90):], len(r.Stderr), streamed.Len())
+	}
+}
+
+// events records output in order; consecutive text of one stream is
+// joined, since batching may split or merge it anywhere.
+type events []string
+
+func (e *events) add(kind, text string) {
+	if n := len(*e); n > 0 && kind != "display" && strings.HasPrefix((*e)[n-1], kind+":") {
+		(*e)[n-1] += text
+		return
+	}
+	*e = append(*e, kind+":"+text)
+}
