@@ -89,6 +89,9 @@ var benchCells = []struct{ name, code string }{
 	{"CountYearPhase", `award_data.Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Count()`},
 	{"ContainsAbstract", `award_data.Where("Abstract", "contains", "lidar").Count()`},
 	{"TopCompaniesPhaseII", `award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20)`},
+	{"PivotAgencyYear", `award_data.Pivot(award_data.PivotOptions{Rows: "Agency", Columns: "Award Year", Values: "Award Amount"}).Len()`},
+	{"Join10k", `award_data.Head(10000).Select("Company", "Award Year", "Award Amount").Join(award_data.Slice(5000, 15000).Select("Company", "Award Year", "Phase"), "inner", "Company", "Award Year").Len()`},
+	{"ExportCSV", `len(award_data.Select("Company", "Agency", "Award Year", "Award Amount", "Proposal Award Date").ToCSV())`},
 }
 
 // BenchmarkDirect runs the questions as compiled Go.
@@ -102,6 +105,17 @@ func BenchmarkDirect(b *testing.B) {
 		"ContainsAbstract": func() any { return award_data.Where("Abstract", "contains", "lidar").Count() },
 		"TopCompaniesPhaseII": func() any {
 			return award_data.Where("Phase", "==", "Phase II").GroupBy("Company").Sum("Award Amount").Sort("-Award Amount").Head(20)
+		},
+		"PivotAgencyYear": func() any {
+			return award_data.Pivot(award_data.PivotOptions{Rows: "Agency", Columns: "Award Year", Values: "Award Amount"}).Len()
+		},
+		"Join10k": func() any {
+			left := award_data.Head(10000).Select("Company", "Award Year", "Award Amount")
+			right := award_data.Slice(5000, 15000).Select("Company", "Award Year", "Phase")
+			return left.Join(right, "inner", "Company", "Award Year").Len()
+		},
+		"ExportCSV": func() any {
+			return len(award_data.Select("Company", "Agency", "Award Year", "Award Amount", "Proposal Award Date").ToCSV())
 		},
 	}
 	for _, c := range benchCells {

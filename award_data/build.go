@@ -401,3 +401,11 @@ func Concat(frames ...Frame) Frame {
 	}
 	return frameOf(columnar.NewTable(cols, false))
 }
+
+// Slice returns awards from (inclusive) to to (exclusive) by position in
+// the data file. See Frame.Slice.
+//
+// Example:
+//
+//	award_data.Slice(100, 110)
+func Slice(from, to int) Frame { return All().Slice(from, to) }

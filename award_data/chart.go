@@ -603,7 +603,7 @@ func (c Chart) textBars(b *strings.Builder) {
 		if maxAbs > 0 && !math.IsNaN(nums[i]) {
 			n = int(math.Round(math.Abs(nums[i]) / maxAbs * textBarWidth))
 		}
-		fmt.Fprintf(b, "%s  %s %s\n", pad(labels[i], lw, false), strings.Repeat("█", n)+strings.Repeat(" ", textBarWidth-n), formatFloat(nums[i], floatDecimals(&columnar.Vector{Kind: columnar.KindFloat, N: 1, Floats: []float64{nums[i]}}, []int{0})))
+		fmt.Fprintf(b, "%s  %s %s\n", pad(labels[i], lw, false), strings.Repeat("█", n)+strings.Repeat(" ", textBarWidth-n), c.formatValue(nums[i]))
 	}
 	if shown < len(c.values) {
 		fmt.Fprintf(b, "... %d more bars\n", len(c.values)-shown)
@@ -675,4 +675,12 @@ func lessAny(a, b any) bool {
 		return fa < fb
 	}
 	return fmt.Sprint(a) < fmt.Sprint(b)
+}
+
+// formatValue formats a bar's value: a percentage for shares.
+func (c Chart) formatValue(v float64) string {
+	if c.y == "Share" {
+		return formatPercent(v)
+	}
+	return formatFloat(v, floatDecimals(&columnar.Vector{Kind: columnar.KindFloat, N: 1, Floats: []float64{v}}, []int{0}))
 }

@@ -28,7 +28,11 @@ func (d *densifier) id(slot, row int) int32 {
 	return id
 }
 
-// KeyIDs gives each row of f (by position) a dense id for its value in c;
+// maxDenseSpan bounds the value span of an int column numbered through
+// a slot per value (64 K slots: 256 KB).
+const maxDenseSpan = 1 << 16
+
+// KeyIDs gives each row of s (by position) a dense id for its value in c;
 // nulls share one id. rep[id] is the first table row with that id.
 //
 // A text column gets (and keeps) a dictionary encoding when f covers a
@@ -95,6 +99,30 @@ func KeyIDs(s Sel, c *Vector, cache bool) (ids []int32, rep []int32) {
 			}
 			ids[k] = id
 		}
+	case KindInt:
+		if lo, hi, ok := IntSpan(c); ok && uint64(hi)-uint64(lo) < maxDenseSpan {
+			// Few distinct values (years, counts): number them through a
+			// slot per value instead of a hash map, as for categories.
+			d := newDensifier(int(hi-lo) + 2) // last slot: null
+			nullSlot := int(hi-lo) + 1
+			vals := c.Ints
+			if s.All && c.Valid == nil {
+				for i, v := range vals[:n] {
+					ids[i] = d.id(int(v-lo), i)
+				}
+				return ids, d.rep
+			}
+			for k := 0; k < n; k++ {
+				i := s.Row(k)
+				slot := nullSlot
+				if !c.IsNull(i) {
+					slot = int(vals[i] - lo)
+				}
+				ids[k] = d.id(slot, i)
+			}
+			return ids, d.rep
+		}
+		fallthrough
 	default:
 		m := make(map[uint64]int32)
 		nullID := int32(-1)

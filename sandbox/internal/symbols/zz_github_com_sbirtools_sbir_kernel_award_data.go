@@ -48,6 +48,7 @@ func init() {
 		"Scatter":       reflect.ValueOf(award_data.Scatter),
 		"Select":        reflect.ValueOf(award_data.Select),
 		"SetDisplay":    reflect.ValueOf(award_data.SetDisplay),
+		"Slice":         reflect.ValueOf(award_data.Slice),
 		"Sort":          reflect.ValueOf(award_data.Sort),
 		"Strings":       reflect.ValueOf(award_data.Strings),
 		"Sum":           reflect.ValueOf(award_data.Sum),
