@@ -283,3 +283,24 @@ func (e *events) add(kind, text string) {
 	}
 	*e = append(*e, kind+":"+text)
 }
+
+// TestNoReflectThroughJSONErrors: issue 13 item 8's inputs. The json
+// error types whose fields are reflect values cannot be named, so their
+// fields cannot be read; the errors themselves still work.
+func TestNoReflectThroughJSONErrors(t *testing.T) {
+	sess := newTestSession(t, nil)
+	for _, code := range []string{
+		"var e *json.UnmarshalTypeError\nerrors.As(json.Unmarshal([]byte(`1`), new(string)), &e)\ne.Type",
+		"var e *json.UnsupportedValueError\nerrors.As(json.Unmarshal([]byte(`1`), new(string)), &e)\ne.Value",
+		"json.Unmarshal([]byte(`1`), new(string)).(*json.UnmarshalTypeError).Type.Name()",
+	} {
+		r := run(t, sess, code)
+		if r.Success || r.ErrorName != "CompileError" || !strings.Contains(r.ErrorMessage, "undefined selector encoding/json.Un") && !strings.Contains(r.ErrorMessage, "has no symbol UnmarshalTypeError") {
+			t.Errorf("%q: %v %s: %s", code, r.Success, r.ErrorName, r.ErrorMessage)
+		}
+	}
+	r := run(t, sess, "json.Unmarshal([]byte(`1`), new(string))")
+	if !r.Success || value(r) != "json: cannot unmarshal number into Go value of type string" {
+		t.Errorf("%+v", r)
+	}
+}

@@ -127,6 +127,7 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	// cell's os.Stderr, so that only its lines are read as frames.
 	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
+	hideRefusedAPI(ex) // no reflect values reachable (reachable.go)
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
 	gate := &callGate{}
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg]["Call"] = reflect.ValueOf(gate.call)

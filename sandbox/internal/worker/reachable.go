@@ -1,0 +1,126 @@
+package worker
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// Cells never import reflect or unsafe, but a compiled type of an allowed
+// package can still hand them a value of those packages: the Type field of
+// a *json.UnmarshalTypeError is a reflect.Type, and walking it reads the
+// worker's internal state. refusedAPI walks everything a symbol table
+// exposes (exported fields, methods, parameters and results, through
+// pointers, slices, maps, channels and functions) and reports the symbols
+// through which a refused package's type is reachable; the worker removes
+// them from the table before cells run.
+
+// refusedPkgs are the packages whose values cells must never hold.
+var refusedPkgs = map[string]bool{"reflect": true, "unsafe": true}
+
+// leak is one path from a symbol to a refused type.
+type leak struct {
+	Symbol string // "encoding/json/json.UnmarshalTypeError"
+	Path   string // ".Type reflect.Type"
+}
+
+// refusedAPI returns the leaks of the table ex, sorted by symbol.
+func refusedAPI(ex interp.Exports) []leak {
+	var out []leak
+	for pkg, syms := range ex {
+		for name, v := range syms {
+			if strings.HasPrefix(name, "_") || !v.IsValid() {
+				continue // yaegi's interface wrappers: not names cells can write
+			}
+			w := &apiWalker{seen: map[reflect.Type]bool{}}
+			switch {
+			case v.Kind() == reflect.Pointer && v.IsNil():
+				w.walk(v.Type().Elem(), "")
+			case v.Type().PkgPath() == "go/constant":
+				// A constant: yaegi converts it when the cell compiles.
+			default:
+				w.walk(v.Type(), "")
+			}
+			if w.found != "" {
+				out = append(out, leak{Symbol: pkg + "." + name, Path: w.found})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Symbol < out[j].Symbol })
+	return out
+}
+
+// apiWalker finds the first refused type reachable from a type.
+type apiWalker struct {
+	seen  map[reflect.Type]bool
+	found string
+}
+
+func (w *apiWalker) walk(t reflect.Type, path string) {
+	if w.found != "" || w.seen[t] {
+		return
+	}
+	w.seen[t] = true
+	if refusedPkgs[t.PkgPath()] || t.Kind() == reflect.UnsafePointer {
+		w.found = path + " " + t.String()
+		return
+	}
+	if t.Name() != "" && t.Kind() != reflect.Interface {
+		w.methods(t, path)
+		if t.Kind() != reflect.Pointer {
+			w.methods(reflect.PointerTo(t), path)
+		}
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+		w.walk(t.Elem(), path+"[]")
+	case reflect.Map:
+		w.walk(t.Key(), path+"[key]")
+		w.walk(t.Elem(), path+"[]")
+	case reflect.Func:
+		for i := range t.NumIn() {
+			w.walk(t.In(i), path+"(arg)")
+		}
+		for i := range t.NumOut() {
+			w.walk(t.Out(i), path+"(result)")
+		}
+	case reflect.Interface:
+		for i := range t.NumMethod() {
+			m := t.Method(i)
+			w.walk(m.Type, path+"."+m.Name)
+		}
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() {
+				w.walk(f.Type, path+"."+f.Name)
+			}
+		}
+	}
+}
+
+// methods walks the exported methods of a named type (without receiver).
+func (w *apiWalker) methods(t reflect.Type, path string) {
+	for i := range t.NumMethod() {
+		m := t.Method(i)
+		ft := m.Type
+		for j := 1; j < ft.NumIn(); j++ {
+			w.walk(ft.In(j), path+"."+m.Name+"(arg)")
+		}
+		for j := range ft.NumOut() {
+			w.walk(ft.Out(j), path+"."+m.Name+"(result)")
+		}
+	}
+}
+
+// hideRefusedAPI removes from ex every symbol through which a refused
+// package is reachable, and returns what it removed.
+func hideRefusedAPI(ex interp.Exports) []leak {
+	leaks := refusedAPI(ex)
+	for _, l := range leaks {
+		i := strings.LastIndexByte(l.Symbol, '.')
+		delete(ex[l.Symbol[:i]], l.Symbol[i+1:])
+	}
+	return leaks
+}
