@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
@@ -43,7 +44,7 @@ func (f Frame) ToCSV(path ...string) string {
 		panic(noFiles("ToCSV", path[0]))
 	}
 	f.must()
-	var b bytes.Buffer
+	var b strings.Builder
 	if err := f.writeCSV(&b); err != nil {
 		panic(err)
 	}
@@ -82,46 +83,64 @@ func (f Frame) writeCSV(w io.Writer) error {
 		buf = appendCSVField(buf, c.Name)
 	}
 	buf = append(buf, '\n')
-	written := 0
 	rows := f.rowList()
-	for _, r := range rows {
-		i := int(r)
-		for j, c := range cols {
-			if j > 0 {
-				buf = append(buf, ',')
-			}
-			if c.IsNull(i) {
-				continue
-			}
-			switch c.Kind {
-			case columnar.KindText:
-				buf = appendCSVBytes(buf, c.TextBytes(i))
-			case columnar.KindCategory:
-				buf = appendCSVField(buf, c.Dict[c.Codes[i]])
-			case columnar.KindInt:
-				buf = strconv.AppendInt(buf, c.Ints[i], 10)
-			case columnar.KindFloat:
-				if v := c.Floats[i]; !math.IsNaN(v) {
-					buf = strconv.AppendFloat(buf, v, 'f', -1, 64)
-				}
-			case columnar.KindDate:
-				buf = columnar.DayTime(c.Days[i]).AppendFormat(buf, "2006-01-02")
+	// Large frames are formatted in parallel parts, written in order.
+	parts := make([][]byte, columnar.MaxParts())
+	var tooBig atomic.Bool
+	used := columnar.Parts(len(rows), func(part, lo, hi int) {
+		out := make([]byte, 0, (hi-lo)*16*len(cols))
+		for _, r := range rows[lo:hi] {
+			out = appendCSVRow(out, cols, int(r))
+			if len(out) > maxExportBytes {
+				tooBig.Store(true)
+				return
 			}
 		}
-		buf = append(buf, '\n')
-		if len(buf) >= 60<<10 {
-			written += len(buf)
-			if written > maxExportBytes {
-				return errorf("ToCSV", "the CSV is over %d MB; Select fewer columns or filter rows first", maxExportBytes>>20)
-			}
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		parts[part] = out
+	})
+	total := len(buf)
+	for p := 0; p < used; p++ {
+		total += len(parts[p])
+	}
+	if tooBig.Load() || total > maxExportBytes {
+		return errorf("ToCSV", "the CSV is over %d MB; Select fewer columns or filter rows first", maxExportBytes>>20)
+	}
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	for p := 0; p < used; p++ {
+		if _, err := w.Write(parts[p]); err != nil {
+			return err
 		}
 	}
-	_, err := w.Write(buf)
-	return err
+	return nil
+}
+
+// appendCSVRow appends row i of cols as one CSV line.
+func appendCSVRow(buf []byte, cols []*columnar.Vector, i int) []byte {
+	for j, c := range cols {
+		if j > 0 {
+			buf = append(buf, ',')
+		}
+		if c.IsNull(i) {
+			continue
+		}
+		switch c.Kind {
+		case columnar.KindText:
+			buf = appendCSVBytes(buf, c.TextBytes(i))
+		case columnar.KindCategory:
+			buf = appendCSVField(buf, c.Dict[c.Codes[i]])
+		case columnar.KindInt:
+			buf = strconv.AppendInt(buf, c.Ints[i], 10)
+		case columnar.KindFloat:
+			if v := c.Floats[i]; !math.IsNaN(v) {
+				buf = strconv.AppendFloat(buf, v, 'f', -1, 64)
+			}
+		case columnar.KindDate:
+			buf = columnar.DayTime(c.Days[i]).AppendFormat(buf, "2006-01-02")
+		}
+	}
+	return append(buf, '\n')
 }
 
 func csvNeedsQuotes(s string) bool {
