@@ -130,6 +130,37 @@ func (c *Conn) Send(m *Message) error {
 	return err
 }
 
+// streamFrame marks, in a frame's length word, a stream frame: one byte
+// naming the stream (streamStdout or streamStderr), then the text as is.
+// Output is the one message sent in bulk, and JSON would escape and
+// unescape every byte of it on both sides.
+const (
+	streamFrame  = 1 << 31
+	streamStdout = 0
+	streamStderr = 1
+)
+
+// SendStream sends text of the stream name ("stdout" or "stderr") as a
+// stream frame; the reader sees an OpStream message.
+func (c *Conn) SendStream(name string, text []byte) error {
+	if len(text)+1 > MaxFrameBytes {
+		return fmt.Errorf("sandbox: stream frame of %d bytes exceeds the %d-byte frame limit", len(text)+1, MaxFrameBytes)
+	}
+	var hdr [5]byte
+	binary.BigEndian.PutUint32(hdr[:], uint32(len(text)+1)|streamFrame)
+	hdr[4] = streamStdout
+	if name == "stderr" {
+		hdr[4] = streamStderr
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.w.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := c.w.Write(text)
+	return err
+}
+
 func (c *Conn) Recv() (*Message, error) {
 	return ReadFrame(c.r)
 }
@@ -141,6 +172,8 @@ func ReadFrame(r io.Reader) (*Message, error) {
 		return nil, err
 	}
 	n := binary.BigEndian.Uint32(hdr[:])
+	stream := n&streamFrame != 0
+	n &^= streamFrame
 	if n > MaxFrameBytes {
 		return nil, fmt.Errorf("sandbox: frame of %d bytes exceeds the %d-byte limit", n, MaxFrameBytes)
 	}
@@ -150,6 +183,16 @@ func ReadFrame(r io.Reader) (*Message, error) {
 			err = io.ErrUnexpectedEOF
 		}
 		return nil, err
+	}
+	if stream {
+		if n == 0 || b[0] > streamStderr {
+			return nil, fmt.Errorf("sandbox: stream frame without a valid stream byte")
+		}
+		name := "stdout"
+		if b[0] == streamStderr {
+			name = "stderr"
+		}
+		return &Message{Op: OpStream, Name: name, Text: string(b[1:])}, nil
 	}
 	m := new(Message)
 	if err := json.Unmarshal(b, m); err != nil {

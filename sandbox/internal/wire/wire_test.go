@@ -17,13 +17,55 @@ func FuzzReadFrame(f *testing.F) {
 	f.Add(buf.Bytes())
 	f.Add([]byte{0, 0, 0, 2, '{', '}'})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
+	buf.Reset()
+	_ = c.SendStream("stderr", []byte("oops\n"))
+	f.Add(buf.Bytes())
+	f.Add([]byte{0x80, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := wire.ReadFrame(bytes.NewReader(b))
 		if err == nil && m.Op == "" {
 			t.Fatal("accepted a frame without an op")
 		}
-		if err == nil && len(b) >= 4 && binary.BigEndian.Uint32(b) > wire.MaxFrameBytes {
+		if err == nil && len(b) >= 4 && binary.BigEndian.Uint32(b)&^(1<<31) > wire.MaxFrameBytes {
 			t.Fatal("accepted an oversized frame")
 		}
 	})
+}
+
+// TestStreamFrames: stream frames and JSON frames interleave on one
+// connection and arrive in order, with their text byte for byte.
+func TestStreamFrames(t *testing.T) {
+	var buf bytes.Buffer
+	c := wire.NewConn(nil, &buf)
+	big := bytes.Repeat([]byte("\x00\"\\ é\n"), 1<<16)
+	sent := []wire.Message{
+		{Op: wire.OpStream, Name: "stdout", Text: "a\n"},
+		{Op: wire.OpStream, Name: "stderr", Text: string(big)},
+		{Op: wire.OpResult, ID: 7},
+		{Op: wire.OpStream, Name: "stdout", Text: ""},
+	}
+	for _, m := range sent {
+		var err error
+		if m.Op == wire.OpStream {
+			err = c.SendStream(m.Name, []byte(m.Text))
+		} else {
+			err = c.Send(&m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := wire.NewConn(&buf, nil)
+	for i, want := range sent {
+		got, err := r.Recv()
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if got.Op != want.Op || got.Name != want.Name || got.Text != want.Text || got.ID != want.ID {
+			t.Fatalf("frame %d: %s %s %.20q %d, want %s %s %.20q %d", i, got.Op, got.Name, got.Text, got.ID, want.Op, want.Name, want.Text, want.ID)
+		}
+	}
+	if err := c.SendStream("stdout", make([]byte, wire.MaxFrameBytes)); err == nil {
+		t.Error("an oversized stream frame was sent")
+	}
 }

@@ -20,8 +20,9 @@ import (
 // time costs one frame per batch, not one per line, and its first bytes
 // still leave within flushInterval.
 const (
-	flushInterval = 10 * time.Millisecond
-	flushBytes    = 256 << 10
+	flushInterval  = 10 * time.Millisecond
+	flushBytes     = 256 << 10
+	maxStreamFrame = 4 << 20
 )
 
 // Display budget: every display a cell makes is charged the JSON size of
@@ -44,8 +45,9 @@ const (
 // cellOutput collects what a cell writes, enforces the output cap and
 // sends it to the supervisor in batches, in order across both streams.
 type cellOutput struct {
-	send  func(*wire.Message) error
-	limit int
+	send       func(*wire.Message) error
+	sendStream func(name string, text []byte) error // a stream frame (wire.Conn.SendStream)
+	limit      int
 
 	// sendMu is held from taking pending output until it is sent, so a
 	// flush by end (before the result goes out) waits for one already in
@@ -80,8 +82,8 @@ type streamPart struct {
 	end  int
 }
 
-func newCellOutput(send func(*wire.Message) error, limit int) *cellOutput {
-	o := &cellOutput{send: send, limit: limit, kick: make(chan struct{}, 1), ended: true}
+func newCellOutput(send func(*wire.Message) error, sendStream func(name string, text []byte) error, limit int) *cellOutput {
+	o := &cellOutput{send: send, sendStream: sendStream, limit: limit, kick: make(chan struct{}, 1), ended: true}
 	o.timer = time.AfterFunc(time.Hour, o.wake)
 	o.timer.Stop()
 	go o.loop()
@@ -282,8 +284,19 @@ func (o *cellOutput) flush() {
 	o.mu.Unlock()
 	start := 0
 	for _, p := range parts {
-		_ = o.send(&wire.Message{Op: wire.OpStream, Name: p.name, Text: string(buf[start:p.end])})
-		start = p.end
+		for start < p.end {
+			// A frame holds at most maxStreamFrame bytes, cut between
+			// characters.
+			end := p.end
+			if end-start > maxStreamFrame {
+				end = start + maxStreamFrame
+				for end > start+1 && !utf8.RuneStart(buf[end]) {
+					end--
+				}
+			}
+			_ = o.sendStream(p.name, buf[start:end])
+			start = end
+		}
 	}
 	if cap(buf) <= 4*flushBytes {
 		o.spare = buf

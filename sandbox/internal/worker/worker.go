@@ -115,7 +115,7 @@ func startWorker(c *wire.Conn) (*worker, error) {
 	layers = append(layers, wire.Layer{Name: "heap-watchdog", Active: true,
 		Detail: fmt.Sprintf("the worker stops when its heap exceeds %s; goroutine stacks are limited to %s", bytesize.Exact(w.cfg.HeapBytes), bytesize.Exact(wire.MaxStackBytes))})
 
-	w.out = newCellOutput(c.Send, w.cfg.MaxOutputBytes)
+	w.out = newCellOutput(c.Send, c.SendStream, w.cfg.MaxOutputBytes)
 	w.stdin = &inputReader{send: c.Send, flush: w.out.flush, replies: make(chan *wire.Message, 1)}
 	display.SetSink(w.display)
 	sess, err := newInterpreter(w.out, w.stdin, w.cfg.PackagesDir)
