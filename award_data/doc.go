@@ -17,15 +17,28 @@
 // # Frames
 //
 // A Frame is a view of some rows and columns. Where, Filter, Select,
-// Sort, Head, Tail and Sample return new Frames; GroupBy returns a
-// Grouped whose aggregations (Count, Sum, Mean, Median, Quantile, Min,
-// Max, CountDistinct, Share) return Frames with one row per group.
-// Bar, Line, Scatter and Histogram turn a Frame into a Vega-Lite chart.
+// Drop, Rename, Sort, NLargest, NSmallest, Head, Tail, Slice and Sample
+// return new Frames; GroupBy returns a Grouped whose aggregations (Count,
+// Sum, Mean, Median, Quantile, Min, Max, CountDistinct, Share, and Agg for
+// several named statistics at once) return Frames with one row per group.
+// Pivot makes a pivot table, Join combines two frames on key columns,
+// Compute and Apply add computed columns, and NewFrame, FromRecords and
+// Concat build frames from Go values. ToCSV, ToJSON, Records, WriteCSV
+// and Download export a frame (cells have no files). Bar, Line, Scatter
+// and Histogram turn a Frame into a chart.
 //
-// All of this runs as compiled Go over the Arrow columns. Calls from a
-// cell are cheap, but a Go loop in a cell costs about 50 times a compiled
-// one: prefer Where to Filter, and whole-column methods (Floats, Strings,
-// Sum, ...) to loops over rows.
+// All of this runs as compiled Go over the Arrow columns (the engine is
+// internal/columnar). Calls from a cell are cheap, but a Go loop in a
+// cell costs about 50 times a compiled one: prefer Where to Filter,
+// Compute to Apply, and whole-column methods (Floats, Strings, Sum, ...)
+// to loops over rows.
+//
+// # Session state
+//
+// The package has one package-level variable that changes: the session's
+// state, holding the award data (set once by the worker with Use before
+// any cell runs) and the display settings (SetDisplay). A worker process
+// serves one session, so the two are the same thing.
 //
 // # Types and nulls
 //
@@ -37,6 +50,8 @@
 // aggregations, form their own group in GroupBy, sort last, and print as
 // empty cells. Extracted as slices, a null is "" (Strings), NaN (Floats),
 // 0 (Ints) or the zero time.Time (Times); Nulls reports where they are.
+// Text of spaces only is not empty: it is kept as it is, neither null nor
+// trimmed (select it with "matches" and `^\s*$`).
 //
 // # Errors
 //
@@ -50,9 +65,11 @@
 //
 // # Display
 //
-// fmt.Println(frame) prints an aligned table (at most 20 rows and 120
-// characters wide, numbers with thousands separators). As a cell's last
-// expression a Frame also shows as an HTML table and a Chart as a
-// Vega-Lite chart: both have a MIMEBundle method, which the kernel and
-// display.Show use.
+// fmt.Println(frame) prints an aligned table (by default at most 20 rows
+// and 120 characters wide, text cut at 40 characters, numbers with
+// thousands separators, shares as percentages); SetDisplay and
+// Frame.Display change the limits. As a cell's last expression a Frame
+// also shows as an HTML table, and a Chart as Vega-Lite with an SVG
+// drawn in Go for clients without it: both have a MIMEBundle method,
+// which the kernel and display.Show use.
 package award_data

@@ -104,3 +104,81 @@ func ExampleFrame_Bar() {
 	// Phase I   ████████████████████████████████████████ 274
 	// Phase II  ██████████████████                       126
 }
+
+func ExampleGrouped_Agg() {
+	fmt.Println(award_data.GroupBy("Phase").Agg("count()", "sum(Award Amount) as Dollars", "nunique(Company) as Firms"))
+	// Output:
+	// Phase     Count         Dollars  Firms
+	// 0  Phase I     274   26,634,548.72     20
+	// 1  Phase II    126  128,531,781.49     20
+	// [2 rows x 4 columns]
+}
+
+func ExampleFrame_Pivot() {
+	fmt.Println(award_data.Where("Award Year", ">=", 2020).Pivot(award_data.PivotOptions{Rows: "Phase", Columns: "Program", Agg: "count", Margins: true}))
+	// Output:
+	// Phase     SBIR  STTR  All
+	// 0  Phase I     63     7   70
+	// 1  Phase II    33     4   37
+	// 2  All         96    11  107
+	// [3 rows x 4 columns]
+}
+
+func ExampleFrame_Join() {
+	firms := award_data.GroupBy("Company").Agg("count() as Awards")
+	fmt.Println(award_data.Where("Phase", "==", "Phase II").Select("Company", "Award Year").Join(firms, "inner", "Company").Head(3))
+	// Output:
+	// Company           Award Year  Awards
+	// 0  Pioneer Coatings        2013      25
+	// 1  Quasar Imaging          2017      22
+	// 2  Helix Analytics         2022      22
+	// [3 rows x 3 columns]
+}
+
+func ExampleSort() {
+	fmt.Println(award_data.Sort("Award Amount", award_data.Descending).Select("Company", "Award Amount").Head(2))
+	// Output:
+	// Company               Award Amount
+	// 320  Summit Acoustics      1,598,651.09
+	//  73  Nimbus Software, LLC  1,594,556.17
+	// [2 rows x 2 columns]
+}
+
+func ExampleNewFrame() {
+	f := award_data.NewFrame(
+		award_data.Col("Agency", []string{"DOE", "NSF", "DOD"}),
+		award_data.Col("Awards", []int{120, 80, 400}),
+	)
+	fmt.Println(f.Sort("Awards", award_data.Descending))
+	// Output:
+	// Agency  Awards
+	// 0  DOD        400
+	// 1  DOE        120
+	// 2  NSF         80
+	// [3 rows x 2 columns]
+}
+
+func ExampleFrame_ToCSV() {
+	fmt.Print(award_data.ValueCounts("Phase").ToCSV())
+	// Output:
+	// Phase,Count
+	// Phase I,274
+	// Phase II,126
+}
+
+func ExampleFrame_Compute() {
+	fmt.Println(award_data.Head(2).Compute("Award (k$)", "Award Amount", "/", 1000).Select("Company", "Award (k$)"))
+	// Output:
+	// Company               Award (k$)
+	// 0  Nimbus Software, LLC      108.65
+	// 1  Lumen Devices             110.82
+	// [2 rows x 2 columns]
+}
+
+func ExampleWhere_missingValue() {
+	fmt.Println(award_data.Where("Agency", "==", "NASA").Select("Company"))
+	// Output:
+	// Company
+	// [0 rows x 1 columns]
+	// note: no row has Agency == "NASA"; did you mean "National Aeronautics and Space Administration"?
+}
