@@ -1,9 +1,11 @@
 package kernel
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // blockedSocket never completes a send until released.
@@ -103,5 +105,45 @@ func TestStreamFlushedByTimer(t *testing.T) {
 	time.Sleep(3 * streamFlushInterval)
 	if len(sock.out) != 0 {
 		t.Error("output after the cell finished was published")
+	}
+}
+
+// TestLargeWriteSplitBetweenCharacters: a write over streamFlushBytes goes
+// out in several messages, cut between characters, that add up to it.
+func TestLargeWriteSplitBetweenCharacters(t *testing.T) {
+	sock := newMemSocket()
+	s := &server{log: testLogger(t)}
+	s.pub = newPublisher(sock, Codec{}, "s", s.log)
+	o := &cellOutput{s: s, parent: &Header{MsgID: "p"}}
+	text := "a" + strings.Repeat("é🙂", 100_000) // 600,001 bytes, odd offsets
+	o.Stream("stdout", text)
+	o.Stream("stderr", "after")
+	o.finish()
+	s.pub.close(5 * time.Second)
+	var got strings.Builder
+	n := 0
+	for len(sock.out) > 0 {
+		m, err := Codec{}.Decode(<-sock.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c streamContent
+		if err := json.Unmarshal(m.Content, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Name == "stderr" {
+			if c.Text != "after" || got.String() != text {
+				t.Fatalf("stderr %q after %d stdout bytes (want %d)", c.Text, got.Len(), len(text))
+			}
+			continue
+		}
+		if len(c.Text) > streamFlushBytes || strings.ContainsRune(c.Text, utf8.RuneError) {
+			t.Errorf("message %d: %d bytes, valid UTF-8 %v", n, len(c.Text), !strings.ContainsRune(c.Text, utf8.RuneError))
+		}
+		got.WriteString(c.Text)
+		n++
+	}
+	if n != 3 || got.String() != text {
+		t.Errorf("%d stdout messages, %d bytes; want 3, %d", n, got.Len(), len(text))
 	}
 }
