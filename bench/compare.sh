@@ -53,6 +53,10 @@ if ! cmp -s "$repo/bench/package.json" "$node_dir/package.json" || [ ! -d "$node
 	(cd "$node_dir" && npm install --no-audit --no-fund --loglevel=error >&2)
 fi
 cp "$repo/bench/engines.mjs" "$node_dir/"
+if ! (cd "$node_dir" && node --input-type=module -e 'await import("@duckdb/node-api"); await import("nodejs-polars");'); then
+	echo "compare.sh: DuckDB or Polars does not load from $node_dir; remove $node_dir/node_modules to reinstall" >&2
+	exit 2
+fi
 [ -n "$setup_only" ] && exit 0
 
 if [ -z "$csv" ] || [ ! -f "$csv" ]; then
