@@ -37,8 +37,12 @@ func parseAggSpec(spec string) (aggSpec, error) {
 	}
 	if a.stat == "quantile" {
 		i := strings.LastIndex(a.column, ",")
-		q, err := strconv.ParseFloat(strings.TrimSpace(a.column[max(i, 0)+1:]), 64)
-		if i < 0 || err != nil || !(q >= 0 && q <= 1) {
+		var q float64
+		var err error
+		if i >= 0 {
+			q, err = strconv.ParseFloat(strings.TrimSpace(a.column[i+1:]), 64)
+		}
+		if i < 0 || err != nil || !(q >= 0 && q <= 1) || strings.TrimSpace(a.column[:i]) == "" {
 			return aggSpec{}, errorf("Agg", "%q: quantile needs a column and q between 0 and 1, e.g. \"quantile(Award Amount, 0.9)\"", spec)
 		}
 		a.column, a.q = strings.TrimSpace(a.column[:i]), q

@@ -756,3 +756,26 @@ func TestHistogramOutliers(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAggSpec checks that any statistic text parses to a clear error or
+// a statistic Agg can compute, never a panic.
+func FuzzAggSpec(f *testing.F) {
+	for _, s := range []string{"count()", "sum(Award Amount)", "quantile(Award Amount, 0.9) as P90", "mean(x) AS y", "sum", "(", "q(,)", "std(Award Amount) as "} {
+		f.Add(s)
+	}
+	loadFixture(f)
+	g := Head(30).GroupBy("Phase")
+	f.Fuzz(func(t *testing.T, spec string) {
+		a, err := parseAggSpec(spec)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "award_data: Agg: ") {
+				t.Fatalf("%q: error %q lacks the method", spec, err)
+			}
+			return
+		}
+		if _, ok := statNames[a.stat]; !ok || a.name == "" {
+			t.Fatalf("%q parsed to %+v", spec, a)
+		}
+		_ = g.Agg(spec).String()
+	})
+}
