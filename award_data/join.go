@@ -178,25 +178,26 @@ func joinKey(buf []byte, keys []*columnar.Vector, i int) ([]byte, bool) {
 	return buf, true
 }
 
-// coalesce fills v's rows where left is -1 from alt (same length), in
-// v's kind (categories and text become text).
+// coalesce returns v with the rows where left is -1 taken from alt
+// (same length): the key of rows only the other frame has. Numbers stay
+// numbers, dates dates; categories and text become text.
 func coalesce(v, alt *columnar.Vector, left []int32) *columnar.Vector {
-	items := make([]*columnar.Vector, len(left))
-	kind := v.Kind
-	if kind != alt.Kind {
-		if v.Numeric() {
-			kind = columnar.KindFloat
-		} else {
-			kind = columnar.KindText
-		}
-	}
+	items := make([]any, len(left))
 	for k, l := range left {
 		src := v
 		if l < 0 {
 			src = alt
 		}
-		items[k] = columnar.Gather(src, []int32{int32(k)})
+		if x := goValue(src, k); x != nil {
+			if v.Numeric() && alt.Numeric() && v.Kind != alt.Kind {
+				x = src.Float(k) // an int key meeting a float key
+			}
+			items[k] = x
+		}
 	}
-	out := columnar.Append(v.Name, kind, items)
+	out, err := vectorOf("Join", v.Name, items)
+	if err != nil {
+		return v // cannot happen: both sides are of one class (joinClass)
+	}
 	return out
 }
