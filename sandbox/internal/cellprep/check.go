@@ -12,18 +12,24 @@ import (
 )
 
 // Names of the helpers the rewrites call. They live in the session's scope
-// (see worker.go) and are hidden from completion.
+// (see the worker's helperExports) and are hidden from completion.
 const (
 	HelperPrefix = "_sbir"
+	HelperPkg    = "_sbir"
 	helperMin    = "_sbirMin"
 	helperMax    = "_sbirMax"
 	helperClear  = "_sbir.Clear"
-	HelperPkg    = "_sbir"
+	helperGo     = "_sbir.Go"
+	helperDefer  = "_sbir.Defer"
 )
 
 // maxArrayLen bounds array types: yaegi allocates them while compiling,
 // and a huge one kills the process before any limit can act.
 const maxArrayLen = 1 << 24
+
+// maxSites bounds the go and top-level defer statements of one cell, which
+// are rewritten with the text of what they contain.
+const maxSites = 1000
 
 // edit replaces code[start:end] (cell offsets) with text.
 type edit struct {
@@ -31,18 +37,20 @@ type edit struct {
 	text       string
 }
 
-// applyEdits applies edits to text, which starts at offset base of the cell.
+// applyEdits applies edits to text, which starts at offset base of the
+// cell. Edits outside the text, or overlapping an earlier one, are
+// ignored (the outer one wins).
 func applyEdits(text string, base int, edits []edit) string {
 	if len(edits) == 0 {
 		return text
 	}
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
 	var b strings.Builder
 	last := 0
 	for _, e := range edits {
 		s, t := e.start-base, e.end-base
-		if s < last {
-			continue // overlapping edit: the outer one wins
+		if s < last || s < 0 || t > len(text) || t < s {
+			continue
 		}
 		b.WriteString(text[last:s])
 		b.WriteString(e.text)
@@ -52,18 +60,38 @@ func applyEdits(text string, base int, edits []edit) string {
 	return b.String()
 }
 
+// site is a go or top-level defer statement, rewritten after the walk so
+// that the rewrites inside it are kept.
+type site struct {
+	stmt ast.Stmt
+	call *ast.CallExpr
+	fn   string // helperGo or helperDefer
+}
+
 // checker walks one segment, refusing what the sandbox does not allow and
-// planning rewrites of what yaegi cannot run.
+// planning rewrites of what yaegi cannot run. Every position it keeps is a
+// byte offset of the cell.
 type checker struct {
-	code    string
-	fset    *token.FileSet
-	known   func(string) bool // declared by the session or this cell
-	isInt   func(string) bool
-	st      *State
-	err     *CheckError
-	edits   []edit
-	imports []string
-	types   map[string]ast.Expr
+	code   string
+	lines  *lineTable
+	tf     *token.File
+	prefix int // wrapper bytes before the segment in the parsed source
+	base   int // the segment's cell offset
+	end    int
+
+	known      func(string) bool // declared by the session or this cell
+	isInt      func(string) bool
+	st         *State
+	renameMain bool // the cell or session declares func main
+	topLevel   bool // a statement segment
+	top        map[ast.Stmt]bool
+
+	err       *CheckError
+	edits     []edit
+	sites     []site
+	imports   []string
+	types     map[string]ast.Expr
+	callsMain bool
 	// localInts are names declared as integers anywhere in the cell so
 	// far (parameters, := and var inside functions), ignoring scopes.
 	localInts map[string]bool
@@ -108,38 +136,43 @@ func (c *checker) noteInts(n ast.Node) {
 	}
 }
 
-// off converts a position of the segment's parse to a cell offset.
-func (c *checker) off(p token.Pos) int {
-	pos := c.fset.Position(p)
-	if pos.Line < 2 {
-		return -1
+// markTopLevel records the statements of a statement segment that are at
+// the cell's top level (not inside a function).
+func (c *checker) markTopLevel(f *ast.File) {
+	c.top = map[ast.Stmt]bool{}
+	if !c.topLevel || len(f.Decls) == 0 {
+		return
 	}
-	return offsetOf(c.code, pos.Line-1, pos.Column)
+	if fd, ok := f.Decls[len(f.Decls)-1].(*ast.FuncDecl); ok && fd.Body != nil {
+		for _, s := range fd.Body.List {
+			c.top[s] = true
+		}
+	}
 }
 
-// offsetOf returns the cell offset of a 1-based line and column.
-func offsetOf(code string, line, col int) int {
-	off := 0
-	for i := 1; i < line; i++ {
-		j := strings.IndexByte(code[off:], '\n')
-		if j < 0 {
-			return len(code)
-		}
-		off += j + 1
+// off converts a position of the segment's parse to a cell offset, or -1
+// for a position in the wrapper.
+func (c *checker) off(p token.Pos) int {
+	if !p.IsValid() {
+		return -1
 	}
-	off += col - 1
-	if off > len(code) {
-		off = len(code)
+	o := c.tf.Offset(p) - c.prefix
+	if o < 0 || o > c.end-c.base {
+		return -1
 	}
-	return off
+	return c.base + o
 }
 
 func (c *checker) fail(p token.Pos, construct, reason string) {
 	if c.err != nil {
 		return
 	}
-	pos := c.fset.Position(p)
-	c.err = &CheckError{Line: pos.Line - 1, Column: pos.Column, Construct: construct, Reason: reason}
+	o := c.off(p)
+	if o < 0 {
+		o = c.base
+	}
+	line, col := c.lines.pos(o)
+	c.err = &CheckError{Line: line, Column: col, Construct: construct, Reason: reason}
 }
 
 // textOf returns the cell source of node n.
@@ -166,17 +199,43 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 			c.checkTypes(n)
 		}
 	case *ast.GoStmt:
-		c.fail(n.Pos(), "a go statement", "goroutines cannot be contained by the sandbox (a panic in one would end the session); call the function directly — award_data's column operations are already compiled and fast")
-		return nil
+		c.addSite(n, n.Call, helperGo)
+	case *ast.DeferStmt:
+		if c.top[n] {
+			c.addSite(n, n.Call, helperDefer)
+		}
 	case *ast.RangeStmt:
 		c.rewriteRangeInt(n)
 	case *ast.ArrayType:
 		c.checkArrayLen(n)
 	case *ast.CallExpr:
 		c.rewriteBuiltin(n)
+		if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "main" && c.topLevel {
+			c.callsMain = true
+		}
 	case *ast.SelectorExpr:
 		if id, ok := n.X.(*ast.Ident); ok && id.Name == "unsafe" {
 			c.fail(n.Pos(), "unsafe", "the unsafe package is not available in cells")
+			return nil
+		}
+		// The selected name is a field or method, never the cell's main.
+		ast.Walk(c, n.X)
+		return nil
+	case *ast.FuncDecl:
+		if n.Recv != nil {
+			// A method named main is not the program's main.
+			ast.Walk(c, n.Recv)
+			ast.Walk(c, n.Type)
+			if n.Body != nil {
+				ast.Walk(c, n.Body)
+			}
+			return nil
+		}
+	case *ast.Ident:
+		if c.renameMain && n.Name == "main" {
+			if s := c.off(n.Pos()); s >= 0 {
+				c.edits = append(c.edits, edit{s, s + len("main"), mainName})
+			}
 		}
 	}
 	return c
@@ -378,7 +437,9 @@ func (c *checker) rewriteRangeInt(r *ast.RangeStmt) {
 		c.fail(r.Pos(), "a two-variable range over an integer", "range over an integer yields one value; write `for i := range n`")
 		return
 	}
-	x := c.textOf(r.X)
+	// The bound is copied three times: newlines in the copies would move
+	// the lines after the loop.
+	x := strings.ReplaceAll(c.textOf(r.X), "\n", " ")
 	start := c.off(r.For) + len("for")
 	end := c.off(r.X.End())
 	if start < 0 || end < start || x == "" {

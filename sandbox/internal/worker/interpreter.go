@@ -92,6 +92,10 @@ type session struct {
 	// abandoned is set when a formatting call outlived its deadline.
 	gate      *callGate
 	abandoned atomic.Bool
+	// gor supervises the goroutines and top-level defers of cells;
+	// finishCell is what _sbir.Finish runs for the cell ending.
+	gor        *goroutines
+	finishCell func()
 }
 
 // interpOptions returns the interpreter options of a worker whose package
@@ -108,6 +112,9 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 		Env:                  []string{},
 		Args:                 []string{},
 		Unrestricted:         false,
+		// A session evaluates for hours: keep nothing per evaluation
+		// that only yaegi's debugger reads (issue 14, worker memory).
+		DiscardDebugInfo: true,
 	}
 	if pkgDir != "" {
 		// Third-party packages come from the session's environment only
@@ -129,15 +136,19 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
 	hideRefusedAPI(ex) // no reflect values reachable (reachable.go)
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
+	gor := &goroutines{}
+	var sess *session
+	for name, v := range gor.exports(out) {
+		ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg][name] = v
+	}
+	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg]["Finish"] = reflect.ValueOf(func() { sess.finishCell() })
 	gate := &callGate{}
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg]["Call"] = reflect.ValueOf(gate.call)
 	if err := in.Use(ex); err != nil {
 		return nil, fmt.Errorf("loading the symbol table: %w", err)
 	}
-	for _, src := range symbols.Supplements() {
-		if _, err := in.Compile(src); err != nil {
-			return nil, fmt.Errorf("compiling the slices supplement: %w", err)
-		}
+	if err := symbols.Install(in); err != nil {
+		return nil, err
 	}
 	var imp strings.Builder
 	imp.WriteString("import (\n")
@@ -156,32 +167,84 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 		return nil, fmt.Errorf("compiling the formatting gate: %w", err)
 	}
 	gate.prog = prog
-	return &session{in: in, out: out, gate: gate}, nil
+	sess = &session{in: in, out: out, gate: gate, gor: gor, finishCell: func() {}}
+	return sess, nil
 }
 
 // run evaluates the chunks of one cell and fills res. It returns when the
-// cell ends or ctx is cancelled.
+// cell and the goroutines it started have ended, or ctx is cancelled.
 func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Result) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cg := s.gor.begin(cancel)
 	cellContext.Store(&ctx)
+	program := false
+	ok := true
 	for _, ch := range chunks {
 		if strings.Contains(ch.Code, "func") {
 			s.needForget = true
 		}
+		program = program || ch.Main
 		if ch.Expr {
 			v, err := s.evalExpr(ctx, ch)
 			if err != nil {
 				s.fail(ctx, err, ch, res)
-				return
+				ok = false
+				break
 			}
 			res.Value = v
 			continue
 		}
 		if _, err := s.in.EvalWithContext(ctx, ch.Code); err != nil {
 			s.fail(ctx, err, ch, res)
-			return
+			ok = false
+			break
 		}
 	}
-	res.Success = true
+	// A failed cell, like a program that panicked, stops its goroutines
+	// at once; otherwise a cell waits for them.
+	s.endCell(ctx, cg, program || !ok)
+	if _, _, p := cg.state(s.gor); p != nil {
+		res.Success = false
+		res.Value = nil
+		res.ErrorName = "Panic"
+		res.ErrorMessage = p.message()
+		res.Traceback = append([]string{res.ErrorName + ": " + res.ErrorMessage}, p.frames...)
+		return
+	}
+	res.Success = ok
+}
+
+// endCell runs the cell's top-level defers and waits for its goroutines
+// (see cellGroup.finish) inside an evaluation: when the wait ends by the
+// cell's interrupt or timeout, or at once for a program whose main
+// returned, the interpreter stops every goroutine still running, so none
+// can print into a later cell or keep burning CPU.
+func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) {
+	running, _, _ := cg.state(s.gor)
+	s.gor.mu.Lock()
+	defers := len(cg.defers)
+	s.gor.mu.Unlock()
+	if running == 0 && defers == 0 || ctx.Err() != nil {
+		return
+	}
+	fctx, stop := context.WithCancel(ctx)
+	defer stop()
+	release := make(chan struct{})
+	s.finishCell = func() {
+		cg.finish(fctx, s.gor, program, stop)
+		if fctx.Err() != nil {
+			// Hold the evaluation until EvalWithContext has seen the
+			// cancellation, which is what stops the goroutines.
+			<-release
+		}
+	}
+	_, _ = s.in.EvalWithContext(fctx, cellprep.HelperPkg+".Finish()")
+	close(release)
+	s.finishCell = func() {}
+	if n, _, p := cg.state(s.gor); n > 0 && p == nil && !program {
+		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were still running when it was interrupted; they were stopped]\n", n)))
+	}
 }
 
 // forgetMain works around a yaegi REPL bug: a top-level statement with a

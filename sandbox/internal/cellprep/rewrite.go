@@ -1,0 +1,154 @@
+package cellprep
+
+import (
+	"go/ast"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// addSite records a go statement, or a defer at the cell's top level, to
+// be rewritten once the walk has planned the rewrites inside it.
+func (c *checker) addSite(stmt ast.Stmt, call *ast.CallExpr, fn string) {
+	if len(c.sites) == maxSites {
+		c.fail(stmt.Pos(), "a cell with more than "+strconv.Itoa(maxSites)+" go and defer statements",
+			"split it into several cells, or start goroutines in a loop")
+		return
+	}
+	c.sites = append(c.sites, site{stmt: stmt, call: call, fn: fn})
+}
+
+// finish rewrites the recorded go and defer statements, innermost first,
+// each with the already rewritten text of what it contains:
+//
+//	go f(x, y)     →  { _sbirG1_0, _sbirG1_1 := x, y; _sbir.Go(func() { f(_sbirG1_0, _sbirG1_1) }) }
+//	go func() {…}() →  _sbir.Go(func() {…})
+//	defer f(x)     →  { _sbirG2_0 := x; _sbir.Defer(func() { f(_sbirG2_0) }) }   (top level only)
+//
+// The arguments are evaluated where the statement stands, as Go does; the
+// helpers start the goroutine under the cell's supervision, or run the
+// deferred call when the cell ends. The rewritten text has as many
+// newlines as the statement, so that later lines keep their numbers.
+func (c *checker) finish() {
+	if c.err != nil || len(c.sites) == 0 {
+		return
+	}
+	sort.SliceStable(c.edits, func(i, j int) bool { return c.edits[i].start < c.edits[j].start })
+	r := &renderer{c: c, used: make([]bool, len(c.edits))}
+	sort.SliceStable(c.sites, func(i, j int) bool {
+		a, b := c.sites[i].stmt, c.sites[j].stmt
+		return b.End()-b.Pos() > a.End()-a.Pos()
+	})
+	for k, s := range c.sites {
+		start, end := c.off(s.stmt.Pos()), c.off(s.stmt.End())
+		if start < 0 || end < start {
+			continue
+		}
+		r.add(edit{start, end, r.siteText(k+1, s, start, end)})
+	}
+	c.edits = r.remaining()
+}
+
+// renderer applies planned edits to parts of the cell, consuming them.
+type renderer struct {
+	c     *checker
+	used  []bool // of c.edits, sorted by start
+	outer []edit // the sites' own edits
+	oused []bool
+}
+
+func (r *renderer) add(e edit) {
+	r.outer = append(r.outer, e)
+	r.oused = append(r.oused, false)
+}
+
+// render returns code[s:e] with the edits inside it applied, and marks them
+// used.
+func (r *renderer) render(s, e int) string {
+	var inside []edit
+	edits := r.c.edits
+	i := sort.Search(len(edits), func(i int) bool { return edits[i].start >= s })
+	for ; i < len(edits) && edits[i].start < e; i++ {
+		if !r.used[i] && edits[i].end <= e {
+			inside = append(inside, edits[i])
+			r.used[i] = true
+		}
+	}
+	for j, o := range r.outer {
+		if !r.oused[j] && o.start >= s && o.end <= e {
+			inside = append(inside, o)
+			r.oused[j] = true
+		}
+	}
+	return applyEdits(r.c.code[s:e], s, inside)
+}
+
+// remaining returns the edits not consumed by a site, and the sites' own.
+func (r *renderer) remaining() []edit {
+	var out []edit
+	for i, e := range r.c.edits {
+		if !r.used[i] {
+			out = append(out, e)
+		}
+	}
+	for j, o := range r.outer {
+		if !r.oused[j] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// siteText is the rewritten text of site number k.
+func (r *renderer) siteText(k int, s site, start, end int) string {
+	c := r.c
+	call := s.call
+	fs, fe := c.off(call.Fun.Pos()), c.off(call.Fun.End())
+	fun := r.render(fs, fe)
+	var b strings.Builder
+	if lit, ok := call.Fun.(*ast.FuncLit); ok && len(call.Args) == 0 && lit.Type.Params.NumFields() == 0 {
+		// go func() { ... }(): the literal is the goroutine.
+		b.WriteString(s.fn + "(" + fun + ")")
+	} else {
+		var names, values, args []string
+		for i, a := range call.Args {
+			text := r.render(c.off(a.Pos()), c.off(a.End()))
+			if isConstArg(a) {
+				args = append(args, text)
+				continue
+			}
+			name := "_sbirG" + strconv.Itoa(k) + "_" + strconv.Itoa(i)
+			names, values, args = append(names, name), append(values, text), append(args, name)
+		}
+		b.WriteString("{ ")
+		if len(names) > 0 {
+			b.WriteString(strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; ")
+		}
+		b.WriteString(s.fn + "(func() { " + fun + "(" + strings.Join(args, ", "))
+		if call.Ellipsis.IsValid() {
+			b.WriteString("...")
+		}
+		b.WriteString(") }) }")
+	}
+	out := b.String()
+	if missing := strings.Count(c.code[start:end], "\n") - strings.Count(out, "\n"); missing > 0 {
+		out += strings.Repeat("\n", missing)
+	}
+	return out
+}
+
+// isConstArg reports whether an argument is a literal constant, which is
+// passed as written: bound to a variable it would lose its untyped-ness
+// (go f(1) with f(float64)).
+func isConstArg(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.UnaryExpr:
+		return e.Op != token.ARROW && isConstArg(e.X)
+	case *ast.Ident:
+		return e.Name == "nil" || e.Name == "true" || e.Name == "false"
+	}
+	return false
+}

@@ -1,0 +1,114 @@
+package cellprep
+
+import (
+	"go/scanner"
+	"go/token"
+)
+
+// segment is one top-level declaration or statement of a cell.
+type segment struct {
+	start, end int // byte offsets in the cell
+	decl       bool
+	pkgClause  bool
+}
+
+// splitTopLevel cuts code into top-level declarations and statements.
+func splitTopLevel(code string) ([]segment, error) {
+	fset := token.NewFileSet()
+	file := fset.AddFile("cell", -1, len(code))
+	var errs scanner.ErrorList
+	var s scanner.Scanner
+	s.Init(file, []byte(code), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
+	var segs []segment
+	depth := 0
+	header := false
+	start := -1
+	var toks []token.Token
+	var lastEnd int
+	closeSeg := func() {
+		if start < 0 {
+			return
+		}
+		segs = append(segs, classify(start, lastEnd, toks))
+		start, toks = -1, nil
+	}
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := file.Offset(pos)
+		if tok == token.SEMICOLON && depth == 0 && !(header && lit == ";") {
+			closeSeg()
+			header = false
+			continue
+		}
+		// The explicit semicolons of `for i := 0; i < n; i++ {` and
+		// `if x := f(); x > 0 {` do not end the statement.
+		if depth == 0 {
+			switch tok {
+			case token.FOR, token.IF, token.SWITCH:
+				header = true
+			case token.LBRACE:
+				header = false
+			}
+		}
+		if start < 0 {
+			start = off
+		}
+		toks = append(toks, tok)
+		switch tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			if depth > 0 {
+				depth--
+			}
+		}
+		if tok == token.SEMICOLON {
+			lastEnd = min(off+1, len(code))
+		} else if lit != "" && tok != token.SEMICOLON {
+			lastEnd = min(off+len(lit), len(code))
+		} else {
+			lastEnd = min(off+len(tok.String()), len(code))
+		}
+	}
+	closeSeg()
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return segs, nil
+}
+
+// classify decides whether a segment is a declaration from its tokens.
+func classify(start, end int, toks []token.Token) segment {
+	s := segment{start: start, end: end}
+	switch toks[0] {
+	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+		s.decl = true
+	case token.PACKAGE:
+		s.pkgClause = true
+	case token.FUNC:
+		if len(toks) > 1 && toks[1] == token.IDENT {
+			s.decl = true
+		} else if len(toks) > 1 && toks[1] == token.LPAREN {
+			// A method has a receiver list followed by its name; a
+			// function literal has its parameters followed by a result
+			// type or a body.
+			depth := 0
+			for i := 1; i < len(toks); i++ {
+				switch toks[i] {
+				case token.LPAREN:
+					depth++
+				case token.RPAREN:
+					depth--
+				}
+				if depth == 0 {
+					s.decl = i+2 < len(toks) && toks[i+1] == token.IDENT && toks[i+2] == token.LPAREN
+					break
+				}
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,137 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// maxGoroutines bounds the goroutines cells may have alive in one worker
+// at once (those of earlier cells that are blocked forever included): a
+// goroutine bomb fails its cell instead of exhausting the worker.
+const maxGoroutines = 10000
+
+// goroutines supervises what cells start with go statements and top-level
+// defers (cellprep rewrites them into calls of Go and Defer). Every
+// goroutine belongs to the cell that started it; the cell ends only when
+// its goroutines have ended, or stops them (see session.finish).
+type goroutines struct {
+	mu   sync.Mutex
+	live int        // alive in this worker, all cells
+	cur  *cellGroup // the running cell's
+}
+
+// cellGroup is one cell's goroutines and deferred calls.
+type cellGroup struct {
+	cancel  context.CancelFunc // ends the cell's main flow
+	running int
+	idle    chan struct{} // closed when running drops to 0
+	panic   *goroutinePanic
+	defers  []func()
+}
+
+// goroutinePanic is a panic that ended one of a cell's goroutines: as in a
+// Go program, it ends the whole cell.
+type goroutinePanic struct {
+	value  any
+	frames []string
+}
+
+func (g *goroutines) begin(cancel context.CancelFunc) *cellGroup {
+	c := &cellGroup{cancel: cancel, idle: make(chan struct{})}
+	close(c.idle)
+	g.mu.Lock()
+	g.cur = c
+	g.mu.Unlock()
+	return c
+}
+
+// goStmt starts f as a goroutine of the running cell.
+func (g *goroutines) goStmt(f func(), out *cellOutput) {
+	g.mu.Lock()
+	c := g.cur
+	if g.live >= maxGoroutines {
+		g.mu.Unlock()
+		panic(fmt.Sprintf("too many goroutines: this worker already has %d alive (the limit); a cell's goroutines must end by the end of the cell", maxGoroutines))
+	}
+	g.live++
+	if c.running == 0 {
+		c.idle = make(chan struct{})
+	}
+	c.running++
+	g.mu.Unlock()
+	go func() {
+		defer func() {
+			r := recover()
+			g.mu.Lock()
+			if r != nil && r != errInterrupted && c.panic == nil {
+				c.panic = &goroutinePanic{value: r, frames: out.takeFrames()}
+				c.cancel()
+			}
+			g.live--
+			c.running--
+			if c.running == 0 {
+				close(c.idle)
+			}
+			g.mu.Unlock()
+		}()
+		f()
+	}()
+}
+
+// deferStmt records a top-level defer of the running cell.
+func (g *goroutines) deferStmt(f func()) {
+	g.mu.Lock()
+	g.cur.defers = append(g.cur.defers, f)
+	g.mu.Unlock()
+}
+
+// state returns the running cell's goroutine count, idle channel and
+// panic.
+func (c *cellGroup) state(g *goroutines) (running int, idle chan struct{}, p *goroutinePanic) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return c.running, c.idle, c.panic
+}
+
+// finish runs the cell's top-level defers (last first), then waits for its
+// goroutines until they end or ctx is done. It runs inside an evaluation,
+// so that ending ctx stops every interpreted goroutine of the worker.
+func (c *cellGroup) finish(ctx context.Context, g *goroutines, program bool, stop func()) {
+	g.mu.Lock()
+	defers := c.defers
+	c.defers = nil
+	g.mu.Unlock()
+	for i := len(defers) - 1; i >= 0; i-- {
+		defers[i]()
+	}
+	running, idle, _ := c.state(g)
+	if running == 0 {
+		return
+	}
+	if program {
+		// As with go run, the program ends when main returns.
+		stop()
+		<-ctx.Done()
+		return
+	}
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	}
+}
+
+// goroutineExports are the helpers of the go and defer rewrites.
+func (g *goroutines) exports(out *cellOutput) map[string]reflect.Value {
+	return map[string]reflect.Value{
+		"Go":    reflect.ValueOf(func(f func()) { g.goStmt(f, out) }),
+		"Defer": reflect.ValueOf(func(f func()) { g.deferStmt(f) }),
+	}
+}
+
+// panicMessage formats a goroutine's panic as the cell's error.
+func (p *goroutinePanic) message() string {
+	return strings.TrimSpace(fmt.Sprint(p.value)) + " (in a goroutine the cell started)"
+}
