@@ -24,8 +24,16 @@ import (
 
 const setupScript = ".ci/setup.d/10-jupyter-pypi.sh"
 
-// ciCacheDir is where the setup script keeps the virtualenv and node modules.
+// ciCacheDir is where the setup script keeps the virtualenv and node
+// modules: $SBIR_CI_CACHE, else /var/cache/sbir-kernel-ci for root (the
+// JupyterHub test's users must reach it), else the user's cache directory.
 func ciCacheDir() string {
+	if d := os.Getenv("SBIR_CI_CACHE"); d != "" {
+		return d
+	}
+	if os.Geteuid() == 0 {
+		return "/var/cache/sbir-kernel-ci"
+	}
 	base := os.Getenv("XDG_CACHE_HOME")
 	if base == "" {
 		home, _ := os.UserHomeDir()

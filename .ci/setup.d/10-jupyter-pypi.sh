@@ -9,7 +9,14 @@
 # Sourced by .ci/run (bash, set -euo pipefail inherited). Exports
 # SBIR_E2E_VENV and SBIR_E2E_NODE_MODULES, where the e2e tests look.
 
-sbir_ci_cache="${XDG_CACHE_HOME:-$HOME/.cache}/sbir-kernel-ci"
+# As root (CI), the cache goes under /var/cache so that the JupyterHub
+# test's local users can run the virtualenv's jupyterhub-singleuser (root's
+# home is closed to them); otherwise under the user's cache directory.
+if [ "$(id -u)" = 0 ]; then
+  sbir_ci_cache="${SBIR_CI_CACHE:-/var/cache/sbir-kernel-ci}"
+else
+  sbir_ci_cache="${SBIR_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sbir-kernel-ci}"
+fi
 export SBIR_E2E_VENV="$sbir_ci_cache/venv"
 export SBIR_E2E_NODE_MODULES="$sbir_ci_cache/node/node_modules"
 
@@ -50,6 +57,7 @@ if [ "$(cat "$SBIR_E2E_VENV/.sbir-stamp" 2>/dev/null)" != "$sbir_stamp" ]; then
   /usr/bin/python3 -m venv "$SBIR_E2E_VENV"
   "$SBIR_E2E_VENV/bin/pip" install -q --disable-pip-version-check --upgrade pip
   "$SBIR_E2E_VENV/bin/pip" install -q --disable-pip-version-check "${sbir_pip[@]}"
+  chmod -R a+rX "$sbir_ci_cache"
   echo "$sbir_stamp" >"$SBIR_E2E_VENV/.sbir-stamp"
 fi
 if [ "$(cat "$sbir_ci_cache/node/.sbir-stamp" 2>/dev/null)" != "$sbir_stamp" ]; then
@@ -59,6 +67,7 @@ if [ "$(cat "$sbir_ci_cache/node/.sbir-stamp" 2>/dev/null)" != "$sbir_stamp" ]; 
   # PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: playwright-core downloads nothing, but
   # make sure no install hook tries.
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$sbir_ci_cache/node" --no-audit --no-fund --loglevel=error "${sbir_npm[@]}"
+  chmod -R a+rX "$sbir_ci_cache/node"
   echo "$sbir_stamp" >"$sbir_ci_cache/node/.sbir-stamp"
 fi
 "$SBIR_E2E_VENV/bin/python" - <<'PY'
