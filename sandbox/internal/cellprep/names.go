@@ -91,8 +91,10 @@ func isIntExpr(e ast.Expr, isInt func(string) bool) bool {
 		case token.SHL, token.SHR:
 			return isIntExpr(e.X, isInt)
 		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.AND, token.OR, token.XOR, token.AND_NOT:
-			return isIntExpr(e.X, isInt) && isIntExpr(e.Y, isInt) ||
-				isIntExpr(e.X, isInt) && isUntypedConst(e.Y) || isUntypedConst(e.X) && isIntExpr(e.Y, isInt)
+			// Each side is looked at once: a long chain of operators
+			// must stay linear.
+			xInt, yInt := isIntExpr(e.X, isInt), isIntExpr(e.Y, isInt)
+			return xInt && (yInt || isUntypedConst(e.Y)) || yInt && isUntypedConst(e.X)
 		}
 	case *ast.CallExpr:
 		if id, ok := e.Fun.(*ast.Ident); ok {

@@ -144,6 +144,7 @@ func Prepare(code string, st *State) (*Prepared, error) {
 	cellDecl := map[string]bool{}
 	cellInts := map[string]bool{}
 	hasMain := false
+	var kept []segment
 	for _, s := range segs {
 		if s.pkgClause {
 			if err := checkPackageClause(code, s, lt); err != nil {
@@ -151,6 +152,9 @@ func Prepare(code string, st *State) (*Prepared, error) {
 			}
 			continue // package main: a cell is always package main
 		}
+		kept = append(kept, s)
+	}
+	for _, s := range group(code, kept) {
 		ps, err := parseSegment(code, s, lt)
 		if err != nil {
 			return nil, err
@@ -208,26 +212,37 @@ func Prepare(code string, st *State) (*Prepared, error) {
 func assemble(code string, lt *lineTable, parsed []parsedSeg) []Chunk {
 	var chunks []Chunk
 	var cur strings.Builder
-	curDecl, have := false, false
+	curDecl, have, prev := false, false, -1
 	flush := func() {
 		if have {
+			cur.WriteByte('\n')
 			chunks = append(chunks, Chunk{Code: cur.String()})
 		}
 		cur.Reset()
-		have = false
+		have, prev = false, -1
 	}
-	add := func(ps *parsedSeg, text string) {
-		line, col := lt.pos(ps.start)
-		// The directive names the segment's place in the cell, plus one
-		// line for the interpreter's wrapper (see the worker's
-		// cellPositions). A newline ends the previous segment.
-		cur.WriteString("/*line _.go:")
-		cur.WriteString(strconv.Itoa(line + 1))
-		cur.WriteByte(':')
-		cur.WriteString(strconv.Itoa(col))
-		cur.WriteString("*/")
+	// add appends segment i. A segment that follows the previous one in
+	// the cell gets the text between them (its separator, with the same
+	// newlines), so positions stay exact; any other starts with a
+	// directive naming its place in the cell (plus one line for the
+	// interpreter's wrapper; see the worker's cellPositions).
+	add := func(i int, text string) {
+		ps := &parsed[i]
+		if prev >= 0 && prev == i-1 {
+			cur.WriteString(code[parsed[prev].end:ps.start])
+		} else {
+			if prev >= 0 {
+				cur.WriteByte('\n')
+			}
+			line, col := lt.pos(ps.start)
+			cur.WriteString("/*line _.go:")
+			cur.WriteString(strconv.Itoa(line + 1))
+			cur.WriteByte(':')
+			cur.WriteString(strconv.Itoa(col))
+			cur.WriteString("*/")
+		}
 		cur.WriteString(text)
-		cur.WriteByte('\n')
+		prev = i
 	}
 	texts := make([]string, len(parsed))
 	for i := range parsed {
@@ -237,7 +252,7 @@ func assemble(code string, lt *lineTable, parsed []parsedSeg) []Chunk {
 	// Imports first, in one chunk.
 	for i := range parsed {
 		if parsed[i].decl && isImport(parsed[i].file) && strings.TrimSpace(texts[i]) != "" {
-			add(&parsed[i], texts[i])
+			add(i, texts[i])
 			have, curDecl = true, true
 		}
 	}
@@ -250,20 +265,51 @@ func assemble(code string, lt *lineTable, parsed []parsedSeg) []Chunk {
 		}
 		if ps.expr {
 			flush()
+			add(i, text)
+			chunks = append(chunks, Chunk{Code: cur.String(), Expr: true, Quiet: ps.quiet, Direct: ps.direct})
 			cur.Reset()
-			add(ps, text)
-			chunks = append(chunks, Chunk{Code: strings.TrimSuffix(cur.String(), "\n"), Expr: true, Quiet: ps.quiet, Direct: ps.direct})
-			cur.Reset()
+			prev = -1
 			continue
 		}
 		if have && curDecl != ps.decl {
 			flush()
 		}
-		add(ps, text)
+		add(i, text)
 		have, curDecl = true, ps.decl
 	}
 	flush()
 	return chunks
+}
+
+// group merges runs of consecutive segments of one kind (imports, other
+// declarations, statements) into one, so that each run is parsed and
+// checked once: a cell of 50,000 statements is one parse, not 50,000. The
+// cell's last statement stays alone, to be shown as its value.
+func group(code string, segs []segment) []segment {
+	kind := func(s segment) int {
+		switch {
+		case !s.decl:
+			return 0
+		case startsWithImport(code[s.start:s.end]):
+			return 1
+		}
+		return 2
+	}
+	var out []segment
+	for i, s := range segs {
+		last := i == len(segs)-1 && !s.decl
+		if n := len(out); n > 0 && !last && kind(out[n-1]) == kind(s) && !out[n-1].pkgClause {
+			out[n-1].end = s.end
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// startsWithImport reports whether a declaration's text is an import.
+func startsWithImport(text string) bool {
+	return strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "import")
 }
 
 // isImport reports whether a declaration segment is an import.

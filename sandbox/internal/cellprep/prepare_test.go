@@ -1,0 +1,142 @@
+package cellprep
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/prepare.golden")
+
+// TestPrepareGolden pins what the interpreter receives for the shapes of
+// cell people write: the chunks and their directives.
+func TestPrepareGolden(t *testing.T) {
+	cells := []struct{ name, code string }{
+		{"import then func", "import \"strings\"\n\nfunc up(s string) string { return strings.ToUpper(s) }\nup(\"x\")"},
+		{"whole program", "package main\n\nimport (\n\t\"fmt\"\n\tstr \"strings\"\n)\n\nfunc main() {\n\tfmt.Println(str.ToUpper(\"hi\"))\n}\n"},
+		{"main called by the cell", "func main() { fmt.Println(1) }\nmain()"},
+		{"import after statements", "x := 1\nimport \"strings\"\nstrings.Repeat(\"a\", x)"},
+		{"go with arguments", "for i := 0; i < 3; i++ {\n\tgo worker(i, ch, 2.5)\n}"},
+		{"go func literal", "go func() {\n\tfor i := range 3 { fmt.Println(i) }\n}()"},
+		{"nested go", "go func() { go f(x) }()"},
+		{"top-level defer", "defer fmt.Println(\"bye\", n)\nfmt.Println(\"hi\")"},
+		{"defer inside a function stays", "func f() { defer g() }\nf()"},
+		{"variadic go", "go f(xs...)"},
+		{"method named main", "type T struct{}\nfunc (T) main() {}\nT{}.main()"},
+	}
+	var b strings.Builder
+	for _, c := range cells {
+		p, err := Prepare(c.code, NewState())
+		b.WriteString("== " + c.name + "\n")
+		if err != nil {
+			b.WriteString("error: " + err.Error() + "\n")
+			continue
+		}
+		for _, ch := range p.Chunks {
+			flags := ""
+			if ch.Expr {
+				flags += " expr"
+			}
+			if ch.Main {
+				flags += " main"
+			}
+			b.WriteString("-- chunk" + flags + "\n" + ch.Code + "\n")
+		}
+	}
+	path := filepath.Join("testdata", "prepare.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("chunks differ from %s (run with -update after checking):\n%s", path, b.String())
+	}
+}
+
+// TestPrepareRefusals checks the errors people see, with their positions.
+func TestPrepareRefusals(t *testing.T) {
+	for _, tt := range []struct{ code, want string }{
+		{"package stats", "line 1, column 1: package stats is not allowed"},
+		{"y := 2\nx := min(1, /*line :50:1*/y)", "line 2, column 13: the directive /*line is not allowed"},
+		{"//line foo.go:1\nx := 1", "line 1, column 1: the directive //line is not allowed"},
+		{"g := func() { for {} }\naaaa := 0\nf := func() {\n\tfor i := range /*line :6:5*/aaaa { _ = i }\n\t// func()int{go g();return 1}() {}\n}\nf()", "line 4, column 17: the directive /*line is not allowed"},
+		{"x := ", "line 1, column 5: expected operand, found the end of the statement"},
+		{"import \"os/exec\"", "line 1, column 8: import \"os/exec\" is not allowed"},
+		{"var a [1 << 40]byte", "line 1, column 7: an array of 1099511627776 elements is not allowed"},
+		{"x := unsafe.Pointer(nil)", "line 1, column 6: unsafe is not allowed"},
+	} {
+		_, err := Prepare(tt.code, NewState())
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Prepare(%q) = %v, want an error containing %q", tt.code, err, tt.want)
+		}
+		var ce *CheckError
+		var se SyntaxError
+		if err != nil && !errors.As(err, &ce) && !errors.As(err, &se) {
+			t.Errorf("Prepare(%q): error %T is neither a CheckError nor a SyntaxError", tt.code, err)
+		}
+	}
+}
+
+// worstCases are 100 KB cells shaped to defeat a preparation that is not
+// linear: many statements, alternating declarations and statements, many
+// go statements, long lines.
+func worstCases() map[string]string {
+	const size = 100 << 10
+	fill := func(head, unit string) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for b.Len()+len(unit) <= size {
+			b.WriteString(unit)
+		}
+		return b.String()
+	}
+	return map[string]string{
+		"statements":    fill("x := 0\n", "x\n"),
+		"alternating":   fill("", "var a = 1\na++\n"),
+		"go":            fill("f := func(int) {}\n", "go f(1)\n")[:18+8*900],
+		"range":         fill("n := 3\n", "for i := range n { _ = i }\n"),
+		"one long line": fill("x := 0", "+1"),
+	}
+}
+
+func TestPrepareWorstCasesAreBounded(t *testing.T) {
+	for name, code := range worstCases() {
+		p, err := Prepare(code, NewState())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		total := 0
+		for _, ch := range p.Chunks {
+			total += len(ch.Code)
+		}
+		// Directives and rewrites add a bounded number of bytes per
+		// statement (at most ~25), never a copy of the lines before it.
+		if total > 5*len(code) {
+			t.Errorf("%s: %d bytes of chunks for a %d-byte cell", name, total, len(code))
+		}
+	}
+}
+
+// BenchmarkPrepareWorstCase measures the 100 KB worst cases (target: each
+// prepared in ≤ 50 ms and ≤ 50 MB; see docs/performance.md).
+func BenchmarkPrepareWorstCase(b *testing.B) {
+	for name, code := range worstCases() {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(code)))
+			for b.Loop() {
+				if _, err := Prepare(code, NewState()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
