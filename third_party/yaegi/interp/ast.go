@@ -343,7 +343,9 @@ func isAssignAction(a action) bool {
 
 func (interp *Interpreter) firstToken(src string) token.Token {
 	var s scanner.Scanner
-	file := interp.fset.AddFile("", interp.fset.Base(), len(src))
+	// sbir patch 4: a scratch file set; only the token matters here, and a
+	// file added to interp.fset stays for the interpreter's lifetime.
+	file := token.NewFileSet().AddFile("", 1, len(src))
 	s.Init(file, []byte(src), nil, 0)
 
 	_, tok, _ := s.Scan()
@@ -920,7 +922,9 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 		return true
 	})
 
-	interp.roots = append(interp.roots, root)
+	if !interp.noDebug { // sbir patch 4: roots are for the debugger only
+		interp.roots = append(interp.roots, root)
+	}
 	return pkgName, root, err
 }
 

@@ -212,6 +212,7 @@ type Interpreter struct {
 	pkgNames map[string]string // package names, indexed by import path
 	done     chan struct{}     // for cancellation of channel operations
 	roots    []*node
+	noDebug  bool // sbir patch 4: keep no roots or child scopes
 	generic  map[string]*node
 
 	hooks *hooks // symbol hooks
@@ -317,6 +318,11 @@ type Options struct {
 
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
+
+	// DiscardDebugInfo drops, after each evaluation, the syntax trees and
+	// block scopes that only a Debugger reads (sbir patch 4): a
+	// long-running REPL then does not grow with every evaluation.
+	DiscardDebugInfo bool
 }
 
 // New returns a new interpreter.
@@ -326,6 +332,7 @@ func New(options Options) *Interpreter {
 		frame:    newFrame(nil, 0, 0),
 		fset:     token.NewFileSet(),
 		universe: initUniverse(),
+		noDebug:  options.DiscardDebugInfo,
 		scopes:   map[string]*scope{},
 		binPkg:   Exports{"": map[string]reflect.Value{"_error": reflect.ValueOf((*_error)(nil))}},
 		mapTypes: map[reflect.Value][]reflect.Type{},
@@ -335,6 +342,8 @@ func New(options Options) *Interpreter {
 		hooks:    &hooks{},
 		generic:  map[string]*node{},
 	}
+
+	i.universe.noDebug = i.noDebug // sbir patch 4: inherited by every scope
 
 	if i.opt.stdin = options.Stdin; i.opt.stdin == nil {
 		i.opt.stdin = os.Stdin

@@ -75,6 +75,7 @@ type symbol struct {
 type scope struct {
 	anc         *scope             // ancestor upper scope
 	child       []*scope           // included scopes
+	noDebug     bool               // sbir patch 4: do not record child scopes
 	def         *node              // function definition node this scope belongs to, or nil
 	loop        *node              // loop exit node for break statement
 	loopRestart *node              // loop restart node for continue statement
@@ -89,8 +90,10 @@ type scope struct {
 
 // push creates a new child scope and chain it to the current one.
 func (s *scope) push(indirect bool) *scope {
-	sc := &scope{anc: s, level: s.level, sym: map[string]*symbol{}}
-	s.child = append(s.child, sc)
+	sc := &scope{anc: s, level: s.level, sym: map[string]*symbol{}, noDebug: s.noDebug}
+	if !s.noDebug { // sbir patch 4: child scopes are for the debugger only
+		s.child = append(s.child, sc)
+	}
 	if indirect {
 		sc.types = []reflect.Type{}
 		sc.level = s.level + 1
