@@ -229,6 +229,18 @@ func (s *server) output() string {
 // exits, or the timeout passes.
 func (s *server) waitHTTP(t *testing.T, url string, timeout time.Duration) {
 	t.Helper()
+	s.waitStatus(t, url, timeout, func(code int) bool { return code < 500 })
+}
+
+// waitOK is waitHTTP for a 200 answer (a proxy in front of a server that is
+// still starting answers 404 or 503 first).
+func (s *server) waitOK(t *testing.T, url string, timeout time.Duration) {
+	t.Helper()
+	s.waitStatus(t, url, timeout, func(code int) bool { return code == http.StatusOK })
+}
+
+func (s *server) waitStatus(t *testing.T, url string, timeout time.Duration, ok func(int) bool) {
+	t.Helper()
 	deadline := time.Now().Add(timeout)
 	client := &http.Client{Timeout: 2 * time.Second}
 	for time.Now().Before(deadline) {
@@ -239,7 +251,7 @@ func (s *server) waitHTTP(t *testing.T, url string, timeout time.Duration) {
 		}
 		if resp, err := client.Get(url); err == nil {
 			resp.Body.Close()
-			if resp.StatusCode < 500 {
+			if ok(resp.StatusCode) {
 				return
 			}
 		}
