@@ -12,6 +12,7 @@ import (
 
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // installGrace is added to pkgenv's install timeout for the context of a
@@ -133,7 +134,7 @@ func (s *Session) packageOptions(progress progressWriter) (pkgenv.Options, error
 func (s *Session) declare(ctx context.Context, reqs []pkgenv.Requirement, h *Handlers, stderr *strings.Builder) (*Result, error) {
 	set, err := mergeRequirements(s.reqs, reqs)
 	if err != nil {
-		return failed("PackageError", err.Error()), nil
+		return failed(wire.ClassPackageError, err.Error()), nil
 	}
 	if sameRequirements(set, s.reqs) {
 		return nil, nil // re-declaring the session's set (re-running the first cell)
@@ -145,12 +146,12 @@ func (s *Session) declare(ctx context.Context, reqs []pkgenv.Requirement, h *Han
 				added = append(added, r)
 			}
 		}
-		return failed("PackageError", fmt.Sprintf("this cell declares %s, but cells already ran with packages: %s. The packages of a session are fixed once cells run: restart the kernel to change packages (put //sbir:require lines in the first cell)", setString(added), setString(s.reqs))), nil
+		return failed(wire.ClassPackageError, fmt.Sprintf("this cell declares %s, but cells already ran with packages: %s. The packages of a session are fixed once cells run: restart the kernel to change packages (put //sbir:require lines in the first cell)", setString(added), setString(s.reqs))), nil
 	}
 	progress := progressWriter{h: h, buf: stderr}
 	opts, err := s.packageOptions(progress)
 	if err != nil {
-		return failed("PackageError", err.Error()), nil
+		return failed(wire.ClassPackageError, err.Error()), nil
 	}
 	timeout := opts.Limits.InstallTimeout
 	if timeout <= 0 {
@@ -163,9 +164,9 @@ func (s *Session) declare(ctx context.Context, reqs []pkgenv.Requirement, h *Han
 	env, err := pkgenv.Ensure(ictx, set, opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			return failed("Interrupted", "the cell was interrupted while installing "+setString(set)+"; nothing was installed"), nil
+			return failed(wire.ClassInterrupted, "the cell was interrupted while installing "+setString(set)+"; nothing was installed"), nil
 		}
-		return failed("PackageError", err.Error()), nil
+		return failed(wire.ClassPackageError, err.Error()), nil
 	}
 	if env.Installed {
 		if sum := env.ProblemSummary(); sum != "" {
@@ -186,7 +187,7 @@ func (s *Session) declare(ctx context.Context, reqs []pkgenv.Requirement, h *Han
 	}
 	if err := s.start(ctx); err != nil {
 		if errors.Is(err, context.Canceled) {
-			return failed("Interrupted", "the cell was interrupted while its worker restarted"), nil
+			return failed(wire.ClassInterrupted, "the cell was interrupted while its worker restarted"), nil
 		}
 		return nil, err
 	}

@@ -144,11 +144,11 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	}
 	l := s.opts.Limits
 	if len(code) > l.MaxCodeBytes {
-		return failed("CodeTooLarge", fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), bytesize.Exact(int64(l.MaxCodeBytes)))), nil
+		return failed(wire.ClassCodeTooLarge, fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), bytesize.Exact(int64(l.MaxCodeBytes)))), nil
 	}
 	reqs, derrs := pkgenv.ParseRequirements(code)
 	if len(derrs) > 0 {
-		return failed("SyntaxError", directiveErrors(derrs)), nil
+		return failed(wire.ClassSyntaxError, directiveErrors(derrs)), nil
 	}
 	// What declaring packages wrote to the cell's stderr (install
 	// progress, warnings) leads the Result's Stderr.
@@ -160,7 +160,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 		if _, err := cellprep.Prepare(code, s.st); err != nil {
 			var se cellprep.SyntaxError
 			if errors.As(err, &se) {
-				return failed("SyntaxError", se.Error()), nil
+				return failed(wire.ClassSyntaxError, se.Error()), nil
 			}
 		}
 		res, err := s.declare(ctx, reqs, h, &pre)
@@ -176,12 +176,12 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	if err != nil {
 		var ce *cellprep.CheckError
 		var se cellprep.SyntaxError
-		res := failed("SyntaxError", err.Error())
+		res := failed(wire.ClassSyntaxError, err.Error())
 		switch {
 		case errors.As(err, &ce):
-			res = failed("NotAllowed", ce.Error())
+			res = failed(wire.ClassNotAllowed, ce.Error())
 		case errors.As(err, &se):
-			res = failed("SyntaxError", se.Error())
+			res = failed(wire.ClassSyntaxError, se.Error())
 		}
 		res.Stderr = pre.String()
 		return res, nil
@@ -198,7 +198,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	res, restart := s.exchange(ctx, prep, h)
 	res.Stderr = pre.String() + res.Stderr
 	if !res.Success && len(res.Traceback) == 0 {
-		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
+		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
 	}
 	if res.Success {
 		s.st.Commit(prep)
@@ -206,7 +206,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	if restart {
 		res.Restarted = true
 		res.ErrorMessage += "; the worker was restarted and all variables of this session were lost"
-		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
+		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
 		s.p.kill("")
 		<-s.p.exited
 		s.p = nil
@@ -217,9 +217,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	return res, nil
 }
 
-func failed(name, msg string) *Result {
-	return &Result{ErrorName: name, ErrorMessage: msg, Traceback: []string{name + ": " + msg}}
-}
+func failed(name, msg string) *Result { return wire.Fail(name, msg) }
 
 // exchange sends a cell to the worker and relays what comes back until the
 // result, enforcing the timeout and the interrupt. restart reports that
@@ -294,13 +292,13 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 				}
 				r := m.Result
 				if r == nil {
-					r = failed("WorkerCrashed", "the worker sent an empty result")
+					r = failed(wire.ClassWorkerCrashed, "the worker sent an empty result")
 				}
 				if reason == "timeout" {
 					r.Success = false
-					r.ErrorName = "Timeout"
+					r.ErrorName = wire.ClassTimeout
 					r.ErrorMessage = fmt.Sprintf("the cell exceeded the %v time limit and was interrupted", l.CellTimeout)
-					r.Traceback = []string{r.ErrorName + ": " + r.ErrorMessage}
+					r.Traceback = wire.Traceback(r.ErrorName, r.ErrorMessage)
 				}
 				poisoned := r.Restarted
 				r.Restarted = false

@@ -305,21 +305,21 @@ func (p *proc) death(l Limits) (name, msg string) {
 	}
 	switch {
 	case killedBy == "timeout":
-		return "Timeout", fmt.Sprintf("the cell exceeded the %v time limit and did not stop within %v of the interrupt, so its worker was killed", l.CellTimeout, l.KillGrace)
+		return wire.ClassTimeout, fmt.Sprintf("the cell exceeded the %v time limit and did not stop within %v of the interrupt, so its worker was killed", l.CellTimeout, l.KillGrace)
 	case killedBy == "interrupt":
-		return "Interrupted", fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
-	case fatal != nil && fatal.Name == "MemoryError", ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
-		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(l.HeapBytes))
+		return wire.ClassInterrupted, fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
+	case fatal != nil && fatal.Name == wire.ClassMemoryError, ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(l.HeapBytes))
 	case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
-		return "StackOverflow", fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", bytesize.Exact(wire.MaxStackBytes))
+		return wire.ClassStackOverflow, fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", bytesize.Exact(wire.MaxStackBytes))
 	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
-		return "MemoryError", fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", bytesize.Exact(l.HeapBytes))
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", bytesize.Exact(l.HeapBytes))
 	case strings.Contains(out, "concurrent map"):
-		return "WorkerCrashed", "the worker crashed: " + firstLine(out, "fatal error:")
+		return wire.ClassWorkerCrashed, "the worker crashed: " + firstLine(out, "fatal error:")
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
-		return "WorkerCrashed", fmt.Sprintf("the worker was killed by SIGKILL (its %ds CPU-time limit, or the host's out-of-memory killer)", wire.CPUSeconds)
+		return wire.ClassWorkerCrashed, fmt.Sprintf("the worker was killed by SIGKILL (its %ds CPU-time limit, or the host's out-of-memory killer)", wire.CPUSeconds)
 	case ws.Signaled():
-		return "WorkerCrashed", "the worker was killed by " + ws.Signal().String()
+		return wire.ClassWorkerCrashed, "the worker was killed by " + ws.Signal().String()
 	}
 	detail := firstLine(out, "panic:")
 	if detail == "" {
@@ -334,7 +334,7 @@ func (p *proc) death(l Limits) (name, msg string) {
 			}
 		}
 	}
-	return "WorkerCrashed", "the worker crashed: " + detail
+	return wire.ClassWorkerCrashed, "the worker crashed: " + detail
 }
 
 // lastLines returns the last n lines of s.

@@ -31,3 +31,25 @@ type Handlers struct {
 	// input is a cell error.
 	Input func(prompt string, password bool) (string, error)
 }
+
+// CellError is a failed cell as an error: Result.Err returns one, and
+// errors.Is(err, &CellError{Class: ClassTimeout}) tests its class.
+type CellError = wire.CellError
+
+// The error classes of a failed cell (Result.ErrorName).
+const (
+	ClassSyntaxError   = wire.ClassSyntaxError
+	ClassNotAllowed    = wire.ClassNotAllowed
+	ClassCompileError  = wire.ClassCompileError
+	ClassInputError    = wire.ClassInputError
+	ClassPanic         = wire.ClassPanic
+	ClassRuntimeError  = wire.ClassRuntimeError
+	ClassInterrupted   = wire.ClassInterrupted
+	ClassTimeout       = wire.ClassTimeout
+	ClassMemoryError   = wire.ClassMemoryError
+	ClassStackOverflow = wire.ClassStackOverflow
+	ClassWorkerCrashed = wire.ClassWorkerCrashed
+	ClassCodeTooLarge  = wire.ClassCodeTooLarge
+	ClassSandboxError  = wire.ClassSandboxError
+	ClassPackageError  = wire.ClassPackageError
+)

@@ -3,6 +3,7 @@ package wire_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -67,5 +68,20 @@ func TestStreamFrames(t *testing.T) {
 	}
 	if err := c.SendStream("stdout", make([]byte, wire.MaxFrameBytes)); err == nil {
 		t.Error("an oversized stream frame was sent")
+	}
+}
+
+func TestCellError(t *testing.T) {
+	r := wire.Fail(wire.ClassTimeout, "the cell exceeded the 1s time limit")
+	err := r.Err()
+	if !errors.Is(err, &wire.CellError{Class: wire.ClassTimeout}) || errors.Is(err, &wire.CellError{Class: wire.ClassPanic}) {
+		t.Fatalf("errors.Is on %v", err)
+	}
+	var ce *wire.CellError
+	if !errors.As(err, &ce) || ce.Traceback[0] != "Timeout: the cell exceeded the 1s time limit" {
+		t.Fatalf("errors.As: %#v", ce)
+	}
+	if (&wire.Result{Success: true}).Err() != nil {
+		t.Fatal("a successful cell has an error")
 	}
 }
