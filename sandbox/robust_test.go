@@ -44,7 +44,7 @@ func TestValueFormattingKeepsWorker(t *testing.T) {
 		{code: "r", value: "<nil>"},
 		{code: "s", value: "%!v(PANIC=String method: boom)"},
 		{code: "[]fmt.Stringer{s, s}", value: "[%!v(PANIC=String method: boom) %!v(PANIC=String method: boom)]"},
-		{code: "l", errName: "Timeout", errText: "formatting the cell's value did not finish within 2s"},
+		{code: "l", errName: "Timeout", errText: "formatting the cell's value did not finish within 5s"},
 		{code: "var l2 fmt.Stringer = L{}\nl2", errName: "Timeout", errText: "it was stopped and the session's variables are kept"},
 	}
 	for _, tc := range tests {

@@ -229,7 +229,7 @@ func (w *worker) inspect(code string, cursor, detail int, names []string) wire.I
 		if v.CanInterface() {
 			// The value's String method may be the cell's own: format
 			// it inside the gate, bounded, its panics recovered.
-			err := w.sess.guarded(context.Background(), name, func() { val = renderPlain(v.Interface()) })
+			err := w.sess.guarded(context.Background(), name, inspectTimeout, inspectSettle, func() { val = renderPlain(v.Interface()) })
 			w.out.takeFrames()
 			if err != nil {
 				val = "<" + err.Error() + ">"

@@ -30,6 +30,9 @@ type leak struct {
 func refusedAPI(ex interp.Exports) []leak {
 	var out []leak
 	for pkg, syms := range ex {
+		if pkg == "." {
+			continue // yaegi's MapTypes directive, not a package cells see
+		}
 		for name, v := range syms {
 			if strings.HasPrefix(name, "_") || !v.IsValid() {
 				continue // yaegi's interface wrappers: not names cells can write

@@ -21,9 +21,18 @@ import (
 // interpreter evaluation (see callGate) so that yaegi's own stop
 // mechanism applies, under a deadline, with every panic recovered.
 
-// renderTimeout bounds formatting one value (a cell's last value or an
-// inspected variable).
-const renderTimeout = 2 * time.Second
+// renderTimeout bounds formatting a cell's value; interpreted code still
+// running then is stopped. renderSettle is how long compiled code it was
+// in (a large chart's MIMEBundle, say) may take to return after that
+// before the worker is declared stuck. Inspection has tighter bounds: its
+// reply must reach the supervisor within its 5 s request timeout, Restart
+// flag included.
+const (
+	renderTimeout  = 5 * time.Second
+	renderSettle   = 10 * time.Second
+	inspectTimeout = 2 * time.Second
+	inspectSettle  = 2 * time.Second
+)
 
 // maxRenderElems bounds how many elements of a slice or map are rendered.
 const maxRenderElems = 100
@@ -72,9 +81,10 @@ func (e *renderError) ErrorName() string { return e.name }
 var errRenderStuck = errors.New("formatting did not return")
 
 // guarded runs fn inside an interpreter evaluation bounded by ctx and
-// renderTimeout, recovering its panics. what names the value for errors.
-func (s *session) guarded(ctx context.Context, what string, fn func()) error {
-	inner, cancel := context.WithTimeout(ctx, renderTimeout)
+// timeout, recovering its panics; settle is how long it may take to return
+// once stopped. what names the value for errors.
+func (s *session) guarded(ctx context.Context, what string, timeout, settle time.Duration, fn func()) error {
+	inner, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	done := make(chan struct{})
 	var panicked any
@@ -85,7 +95,10 @@ func (s *session) guarded(ctx context.Context, what string, fn func()) error {
 	}
 	s.gate.fn.Store(&run)
 	defer s.gate.fn.Store(nil)
+	// The formatting's time.Sleep and stdin reads end with its deadline.
+	prev := cellContext.Load()
 	cellContext.Store(&inner)
+	defer cellContext.Store(prev)
 	_, err := s.in.ExecuteWithContext(inner, s.gate.prog)
 	if err == nil {
 		if panicked != nil {
@@ -101,14 +114,14 @@ func (s *session) guarded(ctx context.Context, what string, fn func()) error {
 	// code it was in returns on its own, or never.
 	select {
 	case <-done:
-	case <-time.After(settleTimeout):
+	case <-time.After(settle):
 		s.abandoned.Store(true)
-		return fmt.Errorf("%w: %s was still being formatted %v after its %v deadline", errRenderStuck, what, settleTimeout, renderTimeout)
+		return fmt.Errorf("%w: %s was still being formatted %v after its %v deadline", errRenderStuck, what, settle, timeout)
 	}
 	if ctx.Err() != nil {
 		return &renderError{name: "Interrupted", msg: "the cell was interrupted while its value was being formatted"}
 	}
-	return &renderError{name: "Timeout", msg: fmt.Sprintf("formatting %s did not finish within %v: a String, Error, HTML, Markdown or MIMEBundle method it calls runs too long; it was stopped and the session's variables are kept", what, renderTimeout)}
+	return &renderError{name: "Timeout", msg: fmt.Sprintf("formatting %s did not finish within %v: a String, Error, HTML, Markdown or MIMEBundle method it calls runs too long; it was stopped and the session's variables are kept", what, timeout)}
 }
 
 // bundle checks a cell's values for a carried error and renders them,
@@ -116,7 +129,7 @@ func (s *session) guarded(ctx context.Context, what string, fn func()) error {
 func (s *session) bundle(ctx context.Context, vals []any) (map[string]any, error) {
 	var b map[string]any
 	var cerr error
-	err := s.guarded(ctx, "the cell's value", func() {
+	err := s.guarded(ctx, "the cell's value", renderTimeout, renderSettle, func() {
 		if cerr = carriedError(vals); cerr != nil {
 			return
 		}
