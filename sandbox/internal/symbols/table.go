@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 	"sort"
@@ -70,24 +71,33 @@ func Exports(opts Options) interp.Exports {
 		if dir == "time" && opts.Sleep != nil {
 			m["Sleep"] = reflect.ValueOf(opts.Sleep)
 		}
+		if mixed[dir] {
+			dir = hiddenPrefix + dir
+		}
 		out[dir+"/"+name] = m
 	}
 	out["os/os"] = osStreams(opts)
+	addLog(out["log/log"], opts.Stderr)
+	out["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes())}
 	return out
 }
 
-// sourcePackages are the generic packages yaegi compiles from source when
-// the table is loaded, with the functions they provide.
-var sourcePackages = map[string][]string{
-	"cmp":    {"Compare", "Less", "Or", "Ordered"},
-	"maps":   {"Clone", "Copy", "DeleteFunc", "Equal", "EqualFunc"},
-	"slices": {"BinarySearch", "Clip", "Clone", "Compact", "CompactFunc", "Compare", "CompareFunc", "Concat", "Contains", "ContainsFunc", "Delete", "DeleteFunc", "Equal", "EqualFunc", "Grow", "Index", "IndexFunc", "Insert", "IsSorted", "Max", "Min", "Replace", "Reverse", "Sort", "SortFunc", "SortStableFunc"},
-}
+// hiddenPrefix is where the compiled members of the mixed packages are
+// (see Supplements); cells cannot import it, not being in Packages.
+const hiddenPrefix = "_sbirbin/"
+
+// mixed are the packages made of compiled members and generic source.
+var mixed = map[string]bool{"math/rand/v2": true, "sync": true}
+
+// sourceOnly are the packages yaegi compiles from source when the table
+// is loaded (its bundled cmp, maps and slices, completed by Supplements,
+// and iter): their members are those the doc index lists.
+var sourceOnly = map[string]bool{"cmp": true, "iter": true, "maps": true, "slices": true}
 
 // Packages returns the import paths cells may use, sorted.
 func Packages() []string {
 	ps := []string{"os"}
-	for p := range sourcePackages {
+	for p := range sourceOnly {
 		ps = append(ps, p)
 	}
 	for key := range Symbols {
@@ -107,8 +117,19 @@ func Members(path string) []string {
 	if path == "os" {
 		return []string{"Stderr", "Stdin", "Stdout"}
 	}
-	if names, ok := sourcePackages[path]; ok {
-		return append([]string(nil), names...)
+	if sourceOnly[path] || mixed[path] {
+		docOnce.Do(loadDocIndex)
+		var names []string
+		for name := range docIndex[path] {
+			if name != "" && !strings.Contains(name, ".") {
+				names = append(names, name)
+			}
+		}
+		for _, r := range removed[path] {
+			names = deleteString(names, r)
+		}
+		sort.Strings(names)
+		return names
 	}
 	for key, syms := range Symbols {
 		dir, _ := splitKey(key)
@@ -124,6 +145,9 @@ func Members(path string) []string {
 				continue // yaegi's interface wrappers
 			}
 			names = append(names, sym)
+		}
+		if path == "log" {
+			names = append(names, logNames...)
 		}
 		for _, r := range removed[dir] {
 			names = deleteString(names, r)
@@ -205,9 +229,67 @@ func loadDocIndex() {
 	_ = json.NewDecoder(zr).Decode(&docIndex)
 }
 
+//go:embed zz_fwd_sync.go.txt
+var fwdSync string
+
+//go:embed zz_fwd_math_rand_v2.go.txt
+var fwdRand string
+
 //go:embed slices_extra.go.txt
 var slicesExtra string
 
-// Supplements returns Go source files to compile into every interpreter
-// after Exports: generic functions yaegi's bundled sources lack.
-func Supplements() []string { return []string{slicesExtra} }
+//go:embed maps_extra.go.txt
+var mapsExtra string
+
+//go:embed iter_extra.go.txt
+var iterSource string
+
+//go:embed sync_extra.go.txt
+var syncExtra string
+
+//go:embed rand_extra.go.txt
+var randExtra string
+
+// Install compiles into in, which must already use Exports, the source
+// packages of the table: the generic functions yaegi's bundled sources
+// lack (slices, maps, iter), and the mixed packages (sync,
+// math/rand/v2): a generated package that forwards to the
+// compiled members, plus the generic members. yaegi resolves an import
+// either to a compiled package or to a source one, so a package with both
+// kinds of members is source throughout.
+func Install(in *interp.Interpreter) error {
+	for _, s := range []struct{ path, src string }{
+		{"slices", slicesExtra}, {"maps", mapsExtra}, {"iter", iterSource},
+		{"sync", fwdSync}, {"sync", syncExtra},
+		{"math/rand/v2", fwdRand}, {"math/rand/v2", randExtra},
+	} {
+		if _, err := in.CompilePackage(s.path, s.src); err != nil {
+			return fmt.Errorf("compiling the source of package %s: %w", s.path, err)
+		}
+	}
+	return nil
+}
+
+// Preimported returns the packages a session imports before its first
+// cell, so that cells need no imports: Packages, less those whose name
+// another package already takes (math/rand/v2 after math/rand,
+// html/template after text/template), which a cell must import itself.
+func Preimported() []string {
+	var ps []string
+	taken := map[string]bool{}
+	for _, p := range Packages() {
+		name := p[strings.LastIndexByte(p, '/')+1:]
+		if p == "math/rand/v2" {
+			name = "rand"
+		}
+		if p == "html/template" {
+			continue // text/template is the default "template"
+		}
+		if taken[name] {
+			continue
+		}
+		taken[name] = true
+		ps = append(ps, p)
+	}
+	return ps
+}

@@ -17,7 +17,6 @@ func init() {
 		// function, constant and variable definitions
 		"ANSIC":                  reflect.ValueOf(constant.MakeFromLiteral("\"Mon Jan _2 15:04:05 2006\"", token.STRING, 0)),
 		"After":                  reflect.ValueOf(time.After),
-		"AfterFunc":              reflect.ValueOf(time.AfterFunc),
 		"April":                  reflect.ValueOf(time.April),
 		"August":                 reflect.ValueOf(time.August),
 		"Date":                   reflect.ValueOf(time.Date),
@@ -33,7 +32,6 @@ func init() {
 		"June":                   reflect.ValueOf(time.June),
 		"Kitchen":                reflect.ValueOf(constant.MakeFromLiteral("\"3:04PM\"", token.STRING, 0)),
 		"Layout":                 reflect.ValueOf(constant.MakeFromLiteral("\"01/02 03:04:05PM '06 -0700\"", token.STRING, 0)),
-		"LoadLocation":           reflect.ValueOf(time.LoadLocation),
 		"LoadLocationFromTZData": reflect.ValueOf(time.LoadLocationFromTZData),
 		"Local":                  reflect.ValueOf(&time.Local).Elem(),
 		"March":                  reflect.ValueOf(time.March),

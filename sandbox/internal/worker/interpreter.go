@@ -152,7 +152,7 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	}
 	var imp strings.Builder
 	imp.WriteString("import (\n")
-	for _, p := range symbols.Packages() {
+	for _, p := range symbols.Preimported() {
 		fmt.Fprintf(&imp, "\t%q\n", p)
 	}
 	fmt.Fprintf(&imp, "\t%q\n)", cellprep.HelperPkg)

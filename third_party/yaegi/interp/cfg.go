@@ -2239,6 +2239,15 @@ func compDefineX(sc *scope, n *node) error {
 		if err != nil {
 			return err
 		}
+		if funtype != nil && isGeneric(funtype) {
+			// sbir patch 2: a, b := f(x) with generic f.
+			if funtype, err = instanceType(n.interp, sc, funtype, src.child[1:]); err != nil {
+				return err
+			}
+		}
+		if funtype == nil {
+			return n.cfgErrorf("cannot determine the type of %s", src.child[0].ident)
+		}
 		for funtype.cat == valueT && funtype.val != nil {
 			// Retrieve original interpreter type from a wrapped function.
 			// Struct fields of function types are always wrapped in valueT to ensure

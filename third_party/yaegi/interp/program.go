@@ -71,10 +71,38 @@ func (interp *Interpreter) compileSrc(src, name string, inc bool) (*Program, err
 // WARNING: The node must have been parsed using interp.FileSet(). Results are
 // unpredictable otherwise.
 func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
+	return interp.compileAST(n, "")
+}
+
+// CompilePackage compiles src, the source of one file of a package, as
+// part of the package of import path importPath, so that
+// import "importPath" finds it without a source file system; a package
+// is not limited to one file, and a file compiled later adds to it. It is
+// how a host provides packages whose path is not their name
+// ("math/rand/v2") as source (sbir patch 4).
+func (interp *Interpreter) CompilePackage(importPath, src string) (*Program, error) {
+	if interp.name == "" {
+		interp.name = DefaultSourceName
+	}
+	n, err := interp.parse(src, interp.name, false)
+	if err != nil {
+		return nil, err
+	}
+	return interp.compileAST(n, importPath)
+}
+
+func (interp *Interpreter) compileAST(n ast.Node, importPath string) (*Program, error) {
 	// Convert AST.
 	pkgName, root, err := interp.ast(n)
 	if err != nil || root == nil {
 		return nil, err
+	}
+	if importPath == "" {
+		importPath = pkgName
+	} else {
+		interp.mutex.Lock()
+		interp.pkgNames[importPath] = pkgName
+		interp.mutex.Unlock()
 	}
 
 	if interp.astDot {
@@ -89,12 +117,12 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	}
 
 	// Perform global types analysis.
-	if err = interp.gtaRetry([]*node{root}, pkgName, pkgName); err != nil {
+	if err = interp.gtaRetry([]*node{root}, importPath, pkgName); err != nil {
 		return nil, err
 	}
 
 	// Annotate AST with CFG informations.
-	initNodes, err := interp.cfg(root, nil, pkgName, pkgName)
+	initNodes, err := interp.cfg(root, nil, importPath, pkgName)
 	if err != nil {
 		if interp.cfgDot {
 			dotCmd := interp.dotCmd
@@ -111,8 +139,11 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		setExec(root.start)
 	}
 	interp.mutex.Lock()
-	gs := interp.scopes[pkgName]
-	if interp.universe.sym[pkgName] == nil {
+	gs := interp.scopes[importPath]
+	if importPath != pkgName {
+		// sbir patch 4: a package compiled under its import path.
+		interp.srcPkg[importPath] = gs.sym
+	} else if interp.universe.sym[pkgName] == nil {
 		// Make the package visible under a path identical to its name.
 		interp.srcPkg[pkgName] = gs.sym
 		interp.universe.sym[pkgName] = &symbol{kind: pkgSym, typ: &itype{cat: srcPkgT, path: pkgName}}
@@ -133,7 +164,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		root.cfgDot(dotWriter(dotCmd))
 	}
 
-	return &Program{pkgName, root, initNodes}, nil
+	return &Program{importPath, root, initNodes}, nil
 }
 
 // Execute executes compiled Go code.

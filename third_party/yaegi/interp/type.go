@@ -837,6 +837,17 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
+		case funcT:
+			// sbir patch 2: f[T] explicitly instantiates generic f.
+			if isGeneric(lt) {
+				var t1 *itype
+				if t1, err = nodeType2(interp, sc, n.child[1], seen); err != nil {
+					return nil, err
+				}
+				if t, err = instantiate(interp, sc, lt, []*itype{t1}); err != nil {
+					return nil, err
+				}
+			}
 		case genericT:
 			t1, err := nodeType2(interp, sc, n.child[1], seen)
 			if err != nil {
@@ -2542,11 +2553,18 @@ func isConstantValue(t reflect.Type) bool { return t != nil && t.Implements(cons
 // called with args, compiling the instance if it does not exist yet
 // (sbir patch 2).
 func instanceType(interp *Interpreter, sc *scope, t *itype, args []*node) (*itype, error) {
-	fun := t.node.anc
-	types, err := inferTypesFromCall(sc, fun, args)
+	types, err := inferTypesFromCall(sc, t.node.anc, args)
 	if err != nil {
 		return nil, err
 	}
+	return instantiate(interp, sc, t, types)
+}
+
+// instantiate returns the type of the instance of generic function type
+// t for types, compiling the instance if it does not exist yet (sbir
+// patch 2).
+func instantiate(interp *Interpreter, sc *scope, t *itype, types []*itype) (*itype, error) {
+	fun := t.node.anc
 	g, found, err := genAST(sc, fun, types)
 	if err != nil {
 		return nil, err

@@ -187,7 +187,10 @@ func fixStdlib(interp *Interpreter) {
 		p["CommandLine"] = reflect.ValueOf(&c).Elem()
 	}
 
-	if p = interp.binPkg["log"]; p != nil {
+	// sbir patch 3: a host that supplies its own log functions (as a
+	// sandbox does, to end a script on log.Fatal without exiting the
+	// process) keeps them.
+	if p = interp.binPkg["log"]; p != nil && isSymbol(p["Fatal"], log.Fatal) {
 		l := log.New(stderr, "", log.LstdFlags)
 		// Restrict Fatal symbols to panic instead of exit.
 		p["Fatal"] = reflect.ValueOf(l.Panic)
@@ -258,4 +261,9 @@ func fixStdlib(interp *Interpreter) {
 		// Do not trust extracted value maybe from another arch.
 		p["UintSize"] = reflect.ValueOf(constant.MakeInt64(bits.UintSize))
 	}
+}
+
+// isSymbol reports whether v is the function f (sbir patch 3).
+func isSymbol(v reflect.Value, f any) bool {
+	return v.IsValid() && v.Kind() == reflect.Func && v.Pointer() == reflect.ValueOf(f).Pointer()
 }

@@ -1,0 +1,78 @@
+package symbols
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"reflect"
+)
+
+// ExitError ends a cell the way os.Exit ends a program: log.Fatal and
+// Logger.Fatal panic with it after writing their message. A cell is not a
+// process, so "exit" means: the cell stops there and fails (the worker and
+// the session's state live on), with this error as the reason.
+type ExitError struct {
+	// Code is the status a program would have exited with.
+	Code int
+}
+
+func (e ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// ErrorName classifies the failure for the cell's error reply.
+func (e ExitError) ErrorName() string { return "Exit" }
+
+// CellLogger is log.Logger for cells: the same methods, except that Fatal,
+// Fatalf and Fatalln end the cell (see ExitError) instead of the worker.
+type CellLogger struct {
+	*log.Logger
+}
+
+// Fatal is Print followed by the end of the cell.
+func (l *CellLogger) Fatal(v ...any) { l.Output(2, fmt.Sprint(v...)); panic(ExitError{1}) }
+
+// Fatalf is Printf followed by the end of the cell.
+func (l *CellLogger) Fatalf(format string, v ...any) {
+	l.Output(2, fmt.Sprintf(format, v...))
+	panic(ExitError{1})
+}
+
+// Fatalln is Println followed by the end of the cell.
+func (l *CellLogger) Fatalln(v ...any) { l.Output(2, fmt.Sprintln(v...)); panic(ExitError{1}) }
+
+// logNames are the members addLog adds to "log".
+var logNames = []string{"Default", "Fatal", "Fatalf", "Fatalln", "Flags", "Logger", "New", "Output", "Panic", "Panicf", "Panicln", "Prefix", "Print", "Printf", "Println", "SetFlags", "SetOutput", "SetPrefix", "Writer"}
+
+// addLog completes the cells' "log" with a standard logger of their own,
+// writing to the cell's stderr: the real log.Default is the worker's
+// logger (writing to the worker's own stderr), and log.Fatal would exit
+// the worker. SetOutput can only point it at a writer the cell holds.
+func addLog(m map[string]reflect.Value, stderr io.Writer) {
+	if m == nil {
+		return
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	std := &CellLogger{log.New(stderr, "", log.LstdFlags)}
+	m["Logger"] = reflect.ValueOf((*CellLogger)(nil))
+	m["New"] = reflect.ValueOf(func(out io.Writer, prefix string, flag int) *CellLogger {
+		return &CellLogger{log.New(out, prefix, flag)}
+	})
+	m["Default"] = reflect.ValueOf(func() *CellLogger { return std })
+	m["Fatal"] = reflect.ValueOf(std.Fatal)
+	m["Fatalf"] = reflect.ValueOf(std.Fatalf)
+	m["Fatalln"] = reflect.ValueOf(std.Fatalln)
+	m["Flags"] = reflect.ValueOf(std.Flags)
+	m["Output"] = reflect.ValueOf(std.Output)
+	m["Panic"] = reflect.ValueOf(std.Panic)
+	m["Panicf"] = reflect.ValueOf(std.Panicf)
+	m["Panicln"] = reflect.ValueOf(std.Panicln)
+	m["Prefix"] = reflect.ValueOf(std.Prefix)
+	m["Print"] = reflect.ValueOf(std.Print)
+	m["Printf"] = reflect.ValueOf(std.Printf)
+	m["Println"] = reflect.ValueOf(std.Println)
+	m["SetFlags"] = reflect.ValueOf(std.SetFlags)
+	m["SetOutput"] = reflect.ValueOf(std.SetOutput)
+	m["SetPrefix"] = reflect.ValueOf(std.SetPrefix)
+	m["Writer"] = reflect.ValueOf(std.Writer)
+}

@@ -1,0 +1,39 @@
+package symbols
+
+import (
+	"encoding"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"reflect"
+)
+
+// mapTypes tells yaegi which interfaces an interpreted value passed to
+// these compiled functions as `any` should be wrapped to satisfy, so
+// that fmt sees an interpreted type's String, Format or Error method and
+// json and xml its marshalling methods (yaegi's own stdlib table carries
+// the same list; the extracted table does not). fmt.Errorf also gets
+// error, so that %w wraps an interpreted error type.
+func mapTypes() map[reflect.Value][]reflect.Type {
+	formatter := reflect.TypeFor[fmt.Formatter]()
+	stringer := reflect.TypeFor[fmt.Stringer]()
+	errorType := reflect.TypeFor[error]()
+	mt := []reflect.Type{formatter, stringer}
+	m := map[reflect.Value][]reflect.Type{
+		reflect.ValueOf(fmt.Errorf): {formatter, stringer, errorType},
+	}
+	for _, f := range []any{fmt.Fprint, fmt.Fprintf, fmt.Fprintln, fmt.Print, fmt.Printf, fmt.Println,
+		fmt.Sprint, fmt.Sprintf, fmt.Sprintln, fmt.Append, fmt.Appendf, fmt.Appendln} {
+		m[reflect.ValueOf(f)] = mt
+	}
+	scanner := []reflect.Type{reflect.TypeFor[fmt.Scanner]()}
+	for _, f := range []any{fmt.Scan, fmt.Scanf, fmt.Scanln, fmt.Sscan, fmt.Sscanf, fmt.Sscanln, fmt.Fscan, fmt.Fscanf, fmt.Fscanln} {
+		m[reflect.ValueOf(f)] = scanner
+	}
+	m[reflect.ValueOf(json.Marshal)] = []reflect.Type{reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()}
+	m[reflect.ValueOf(json.MarshalIndent)] = []reflect.Type{reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()}
+	m[reflect.ValueOf(json.Unmarshal)] = []reflect.Type{reflect.TypeFor[json.Unmarshaler](), reflect.TypeFor[encoding.TextUnmarshaler]()}
+	m[reflect.ValueOf(xml.Marshal)] = []reflect.Type{reflect.TypeFor[xml.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()}
+	m[reflect.ValueOf(xml.Unmarshal)] = []reflect.Type{reflect.TypeFor[xml.Unmarshaler](), reflect.TypeFor[encoding.TextUnmarshaler]()}
+	return m
+}

@@ -1,0 +1,287 @@
+package worker_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+// TestMain lets the test binary double as the sandbox worker.
+func TestMain(m *testing.M) {
+	if sandbox.IsWorker() {
+		os.Exit(sandbox.WorkerMain())
+	}
+	os.Exit(m.Run())
+}
+
+// stdlibPrograms use the packages and generic functions the symbol table
+// adds (issue 11). Each runs in a session and with `go run`; the outputs
+// must match. Outputs are deterministic (sorted keys, fixed values).
+var stdlibPrograms = []struct{ name, src string }{
+	{"maps-slices-iter", `package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+func main() {
+	m := map[string]int{"b": 2, "a": 1, "c": 3}
+	keys := slices.Sorted(maps.Keys(m))
+	vals := slices.Sorted(maps.Values(m))
+	fmt.Println(keys, vals, slices.Index(keys, "b"), slices.Contains(vals, 3))
+	all := slices.Collect(maps.Keys(map[int]bool{7: true}))
+	fmt.Println(all, len(slices.Collect(slices.Values(keys))))
+	slices.SortFunc(keys, func(a, b string) int { return -compare(a, b) })
+	fmt.Println(keys, slices.Max(vals), slices.Min(vals))
+	n := 0
+	maps.All(m)(func(k string, v int) bool { n += v; return true })
+	fmt.Println(n, maps.Collect(maps.All(map[string]int{"x": 1})))
+}
+
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+`},
+	{"cmp-generics", `package main
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+type person struct {
+	name string
+	age  int
+}
+
+func main() {
+	people := []person{{"Alice", 30}, {"Bob", 25}, {"Carol", 35}}
+	slices.SortFunc(people, func(a, b person) int { return cmp.Compare(a.age, b.age) })
+	for _, p := range people {
+		fmt.Println(p.name, p.age)
+	}
+	fmt.Println(cmp.Compare(1, 2), cmp.Less("b", "a"), cmp.Or(0, 3, 4))
+	i, found := slices.BinarySearch([]int{1, 3, 5}, 3)
+	fmt.Println(i, found, len(slices.Repeat([]int{1}, 3)))
+}
+`},
+	{"sync-atomic", `package main
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+func main() {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var hits atomic.Int64
+	total := 0
+	for i := 1; i <= 10; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			total++
+			mu.Unlock()
+			hits.Add(1)
+		}()
+	}
+	wg.Wait()
+	once := sync.OnceValue(func() int { fmt.Println("computed"); return 42 })
+	fmt.Println(total, hits.Load(), once(), once())
+	var v atomic.Value
+	v.Store("hello")
+	fmt.Println(v.Load())
+}
+`},
+	{"errors-astype", `package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+type NotFound struct{ key string }
+
+func (e *NotFound) Error() string { return "not found: " + e.key }
+
+func find(k string) error { return fmt.Errorf("lookup: %w", &NotFound{k}) }
+
+func main() {
+	err := find("x")
+	fmt.Println(errors.Is(err, errors.ErrUnsupported), errors.Unwrap(err), err)
+}
+`},
+	{"context-timeout", `package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	select {
+	case <-ctx.Done():
+		fmt.Println(ctx.Err(), errors.Is(ctx.Err(), context.DeadlineExceeded))
+	case <-time.After(2 * time.Second):
+		fmt.Println("too late")
+	}
+}
+`},
+	{"log-and-println", `package main
+
+import (
+	"fmt"
+	"log"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("app: ")
+	log.Println("starting")
+	println("debug", 1, 2.5, true)
+	print("a", 1, "\n")
+	fmt.Println("done")
+}
+`},
+	{"log-fatal", `package main
+
+import (
+	"fmt"
+	"log"
+)
+
+func main() {
+	fmt.Println("before")
+	log.SetFlags(0)
+	log.Fatalf("cannot continue: %d", 3)
+	fmt.Println("after")
+}
+`},
+	{"text-template-xml-path", `package main
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path"
+	"text/template"
+	"unicode/utf16"
+	"container/list"
+)
+
+type Item struct {
+	XMLName xml.Name ` + "`xml:\"item\"`" + `
+	Name    string   ` + "`xml:\"name\"`" + `
+	Qty     int      ` + "`xml:\"qty,attr\"`" + `
+}
+
+func main() {
+	t := template.Must(template.New("t").Parse("{{range .}}{{.Name}}={{.Qty}} {{end}}\n"))
+	t.Execute(os.Stdout, []Item{{Name: "a", Qty: 1}, {Name: "b", Qty: 2}})
+	b, _ := xml.Marshal(Item{Name: "x", Qty: 3})
+	fmt.Println(string(b))
+	fmt.Println(path.Join("a", "b/../c"), path.Ext("x.go"), utf16.Encode([]rune("hé")))
+	l := list.New()
+	l.PushBack(1)
+	l.PushFront(0)
+	for e := l.Front(); e != nil; e = e.Next() {
+		fmt.Print(e.Value, " ")
+	}
+	fmt.Println()
+}
+`},
+}
+
+// TestStdlibAgainstGoRun runs each program in a sandbox session and with
+// `go run`, and compares stdout, stderr and whether it failed.
+func TestStdlibAgainstGoRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a sandbox session and go run per program")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH: the expected outputs come from go run")
+	}
+	for _, p := range stdlibPrograms {
+		t.Run(p.name, func(t *testing.T) {
+			wantOut, wantErr, wantFail := goRun(t, goBin, p.src)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			l := sandbox.DefaultLimits()
+			l.CellTimeout = 10 * time.Second
+			s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			res, err := s.Run(ctx, p.src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stdout != wantOut {
+				t.Errorf("stdout:\n%s\nwant (go run):\n%s", res.Stdout, wantOut)
+			}
+			if res.Stderr != wantErr {
+				t.Errorf("stderr:\n%q\nwant (go run):\n%q", res.Stderr, wantErr)
+			}
+			if res.Success == wantFail {
+				t.Errorf("success = %v, go run failed = %v (%s: %s)", res.Success, wantFail, res.ErrorName, res.ErrorMessage)
+			}
+		})
+	}
+}
+
+// goRun runs src with `go run` in a temporary module and returns its
+// stdout, its stderr (without go's "exit status N" line) and whether it
+// failed.
+func goRun(t *testing.T, goBin, src string) (stdout, stderr string, failed bool) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module prog\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goBin, "run", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=-mod=mod")
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	e := errb.String()
+	if err != nil {
+		i := strings.LastIndex(strings.TrimSuffix(e, "\n"), "\n")
+		last := e[i+1:]
+		if !strings.HasPrefix(last, "exit status ") {
+			t.Fatalf("go run: %v\n%s", err, e)
+		}
+		e = e[:i+1]
+	}
+	return out.String(), e, err != nil
+}
+
+var _ = fmt.Sprint
