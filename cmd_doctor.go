@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
@@ -41,8 +42,8 @@ func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
 
 	fmt.Fprintf(out, "\nSandbox\n")
 	fmt.Fprintf(out, "  limits: %s per cell (then %s grace before the worker is killed), %s heap, %s output, %s code\n",
-		limits.CellTimeout, limits.KillGrace, sizeString(limits.HeapBytes),
-		sizeString(int64(limits.MaxOutputBytes)), sizeString(int64(limits.MaxCodeBytes)))
+		limits.CellTimeout, limits.KillGrace, bytesize.Exact(limits.HeapBytes),
+		bytesize.Exact(int64(limits.MaxOutputBytes)), bytesize.Exact(int64(limits.MaxCodeBytes)))
 	layers, err := sandbox.ProbeIsolation(ctx, sandbox.Options{Limits: limits, DataPath: src.ArrowPath, Logger: env.Logger})
 	if err != nil {
 		return fmt.Errorf("start a sandbox worker: %w", err)
@@ -79,7 +80,7 @@ func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
 	for _, e := range sets {
 		size += e.Size
 	}
-	fmt.Fprintf(out, "  cache:    %s (%d sets, %s; 'sbir-kernel packages list' shows them)\n", dir, len(sets), pkgenv.FormatSize(size))
+	fmt.Fprintf(out, "  cache:    %s (%d sets, %s; 'sbir-kernel packages list' shows them)\n", dir, len(sets), bytesize.Approx(size))
 	fmt.Fprintf(out, "  installs: only kernels started with --allow-packages install; cached sets are usable by every kernel\n")
 	return nil
 }

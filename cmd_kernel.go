@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/kernel"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
@@ -141,21 +142,6 @@ Data: %s
 Limits per cell: %s wall clock, %s heap per session, %s of output, %s of code.
 Go packages (//sbir:require module version): %s.
 Try: award_data.Head(5)   award_data.Columns()   award_data.Count()`,
-		version, src.Describe(), l.CellTimeout, sizeString(l.HeapBytes),
-		sizeString(int64(l.MaxOutputBytes)), sizeString(int64(l.MaxCodeBytes)), packages)
-}
-
-// sizeString formats a byte count the way the limits are usually written.
-func sizeString(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1000 && n%1000 == 0:
-		return fmt.Sprintf("%d KB", n/1000)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+		version, src.Describe(), l.CellTimeout, bytesize.Exact(l.HeapBytes),
+		bytesize.Exact(int64(l.MaxOutputBytes)), bytesize.Exact(int64(l.MaxCodeBytes)), packages)
 }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
@@ -73,7 +74,7 @@ it was installed for. Environments in use by a running session are marked.`)
 	for _, e := range entries {
 		total += e.Size
 	}
-	fmt.Fprintf(env.Stdout, "%s: %s, %s\n\n", dir, packagesPlural(len(entries), "environment"), pkgenv.FormatSize(total))
+	fmt.Fprintf(env.Stdout, "%s: %s, %s\n\n", dir, packagesPlural(len(entries), "environment"), bytesize.Approx(total))
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LAST USED\tSIZE\tMODULES\tKEY\tREQUIREMENTS")
 	for _, e := range entries {
@@ -88,7 +89,7 @@ it was installed for. Environments in use by a running session are marked.`)
 		case e.InUse:
 			what += " (in use)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.12s\t%s\n", e.LastUsed.Local().Format(time.DateTime), pkgenv.FormatSize(e.Size), e.Modules, e.Key, what)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.12s\t%s\n", e.LastUsed.Local().Format(time.DateTime), bytesize.Approx(e.Size), e.Modules, e.Key, what)
 	}
 	return tw.Flush()
 }
@@ -128,14 +129,14 @@ cache fits the budget, and remove what interrupted installs left behind.
 Environments in use by a running session are never removed. A budget of 0
 removes every environment not in use; evicted sets are reinstalled when a
 trusted session declares them again.`)
-	budgetFlag := fs.String("budget", pkgenv.FormatSize(pkgenv.DefaultLimits().Budget), "size to prune the cache down to, e.g. 2GB, 500MB or 0")
+	budgetFlag := fs.String("budget", bytesize.Exact(pkgenv.DefaultLimits().Budget), "size to prune the cache down to, e.g. 2GB, 500MB or 0")
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
-	budget, err := pkgenv.ParseSize(*budgetFlag)
+	budget, err := bytesize.Parse(*budgetFlag)
 	if err != nil {
 		return usageError{"--budget: " + err.Error()}
 	}
@@ -153,10 +154,10 @@ trusted session declares them again.`)
 			reqs = []string{"broken: " + e.Broken}
 		}
 		env.Logger.Info("evicted package environment", "key", e.Key, "size", e.Size, "last_used", e.LastUsed)
-		fmt.Fprintf(env.Stdout, "removed %.12s  %s  %s\n", e.Key, pkgenv.FormatSize(e.Size), strings.Join(reqs, ", "))
+		fmt.Fprintf(env.Stdout, "removed %.12s  %s  %s\n", e.Key, bytesize.Approx(e.Size), strings.Join(reqs, ", "))
 	}
 	fmt.Fprintf(env.Stdout, "Removed %s (%s); kept %d (%s, budget %s).\n",
-		packagesPlural(len(rep.Removed), "environment"), pkgenv.FormatSize(rep.Freed), rep.Kept, pkgenv.FormatSize(rep.KeptSize), pkgenv.FormatSize(budget))
+		packagesPlural(len(rep.Removed), "environment"), bytesize.Approx(rep.Freed), rep.Kept, bytesize.Approx(rep.KeptSize), bytesize.Exact(budget))
 	if rep.Interrupted > 0 {
 		fmt.Fprintf(env.Stdout, "Removed %s of interrupted installs.\n", packagesPlural(rep.Interrupted, "leftover"))
 	}

@@ -64,7 +64,7 @@ func TestPackagesCommand(t *testing.T) {
 		{name: "prune bad budget", args: []string{"prune", "--budget", "lots"}, code: 2, stderr: `--budget: invalid size "lots"`},
 		{
 			name: "prune", args: []string{"prune", "--budget", "1GB"}, code: 0,
-			stdout: "Removed 1 environment (10 B); kept 0 (0 B, budget 1.0 GB).",
+			stdout: "Removed 1 environment (10 bytes); kept 0 (0 bytes, budget 1 GB).",
 			afterCheck: func(t *testing.T) {
 				if _, err := os.Stat(broken); !os.IsNotExist(err) {
 					t.Errorf("%s survives prune (%v)", broken, err)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/sumdb/dirhash"
 	modzip "golang.org/x/mod/zip"
@@ -337,7 +338,7 @@ func (b *builder) fetch(ctx context.Context, m module.Version) error {
 
 func (b *builder) sizeError(m module.Version) error {
 	return fmt.Errorf("go: %s@%s: the packages would unpack to more than %s, this server's limit: %w",
-		m.Path, m.Version, formatSize(b.limits.MaxBytes), ErrLimit)
+		m.Path, m.Version, bytesize.Exact(b.limits.MaxBytes), ErrLimit)
 }
 
 // zipSize is the total uncompressed size of a zip's files.

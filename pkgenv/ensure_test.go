@@ -334,7 +334,7 @@ func TestEnsureRefuses(t *testing.T) {
 			reqs:    []Requirement{req("example.com/big", "v1.0.0")},
 			setup:   func(_ *testProxy, o *Options) { o.Limits.MaxBytes = 100 << 10 },
 			is:      ErrLimit,
-			wantErr: []string{"go: example.com/big@v1.0.0: the packages would unpack to more than 100.0 KB, this server's limit"},
+			wantErr: []string{"go: example.com/big@v1.0.0: the packages would unpack to more than 100 KiB, this server's limit"},
 		},
 		{
 			name:    "over count",

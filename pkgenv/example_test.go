@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 )
 
@@ -53,5 +54,5 @@ func ExamplePrune() {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	fmt.Printf("removed %d environments, freed %s\n", len(rep.Removed), pkgenv.FormatSize(rep.Freed))
+	fmt.Printf("removed %d environments, freed %s\n", len(rep.Removed), bytesize.Approx(rep.Freed))
 }

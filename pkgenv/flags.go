@@ -3,6 +3,8 @@ package pkgenv
 import (
 	"flag"
 	"strconv"
+
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 )
 
 // RegisterFlags defines the command-line options of package installs on
@@ -28,9 +30,9 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 		"time limit of one package install (downloads, verification, sandbox checks)")
 	fs.IntVar(&o.Limits.MaxModules, "packages-max-modules", o.Limits.MaxModules,
 		"most modules one requirement set may pull in, dependencies included")
-	fs.Var((*sizeValue)(&o.Limits.MaxBytes), "packages-max-size",
+	fs.Var((*bytesize.Value)(&o.Limits.MaxBytes), "packages-max-size",
 		"most unpacked source one requirement set may hold (e.g. 200MB)")
-	fs.Var((*sizeValue)(&o.Limits.Budget), "packages-budget",
+	fs.Var((*bytesize.Value)(&o.Limits.Budget), "packages-budget",
 		"size the package cache is evicted down to, least recently used first (e.g. 2GB)")
 }
 
@@ -52,42 +54,9 @@ func (o Options) Args() []string {
 		"--packages-sumdb=" + sumdb,
 		"--packages-install-timeout=" + l.InstallTimeout.String(),
 		"--packages-max-modules=" + strconv.Itoa(l.MaxModules),
-		"--packages-max-size=" + exactSize(l.MaxBytes),
-		"--packages-budget=" + exactSize(l.Budget),
+		"--packages-max-size=" + bytesize.Exact(l.MaxBytes),
+		"--packages-budget=" + bytesize.Exact(l.Budget),
 	}
-}
-
-// exactSize formats a byte count so that ParseSize returns it
-// exactly: with the largest unit that divides it, else in bytes.
-func exactSize(n int64) string {
-	for _, u := range []struct {
-		name string
-		size int64
-	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}} {
-		if n >= u.size && n%u.size == 0 {
-			return strconv.FormatInt(n/u.size, 10) + u.name
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
-
-// sizeValue is a flag.Value for a byte count written as ParseSize reads it.
-type sizeValue int64
-
-func (v *sizeValue) String() string {
-	if v == nil {
-		return ""
-	}
-	return exactSize(int64(*v))
-}
-
-func (v *sizeValue) Set(s string) error {
-	n, err := ParseSize(s)
-	if err != nil {
-		return err
-	}
-	*v = sizeValue(n)
-	return nil
 }
 
 // proxyValue is a flag.Value for a module proxy URL, checked as Ensure

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"golang.org/x/mod/module"
 )
 
@@ -144,7 +145,7 @@ func (p *proxy) get(ctx context.Context, rel string, max int64) ([]byte, error) 
 		return nil, fmt.Errorf("reading %s: %w", u, err)
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("reading %s: larger than %s: %w", u, formatSize(max), ErrLimit)
+		return nil, fmt.Errorf("reading %s: larger than %s: %w", u, bytesize.Exact(max), ErrLimit)
 	}
 	return data, nil
 }
@@ -164,7 +165,7 @@ func (p *proxy) download(ctx context.Context, rel string, dst io.Writer, max int
 		return fmt.Errorf("reading %s: %w", u, err)
 	}
 	if n > max {
-		return fmt.Errorf("reading %s: larger than %s: %w", u, formatSize(max), ErrLimit)
+		return fmt.Errorf("reading %s: larger than %s: %w", u, bytesize.Exact(max), ErrLimit)
 	}
 	return nil
 }

@@ -104,7 +104,7 @@ func Approx(n int64) string {
 	case n >= 1e3:
 		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " KB"
 	}
-	return strconv.FormatInt(n, 10) + " B"
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // Value is a flag.Value holding a byte count written as Parse reads it.

@@ -62,7 +62,7 @@ func TestExactRoundTrips(t *testing.T) {
 }
 
 func TestApprox(t *testing.T) {
-	for n, want := range map[int64]string{12: "12 B", 1500: "1.5 KB", 394_100_000: "394.1 MB", 2_345_000_000: "2.35 GB"} {
+	for n, want := range map[int64]string{12: "12 bytes", 1500: "1.5 KB", 394_100_000: "394.1 MB", 2_345_000_000: "2.35 GB"} {
 		if got := Approx(n); got != want {
 			t.Errorf("Approx(%d) = %q, want %q", n, got, want)
 		}
