@@ -207,9 +207,9 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	if _, _, p := cg.state(s.gor); p != nil {
 		res.Success = false
 		res.Value = nil
-		res.ErrorName = "Panic"
+		res.ErrorName = wire.ClassPanic
 		res.ErrorMessage = p.message()
-		res.Traceback = append([]string{res.ErrorName + ": " + res.ErrorMessage}, p.frames...)
+		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), p.frames...)
 		return
 	}
 	res.Success = ok
@@ -356,7 +356,7 @@ func cellPositions(msg string) string {
 func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *wire.Result) {
 	res.Success = false
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
-		res.ErrorName = "Interrupted"
+		res.ErrorName = wire.ClassInterrupted
 		res.ErrorMessage = "the cell was interrupted"
 		return
 	}
@@ -364,34 +364,34 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 	if errors.As(err, &p) {
 		switch {
 		case p.Value == errInterrupted:
-			res.ErrorName = "Interrupted"
+			res.ErrorName = wire.ClassInterrupted
 			res.ErrorMessage = "the cell was interrupted"
 		case isCompilePanic(p):
-			res.ErrorName = "CompileError"
+			res.ErrorName = wire.ClassCompileError
 			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as range over a function, an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with plain loops and named types"
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
 		}
-		res.Traceback = append([]string{res.ErrorName + ": " + res.ErrorMessage}, s.out.takeFrames()...)
+		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), s.out.takeFrames()...)
 		return
 	}
 	var ve valueError
 	if errors.As(err, &ve) {
 		res.ErrorName, res.ErrorMessage = panicName(ve.err), ve.err.Error()
-		res.Traceback = []string{res.ErrorName + ": " + res.ErrorMessage}
+		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
 		return
 	}
 	msg := cellPositions(err.Error())
-	name := "CompileError"
+	name := wire.ClassCompileError
 	if strings.Contains(msg, "panic: ") || strings.HasPrefix(msg, "runtime error") {
-		name = "Panic"
+		name = wire.ClassPanic
 	}
 	if strings.HasSuffix(msg, "nil type") && strings.Contains(ch.Code, "range") {
 		msg += ": ranging over an integer works only when the interpreter can tell it is one (a literal, len(x), or a variable declared as an int); otherwise write `for i := 0; i < n; i++`"
 	}
 	res.ErrorName = name
 	res.ErrorMessage = msg
-	res.Traceback = []string{name + ": " + msg}
+	res.Traceback = wire.Traceback(name, msg)
 }
 
 // panicName classifies a panic value: runtime errors, award_data's
@@ -401,7 +401,7 @@ func panicName(v any) string {
 		return n.ErrorName()
 	}
 	if _, ok := v.(runtime.Error); ok {
-		return "RuntimeError"
+		return wire.ClassRuntimeError
 	}
 	if err, ok := v.(error); ok {
 		t := reflect.TypeOf(err)
@@ -415,7 +415,7 @@ func panicName(v any) string {
 			return "display." + t.Name()
 		}
 	}
-	return "Panic"
+	return wire.ClassPanic
 }
 
 func oneLine(s string) string {

@@ -233,7 +233,7 @@ func (w *worker) watchHeap() {
 		if used := sample[0].Value.Uint64(); used > limit {
 			done := make(chan struct{})
 			go func() {
-				_ = w.c.Send(&wire.Message{Op: wire.OpFatal, Name: "MemoryError", Text: fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))})
+				_ = w.c.Send(&wire.Message{Op: wire.OpFatal, Name: wire.ClassMemoryError, Text: fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))})
 				close(done)
 			}()
 			select {
