@@ -79,6 +79,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	res, err := kernel.Serve(ctx, conn, kernel.Config{
 		Evaluator:             ev,
 		Banner:                kernelBanner(src, limits, pkgs),
+		MaxCodeBytes:          limits.MaxCodeBytes,
 		ImplementationVersion: version,
 		HelpLinks: []kernel.HelpLink{
 			{Text: "sbir-kernel README", URL: "https://github.com/sbirtools/sbir-kernel#readme"},
