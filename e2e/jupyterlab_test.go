@@ -186,3 +186,43 @@ func TestE2EJupyterLab(t *testing.T) {
 		t.Errorf("JupyterLab did not exit within 20 s of SIGTERM:\n%s", lastLines(lab.output(), 20))
 	}
 }
+
+// TestE2EJupyterLabClockSkew opens a notebook from a browser whose clock is
+// two minutes behind the server's, as a laptop off NTP is. It fails today:
+// the kernel's replay defence (kernel/replay.go) refuses requests dated
+// before the kernel's start less 30 s, JupyterLab dates them with the
+// browser's clock, and the kernel stays "unknown" with nothing but a line
+// in the server's log. It runs when SBIR_E2E_KNOWN_GAPS=1, until the kernel
+// accepts a client's clock offset.
+func TestE2EJupyterLabClockSkew(t *testing.T) {
+	if os.Getenv("SBIR_E2E_KNOWN_GAPS") != "1" {
+		t.Skip("known gap: a browser clock 2 minutes behind the server's cannot use a new kernel (kernel/replay.go); SBIR_E2E_KNOWN_GAPS=1 runs this test")
+	}
+	node := requireNode(t, true, "playwright-core")
+	j := newVenvJupyterEnv(t, "jupyterlab", "jupyter_server")
+	j.install()
+	notebooks := filepath.Join(j.root, "notebooks")
+	os.MkdirAll(notebooks, 0o755)
+	lab, url, token := startLab(t, j, notebooks)
+	script, _ := filepath.Abs(filepath.Join("testdata", "lab", "clock_skew.js"))
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := j.command(ctx, node, script)
+	cmd.Env = append(cmd.Env, "NODE_PATH="+nodeModulesDir(), "LAB_URL="+url, "LAB_TOKEN="+token,
+		"SKEW_SECONDS=-120", "KERNEL_DISPLAY_NAME=Go (SBIR awards)", "CHROMIUM="+chromiumPath)
+	out, err := cmd.Output()
+	var res struct {
+		Status      string   `json:"status"`
+		Output      []string `json:"output"`
+		BrowserDate string   `json:"browser_date"`
+		Error       string   `json:"error"`
+	}
+	if jerr := json.Unmarshal([]byte(lastLines(string(out), 1)), &res); jerr != nil {
+		t.Fatalf("clock_skew.js (%v): %s", err, out)
+	}
+	if res.Status != "idle" || len(res.Output) == 0 || strings.TrimSpace(res.Output[0]) != "42" {
+		t.Errorf("browser clock %s (2 minutes behind): kernel status %q, outputs %q, error %q; server log:\n%s",
+			res.BrowserDate, res.Status, res.Output, res.Error, lastLines(lab.output(), 5))
+	}
+	lab.stop(20 * time.Second)
+}
