@@ -381,7 +381,7 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
 		return
 	}
-	msg := cellPositions(err.Error())
+	msg := suggestMembers(cellPositions(err.Error()))
 	name := wire.ClassCompileError
 	if strings.Contains(msg, "panic: ") || strings.HasPrefix(msg, "runtime error") {
 		name = wire.ClassPanic

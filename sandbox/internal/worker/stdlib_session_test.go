@@ -285,3 +285,30 @@ func goRun(t *testing.T, goBin, src string) (stdout, stderr string, failed bool)
 }
 
 var _ = fmt.Sprint
+
+// TestDidYouMean checks the suggestion for a missing package member
+// through a real session, as a user sees it.
+func TestDidYouMean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a sandbox session")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: sandbox.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for code, want := range map[string]string{
+		`strings.toUpper("x")`:        "strings has no toUpper; did you mean ToUpper?",
+		`x := slices.Sortd([]int{1})`: "slices has no Sortd; did you mean Sort or Sorted?",
+	} {
+		res, err := s.Run(ctx, code, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Success || !strings.Contains(res.ErrorMessage, want) {
+			t.Errorf("%s: success=%v %s: %s; want the message to contain %q", code, res.Success, res.ErrorName, res.ErrorMessage, want)
+		}
+	}
+}

@@ -1,0 +1,18 @@
+package worker
+
+import "testing"
+
+func TestSuggestMembers(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`line 1, column 1: package award_data "award_data" has no symbol Len`, `line 1, column 1: award_data has no Len; did you mean Count?`},
+		{`line 2, column 5: package strings "strings" has no symbol toUpper`, `line 2, column 5: strings has no toUpper; did you mean ToUpper?`},
+		{`package fmt "fmt" has no symbol Printn`, `fmt has no Printn; did you mean Print or Printf?`},
+		{`line 1, column 9: undefined selector: slices.Sortd`, `line 1, column 9: slices has no Sortd; did you mean Sort or Sorted?`},
+		{`package strings "strings" has no symbol Zzzzzz`, `strings has no Zzzzzz`},
+		{`undefined: x`, `undefined: x`},
+	} {
+		if got := suggestMembers(c.in); got != c.want {
+			t.Errorf("suggestMembers(%q)\n = %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
