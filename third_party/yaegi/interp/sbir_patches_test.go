@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -59,5 +60,51 @@ func First[S ~[]E, E any](s S) E { return s[0] }`,
 	if got, want := out.String(), "[a] 3 3.5 [a] q\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	_ = strings.TrimSpace
+
+}
+
+// Patch 2 (continued): a, b := f(x) and f[T](x) at top level.
+func TestGenericMultiValueAndExplicit(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	for _, src := range []string{
+		`import "fmt"`,
+		`func Pair[K comparable, V any](m map[K]V) (K, V) { for k, v := range m { return k, v }; var k K; var v V; return k, v }
+func Zero[T any]() T { var z T; return z }`,
+		`k, v := Pair(map[string]int{"a": 1})`,
+		`z := Zero[float64]()`,
+		`fmt.Println(k, v, z)`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got, want := out.String(), "a 1 0\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Patch 3: log functions the host supplies are kept.
+func TestFixStdlibKeepsHostSymbols(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out, Stderr: &out})
+	exports := interp.Exports{}
+	for k, v := range stdlib.Symbols {
+		exports[k] = v
+	}
+	logSyms := map[string]reflect.Value{}
+	for k, v := range stdlib.Symbols["log/log"] {
+		logSyms[k] = v
+	}
+	logSyms["Fatal"] = reflect.ValueOf(func(v ...any) { panic("host fatal") })
+	exports["log/log"] = logSyms
+	if err := i.Use(exports); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`import "log"`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := i.Eval(`log.Fatal("x")`)
+	if err == nil || !strings.Contains(err.Error(), "host fatal") {
+		t.Errorf("log.Fatal: %v, want the host's function to panic with \"host fatal\"", err)
+	}
 }
