@@ -108,3 +108,25 @@ func TestFixStdlibKeepsHostSymbols(t *testing.T) {
 		t.Errorf("log.Fatal: %v, want the host's function to panic with \"host fatal\"", err)
 	}
 }
+
+// Patch 5: the bundled slices and maps sources run without clear, and
+// maps.Clone copies.
+func TestBundledGenericSources(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	for _, src := range []string{
+		`import ("fmt"; "maps"; "slices")`,
+		`m := map[string]int{"a": 1}`,
+		`c := maps.Clone(m)`,
+		`c["b"] = 2`,
+		`s := slices.Delete([]int{1, 2, 3, 4}, 1, 3)`,
+		`u := slices.Compact([]int{1, 1, 2, 2, 3})`,
+		`fmt.Println(len(m), len(c), s, u)`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got, want := out.String(), "1 2 [1 4] [1 2 3]\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
