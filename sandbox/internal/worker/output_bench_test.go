@@ -45,3 +45,10 @@ func BenchmarkCellPrintLines(b *testing.B) {
 func BenchmarkCellPrintOneMiB(b *testing.B) {
 	benchmarkCell(b, `fmt.Print(strings.Repeat("x", 1<<20))`)
 }
+
+// BenchmarkCellLoopOnly is the 16,384-line cell without the printing: the
+// interpreter's share of BenchmarkCellPrintLines.
+func BenchmarkCellLoopOnly(b *testing.B) {
+	benchmarkCell(b, `n := 0
+for i := 0; i < 16384; i++ { n += len(strings.Repeat("x", 63)) }`)
+}
