@@ -130,3 +130,23 @@ func TestBundledGenericSources(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Patch 6: encoders skip unexported fields of interpreted structs.
+func TestUnexportedFieldsNotMarshalled(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	for _, src := range []string{
+		`import ("encoding/json"; "encoding/xml"; "fmt")`,
+		"type user struct { Name string `json:\"name\"`; secret string; Age int }",
+		`b, _ := json.Marshal(user{"Ada", "pw", 36})`,
+		`x, _ := xml.Marshal(user{"Ada", "pw", 36})`,
+		`fmt.Println(string(b))`,
+		`fmt.Println(string(x))`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got := out.String(); strings.Contains(got, "secret") || strings.Contains(got, "pw") || !strings.Contains(got, `"name":"Ada"`) {
+		t.Errorf("got %q: the unexported field is marshalled or the exported one is not", got)
+	}
+}

@@ -2173,6 +2173,12 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
+			if !f.embed && !canExport(f.name) {
+				// sbir patch 6: the field is unexported in the source but
+				// exported (renamed) in the reflect type: keep encoders
+				// from marshalling it, as they skip unexported fields.
+				field.Tag = `json:"-" xml:"-"`
+			}
 			if len(t.field) == 1 && f.embed {
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
