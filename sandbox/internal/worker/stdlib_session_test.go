@@ -57,6 +57,51 @@ func compare(a, b string) int {
 	return 0
 }
 `},
+	{"iter-pull", `package main
+
+import (
+	"fmt"
+	"iter"
+	"maps"
+	"slices"
+)
+
+func main() {
+	next, stop := iter.Pull(slices.Values([]string{"a", "b", "c"}))
+	defer stop()
+	for {
+		v, ok := next()
+		if !ok {
+			break
+		}
+		fmt.Println("got", v)
+	}
+	n2, stop2 := iter.Pull2(slices.All([]int{10, 20}))
+	i, v, ok := n2()
+	fmt.Println(i, v, ok)
+	stop2()
+	i, v, ok = n2()
+	fmt.Println(i, v, ok)
+	fmt.Println(slices.Sorted(slices.Values([]int{3, 1, 2})), len(maps.Collect(slices.All([]string{"x", "y"}))))
+}
+`},
+	{"slices-maps-bundled", `package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+func main() {
+	m := map[string]int{"a": 1}
+	c := maps.Clone(m)
+	c["b"] = 2
+	s := slices.Delete([]int{1, 2, 3, 4}, 1, 3)
+	u := slices.Compact([]int{1, 1, 2, 2, 3})
+	fmt.Println(len(m), len(c), s, u, slices.Insert([]int{1, 4}, 1, 2, 3))
+}
+`},
 	{"cmp-generics", `package main
 
 import (
