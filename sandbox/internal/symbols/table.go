@@ -68,6 +68,9 @@ func Exports(opts Options) interp.Exports {
 		for _, sym := range removed[dir] {
 			delete(m, sym)
 		}
+		if dir == "errors" {
+			m["As"] = reflect.ValueOf(errorsAs)
+		}
 		if dir == "time" && opts.Sleep != nil {
 			m["Sleep"] = reflect.ValueOf(opts.Sleep)
 		}

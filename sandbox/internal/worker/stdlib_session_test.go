@@ -102,6 +102,44 @@ func main() {
 	fmt.Println(len(m), len(c), s, u, slices.Insert([]int{1, 4}, 1, 2, 3))
 }
 `},
+	{"errors-as-interpreted", `package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+type ParseError struct {
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string { return "line " + strconv.Itoa(e.Line) + ": " + e.Err.Error() }
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+func parse(s string) error {
+	if _, err := strconv.Atoi(s); err != nil {
+		return &ParseError{Line: 2, Err: err}
+	}
+	return nil
+}
+
+func main() {
+	err := parse("two")
+	fmt.Println(err)
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		fmt.Println("at line", pe.Line)
+	}
+	wrapped := fmt.Errorf("reading: %w", err)
+	var pe2 *ParseError
+	fmt.Println(errors.As(wrapped, &pe2), pe2 != nil && pe2.Line == 2)
+	var ne *strconv.NumError
+	fmt.Println(errors.As(fmt.Errorf("x: %w", pe.Err), &ne), ne.Func)
+}
+`},
 	{"cmp-generics", `package main
 
 import (
