@@ -20,13 +20,14 @@
 //
 // Every cell first goes through an AST check that names the refused
 // construct, its line and column and what to write instead (imports
-// outside the allow-list and the session's declared packages, relative, cgo and dot imports, go statements,
-// compiler directives, huge arrays, recursive value types). Constructs
-// yaegi v0.16.1 cannot run are rewritten: for i := range n when n is
-// visibly an integer (a literal, len(x), a conversion, or a name declared
-// as one), and the min, max and clear builtins. A cell is split into
-// top-level chunks (declarations, statements, the last expression) so that
-// any mix works; the last expression is shown as the cell's value, never a
+// // outside the allow-list and the session's declared packages, relative, cgo and dot imports,
+// compiler and line directives, huge arrays, recursive value types). A cell
+// is Go as people write it: a whole program (package main, imports, func
+// main, which runs once) or any mix of imports, declarations and
+// statements (see package cellprep). Constructs the interpreter cannot run
+// as written are rewritten: go statements, top-level defers, a program's
+// main, for i := range n when n is visibly an integer, and the min, max and
+// clear builtins. The last expression is shown as the cell's value, never a
 // stale one.
 //
 // Third-party packages: a cell declares Go modules with
@@ -48,10 +49,13 @@
 // kernel. Cells may import only the packages of declared modules that
 // passed pre-flight; every other import is refused with the reason.
 //
-// Goroutines: cells may not use go statements. A panic in a goroutine or a
-// concurrent map write kills the whole Go process, which would turn a
-// common mistake into a lost session, and award_data's whole-column
-// operations already run as compiled Go.
+// Goroutines: a cell's goroutines belong to it. A program ends when its
+// main returns (as with go run); a snippet waits for its goroutines until
+// the cell's time limit. Goroutines still running then are stopped, so
+// none prints into a later cell or burns CPU while the kernel is idle. A
+// panic in a goroutine fails the cell with its message; at most 10,000
+// goroutines are alive per worker. (A concurrent map write is still fatal
+// to the Go runtime: the worker is replaced and the result says so.)
 //
 // Limits (code size, output size, wall clock, heap) are enforced per cell.
 // An interrupt cancels the cell; if it has not stopped after KillGrace the
