@@ -140,6 +140,44 @@ func main() {
 	fmt.Println(errors.As(fmt.Errorf("x: %w", pe.Err), &ne), ne.Func)
 }
 `},
+	{"printing", `package main
+
+import "fmt"
+
+type point struct{ x, y int }
+
+type Celsius float64
+
+type line struct {
+	a, b  point
+	label string
+	next  *point
+	tags  []string
+	m     map[string]point
+}
+
+func main() {
+	p := point{1, 2}
+	fmt.Printf("%v %+v %#v %T\n", p, p, p, p)
+	fmt.Printf("%v %+v %T\n", &p, &p, &p)
+	c := Celsius(21.5)
+	fmt.Printf("%v %T %.1f\n", c, c, c)
+	ps := []point{{1, 2}, {3, 4}}
+	fmt.Printf("%v %+v %T\n", ps, ps, ps)
+	l := line{a: p, b: point{5, 6}, label: "l", tags: []string{"t"}, m: map[string]point{"k": {7, 8}}}
+	fmt.Printf("%+v\n", l)
+	fmt.Printf("%#v\n", l.m)
+	fmt.Println(p, ps, c)
+	s := fmt.Sprintf("%[1]T %[1]v %d", p, 3)
+	fmt.Println(s, fmt.Sprint(p), fmt.Sprintln(&p))
+	fmt.Printf("%8T|%-12v|\n", c, p)
+	var np *point
+	fmt.Printf("%v %+v\n", np, np)
+	fmt.Println(fmt.Errorf("bad %v", p))
+	var e fmt.Stringer
+	fmt.Printf("%v %d\n", e, p)
+}
+`},
 	{"cmp-generics", `package main
 
 import (

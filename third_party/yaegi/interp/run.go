@@ -1531,6 +1531,16 @@ func callBin(n *node) {
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	}
+	// sbir patch 7: fmt functions format interpreted types as gc does.
+	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
+	if goFormat {
+		if fi := formatIndex(funcType); fi >= 0 {
+			call := callFn
+			callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+				return call(v, rewriteTypeVerbs(in, fi))
+			}
+		}
+	}
 
 	for i, c := range child {
 		switch {
@@ -1581,6 +1591,10 @@ func callBin(n *node) {
 			}
 
 			switch {
+			case goFormat && needsGoFormat(c.typ, 0) && (getMapType == nil || getMapType(c.typ) == nil):
+				values = append(values, genGoFormat(c))
+			case goFormat && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
+				values = append(values, genGoFormatInterface(c, getMapType))
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):

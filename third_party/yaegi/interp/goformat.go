@@ -1,0 +1,481 @@
+package interp
+
+// sbir patch 7: fmt prints interpreted values as gc does.
+//
+// yaegi builds reflect types for interpreted types: a struct's unexported
+// fields are renamed (x becomes Xx) and defined types lose their names
+// (type point struct{...} is struct { Xx int; Xy int }, type Celsius
+// float64 is float64), so %+v, %#v and %T printed those. When an
+// interpreted value of such a type, without methods of its own, is passed
+// to a function of package fmt, it is passed as a goValue, a
+// fmt.Formatter that prints %v, %+v and %#v with the source's field and
+// type names; %T verbs whose argument is a goValue are rewritten to a
+// private verb that goValue prints as the source type.
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// typeVerb stands for %T in a rewritten format.
+const typeVerb = '\U000F0054'
+
+var formatterType = reflect.TypeOf((*fmt.Formatter)(nil)).Elem()
+
+// isFmtFunc reports whether f is a function the host marked, in its
+// MapTypes, as formatting its arguments with fmt (fmt.Formatter first).
+func isFmtFunc(interp *Interpreter, f reflect.Value) bool {
+	lr, ok := interp.mapTypes[f]
+	return ok && len(lr) > 0 && lr[0] == formatterType
+}
+
+// formatIndex returns the index of the format parameter of a
+// Printf-like function type (the string just before the variadic
+// ...any), or -1.
+func formatIndex(ft reflect.Type) int {
+	if ft.Kind() != reflect.Func || !ft.IsVariadic() || ft.NumIn() < 2 {
+		return -1
+	}
+	i := ft.NumIn() - 2
+	if ft.In(i).Kind() != reflect.String {
+		return -1
+	}
+	return i
+}
+
+// needsGoFormat reports whether fmt would print a value of type t
+// differently from gc: t is or contains a struct or a defined type.
+func needsGoFormat(t *itype, depth int) bool {
+	if t == nil || depth > 4 {
+		return false
+	}
+	switch t.cat {
+	case valueT, interfaceT, funcT, chanT, chanRecvT, chanSendT, nilT, builtinT, genericT:
+		return false
+	case structT:
+		return true
+	case linkedT:
+		return true
+	case ptrT, sliceT, arrayT, variadicT:
+		return needsGoFormat(t.val, depth+1)
+	case mapT:
+		return needsGoFormat(t.key, depth+1) || needsGoFormat(t.val, depth+1)
+	}
+	return t.name != "" && t.path != ""
+}
+
+func genGoFormat(n *node) func(*frame) reflect.Value {
+	value := genValue(n)
+	typ := n.typ
+	return func(f *frame) reflect.Value {
+		return reflect.ValueOf(goValue{v: value(f), t: typ})
+	}
+}
+
+// genGoFormatInterface passes an interface operand as a goValue when its
+// dynamic type is interpreted, needs it, and has no String, Error or
+// Format method; otherwise as yaegi passes interfaces.
+func genGoFormatInterface(n *node, getMapType func(*itype) reflect.Type) func(*frame) reflect.Value {
+	var value func(*frame) reflect.Value
+	if isEmptyInterface(n.typ) {
+		value = genValue(n)
+	} else {
+		value = genValueInterfaceValue(n)
+	}
+	raw := genValue(n)
+	return func(f *frame) reflect.Value {
+		v := raw(f)
+		for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
+		}
+		if v.IsValid() && v.CanInterface() {
+			if vi, ok := v.Interface().(valueInterface); ok && vi.node != nil && vi.node.typ != nil &&
+				needsGoFormat(vi.node.typ, 0) && (getMapType == nil || getMapType(vi.node.typ) == nil) {
+				return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ})
+			}
+		}
+		return value(f)
+	}
+}
+
+// goValue is an interpreted value with its interpreted type.
+type goValue struct {
+	v reflect.Value
+	t *itype
+}
+
+// Format implements fmt.Formatter.
+func (g goValue) Format(st fmt.State, verb rune) {
+	switch verb {
+	case typeVerb:
+		fmt.Fprintf(st, fmtDirective(st, 's'), typeString(g.t))
+	case 'v':
+		// As fmt does, flags and width apply to each basic value.
+		var b strings.Builder
+		writeGo(&b, g.v, g.t, st.Flag('+'), st.Flag('#'), 0, fmtDirective(st, 'v'))
+		_, _ = st.Write([]byte(b.String()))
+	default:
+		if g.v.IsValid() && g.v.CanInterface() {
+			fmt.Fprintf(st, fmtDirective(st, verb), g.v.Interface())
+		}
+	}
+}
+
+// fmtDirective rebuilds the directive st was parsed from, with verb.
+func fmtDirective(st fmt.State, verb rune) string {
+	var b strings.Builder
+	b.WriteByte('%')
+	for _, f := range "+-# 0" {
+		if st.Flag(int(f)) && !(verb == 's' && (f == '+' || f == '#')) {
+			b.WriteRune(f)
+		}
+	}
+	if w, ok := st.Width(); ok {
+		b.WriteString(strconv.Itoa(w))
+	}
+	if p, ok := st.Precision(); ok {
+		b.WriteByte('.')
+		b.WriteString(strconv.Itoa(p))
+	}
+	b.WriteRune(verb)
+	return b.String()
+}
+
+// typeString is the type as gc's %T prints it.
+func typeString(t *itype) string {
+	if t == nil {
+		return "<nil>"
+	}
+	switch t.cat {
+	case valueT:
+		if t.rtype != nil {
+			return t.rtype.String()
+		}
+	case ptrT:
+		return "*" + typeString(t.val)
+	case sliceT, variadicT:
+		if t.name == "" {
+			return "[]" + typeString(t.val)
+		}
+	case arrayT:
+		if t.name == "" {
+			return "[" + strconv.Itoa(t.length) + "]" + typeString(t.val)
+		}
+	case mapT:
+		if t.name == "" {
+			return "map[" + typeString(t.key) + "]" + typeString(t.val)
+		}
+	}
+	if t.name != "" && t.path != "" {
+		pkg := t.path
+		if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
+			pkg = pkg[i+1:]
+		}
+		if pkg == "_" || pkg == "" {
+			pkg = "main"
+		}
+		return pkg + "." + t.name
+	}
+	if t.cat == structT {
+		var b strings.Builder
+		b.WriteString("struct {")
+		for i, f := range t.field {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			b.WriteString(" ")
+			if !f.embed {
+				b.WriteString(f.name + " ")
+			}
+			b.WriteString(typeString(f.typ))
+		}
+		if len(t.field) > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	if t.str != "" {
+		return t.str
+	}
+	if rt := t.TypeOf(); rt != nil {
+		return rt.String()
+	}
+	return "?"
+}
+
+// writeGo writes v of interpreted type t as fmt's %v (%+v with plus,
+// %#v with sharp) prints a compiled value of that type.
+func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, depth int, dir string) {
+	if depth > 20 {
+		b.WriteString("...")
+		return
+	}
+	if v.IsValid() && v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			if sharp {
+				b.WriteString(typeString(t) + "(nil)")
+			} else {
+				b.WriteString("<nil>")
+			}
+			return
+		}
+		v = v.Elem()
+		t = nil
+	}
+	if v.IsValid() && v.CanInterface() {
+		if vi, ok := v.Interface().(valueInterface); ok {
+			if vi.node == nil {
+				b.WriteString("<nil>")
+				return
+			}
+			writeGo(b, vi.value, vi.node.typ, plus, sharp, depth, dir)
+			return
+		}
+	}
+	u := t
+	for u != nil && u.cat == linkedT && u.val != nil {
+		u = u.val
+	}
+	if u == nil || !v.IsValid() || u.cat == valueT || u.cat == interfaceT || (u.cat != structT && u.cat != ptrT && u.cat != sliceT && u.cat != arrayT && u.cat != mapT && u.cat != variadicT) {
+		plain(b, v, dir)
+		return
+	}
+	switch u.cat {
+	case structT:
+		if sharp {
+			b.WriteString(typeString(t))
+		}
+		b.WriteByte('{')
+		for i, f := range u.field {
+			if i >= v.NumField() {
+				break
+			}
+			if i > 0 {
+				if sharp {
+					b.WriteString(", ")
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			if plus || sharp {
+				name := f.name
+				if f.embed && name == "" {
+					name = typeString(f.typ)
+				}
+				b.WriteString(name + ":")
+			}
+			writeGo(b, v.Field(i), f.typ, plus, sharp, depth+1, dir)
+		}
+		b.WriteByte('}')
+	case ptrT:
+		if v.IsNil() {
+			if sharp {
+				b.WriteString("(" + typeString(t) + ")(nil)")
+			} else {
+				b.WriteString("<nil>")
+			}
+			return
+		}
+		e := u.val
+		for e != nil && e.cat == linkedT && e.val != nil {
+			e = e.val
+		}
+		if depth == 0 && e != nil && (e.cat == structT || e.cat == sliceT || e.cat == arrayT || e.cat == mapT) {
+			b.WriteByte('&')
+			writeGo(b, v.Elem(), u.val, plus, sharp, depth+1, dir)
+			return
+		}
+		if sharp {
+			fmt.Fprintf(b, "(%s)(%#x)", typeString(t), v.Pointer())
+		} else {
+			fmt.Fprintf(b, "%#x", v.Pointer())
+		}
+	case sliceT, arrayT, variadicT:
+		if sharp {
+			if u.cat != arrayT && v.IsNil() {
+				b.WriteString(typeString(t) + "(nil)")
+				return
+			}
+			b.WriteString(typeString(t) + "{")
+		} else {
+			b.WriteByte('[')
+		}
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				if sharp {
+					b.WriteString(", ")
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			writeGo(b, v.Index(i), u.val, plus, sharp, depth+1, dir)
+		}
+		if sharp {
+			b.WriteByte('}')
+		} else {
+			b.WriteByte(']')
+		}
+	case mapT:
+		if sharp {
+			if v.IsNil() {
+				b.WriteString(typeString(t) + "(nil)")
+				return
+			}
+			b.WriteString(typeString(t) + "{")
+		} else {
+			b.WriteString("map[")
+		}
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
+		for i, k := range keys {
+			if i > 0 {
+				if sharp {
+					b.WriteString(", ")
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			writeGo(b, k, u.key, plus, sharp, depth+1, dir)
+			b.WriteByte(':')
+			writeGo(b, v.MapIndex(k), u.val, plus, sharp, depth+1, dir)
+		}
+		if sharp {
+			b.WriteByte('}')
+		} else {
+			b.WriteByte(']')
+		}
+	}
+}
+
+// plain writes a value whose type fmt already prints as gc does, with
+// the directive (flags, width, precision) of the whole operand.
+func plain(b *strings.Builder, v reflect.Value, dir string) {
+	if !v.IsValid() {
+		b.WriteString("<nil>")
+		return
+	}
+	if !v.CanInterface() {
+		b.WriteString(v.String())
+		return
+	}
+	fmt.Fprintf(b, dir, v.Interface())
+}
+
+// lessKey orders map keys as fmt does for the basic kinds.
+func lessKey(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() < b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() < b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() < b.Float()
+	case reflect.String:
+		return a.String() < b.String()
+	case reflect.Bool:
+		return !a.Bool() && b.Bool()
+	}
+	return fmt.Sprint(a) < fmt.Sprint(b)
+}
+
+// rewriteTypeVerbs rewrites, in the format in[fi], each %T whose operand
+// is a goValue to typeVerb, following fmt's argument numbering (explicit
+// [n] indexes and * widths included).
+func rewriteTypeVerbs(in []reflect.Value, fi int) []reflect.Value {
+	if fi >= len(in) || in[fi].Kind() != reflect.String {
+		return in
+	}
+	format := in[fi].String()
+	if !strings.Contains(format, "%") || !strings.Contains(format, "T") {
+		return in
+	}
+	args := in[fi+1:]
+	isGo := func(i int) bool {
+		if i < 0 || i >= len(args) || !args[i].IsValid() {
+			return false
+		}
+		v := args[i]
+		if v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
+		}
+		return v.IsValid() && v.Type() == reflect.TypeOf(goValue{})
+	}
+	var out strings.Builder
+	changed := false
+	argNum := 0
+	for i := 0; i < len(format); {
+		c := format[i]
+		if c != '%' {
+			out.WriteByte(c)
+			i++
+			continue
+		}
+		start := i
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			i++
+		}
+		argIndex := func() {
+			if i < len(format) && format[i] == '[' {
+				j := strings.IndexByte(format[i:], ']')
+				if j > 0 {
+					if n, err := strconv.Atoi(format[i+1 : i+j]); err == nil {
+						argNum = n - 1
+					}
+					i += j + 1
+				}
+			}
+		}
+		argIndex()
+		if i < len(format) && format[i] == '*' {
+			argNum++
+			i++
+		} else {
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				i++
+			}
+		}
+		if i < len(format) && format[i] == '.' {
+			i++
+			argIndex()
+			if i < len(format) && format[i] == '*' {
+				argNum++
+				i++
+			} else {
+				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+					i++
+				}
+			}
+		}
+		argIndex()
+		if i >= len(format) {
+			out.WriteString(format[start:])
+			break
+		}
+		verb, size := utf8.DecodeRuneInString(format[i:])
+		i += size
+		if verb == '%' {
+			out.WriteString(format[start:i])
+			continue
+		}
+		if verb == 'T' && isGo(argNum) {
+			out.WriteString(format[start : i-size])
+			out.WriteRune(typeVerb)
+			changed = true
+		} else {
+			out.WriteString(format[start:i])
+		}
+		argNum++
+	}
+	if !changed {
+		return in
+	}
+	r := append([]reflect.Value(nil), in...)
+	r[fi] = reflect.ValueOf(out.String()).Convert(in[fi].Type())
+	return r
+}
