@@ -22,9 +22,10 @@ func (c *checker) addSite(stmt ast.Stmt, call *ast.CallExpr, fn string) {
 // finish rewrites the recorded go and defer statements, innermost first,
 // each with the already rewritten text of what it contains:
 //
-//	go f(x, y)     →  { _sbirG1_0, _sbirG1_1 := x, y; _sbir.Go(func() { f(_sbirG1_0, _sbirG1_1) }) }
-//	go func() {…}() →  _sbir.Go(func() {…})
-//	defer f(x)     →  { _sbirG2_0 := x; _sbir.Defer(func() { f(_sbirG2_0) }) }   (top level only)
+//	go f(x, y)       →  _sbir.Go(f, x, y)
+//	go func() {…}()  →  _sbir.Go(func() {…})
+//	go println(x)    →  { _sbirG1_0 := x; _sbir.Go(func() { println(_sbirG1_0) }) }
+//	defer f(x)       →  _sbir.Defer(f, x)   (top level only)
 //
 // The arguments are evaluated where the statement stands, as Go does; the
 // helpers start the goroutine under the cell's supervision, or run the
@@ -110,7 +111,19 @@ func (r *renderer) siteText(k int, s site, start, end int) string {
 	if lit, ok := call.Fun.(*ast.FuncLit); ok && len(call.Args) == 0 && lit.Type.Params.NumFields() == 0 {
 		// go func() { ... }(): the literal is the goroutine.
 		b.WriteString(s.fn + "(" + fun + ")")
+	} else if id, ok := call.Fun.(*ast.Ident); (!ok || !builtins[id.Name]) && !call.Ellipsis.IsValid() {
+		// go f(x, y) → _sbir.Go(f, x, y): the function value and the
+		// arguments are evaluated here and handed over by value. (A
+		// closure over copies would share one variable across loop
+		// iterations in the interpreter.)
+		b.WriteString(s.fn + "(" + fun)
+		for _, a := range call.Args {
+			b.WriteString(", " + r.render(c.off(a.Pos()), c.off(a.End())))
+		}
+		b.WriteString(")")
 	} else {
+		// A builtin (go println(x)) cannot be a value, and f(xs...) needs
+		// the spread: a closure over copies of the arguments.
 		var names, values, args []string
 		for i, a := range call.Args {
 			text := r.render(c.off(a.Pos()), c.off(a.End()))
@@ -136,6 +149,15 @@ func (r *renderer) siteText(k int, s site, start, end int) string {
 		out += strings.Repeat("\n", missing)
 	}
 	return out
+}
+
+// builtins are the predeclared functions, which cannot be used as values,
+// and the helpers that stand for some of them.
+var builtins = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
+	"panic": true, "print": true, "println": true, "real": true, "recover": true,
+	helperMin: true, helperMax: true,
 }
 
 // isConstArg reports whether an argument is a literal constant, which is

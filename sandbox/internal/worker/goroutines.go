@@ -126,9 +126,46 @@ func (c *cellGroup) finish(ctx context.Context, g *goroutines, program bool, sto
 // goroutineExports are the helpers of the go and defer rewrites.
 func (g *goroutines) exports(out *cellOutput) map[string]reflect.Value {
 	return map[string]reflect.Value{
-		"Go":    reflect.ValueOf(func(f func()) { g.goStmt(f, out) }),
-		"Defer": reflect.ValueOf(func(f func()) { g.deferStmt(f) }),
+		"Go":    reflect.ValueOf(func(f any, args ...any) { g.goStmt(bind(f, args), out) }),
+		"Defer": reflect.ValueOf(func(f any, args ...any) { g.deferStmt(bind(f, args)) }),
 	}
+}
+
+// bind returns the call of f with args, converted to f's parameter types
+// (a constant argument arrives with its default type: go f(1) with
+// f(float64)). It panics, as the call would not compile, when f is not a
+// function.
+func bind(f any, args []any) func() {
+	if g, ok := f.(func()); ok && len(args) == 0 {
+		return g
+	}
+	fv := reflect.ValueOf(f)
+	if fv.Kind() != reflect.Func {
+		panic(fmt.Sprintf("go/defer of a %T, not a function call", f))
+	}
+	t := fv.Type()
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		var pt reflect.Type
+		switch {
+		case t.IsVariadic() && i >= t.NumIn()-1:
+			pt = t.In(t.NumIn() - 1).Elem()
+		case i < t.NumIn():
+			pt = t.In(i)
+		default:
+			panic(fmt.Sprintf("too many arguments in the go/defer call: have %d, want %d", len(args), t.NumIn()))
+		}
+		if a == nil {
+			in[i] = reflect.Zero(pt)
+			continue
+		}
+		v := reflect.ValueOf(a)
+		if !v.Type().AssignableTo(pt) && v.Type().ConvertibleTo(pt) {
+			v = v.Convert(pt)
+		}
+		in[i] = v
+	}
+	return func() { fv.Call(in) }
 }
 
 // panicMessage formats a goroutine's panic as the cell's error.
