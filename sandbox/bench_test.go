@@ -92,3 +92,42 @@ func BenchmarkRunAwardCount(b *testing.B) {
 	}
 	m.report()
 }
+
+// BenchmarkFanOut measures a cell that fans 100 goroutines into a
+// WaitGroup, and the same work called directly: the difference is what
+// supervising goroutines costs (target ≤ 5 ms; docs/performance.md).
+func BenchmarkFanOut(b *testing.B) {
+	const setup = `var total int64
+func work(i int) int64 { s := int64(0); for j := 0; j < 100; j++ { s += int64(i * j) }; return s }`
+	for _, bc := range []struct{ name, code string }{
+		{"direct", `total = 0
+for i := 0; i < 100; i++ { total += work(i) }
+total`},
+		{"goroutines", `total = 0
+var wg sync.WaitGroup
+var mu sync.Mutex
+for i := 0; i < 100; i++ {
+	wg.Add(1)
+	go func(i int) { defer wg.Done(); v := work(i); mu.Lock(); total += v; mu.Unlock() }(i)
+}
+wg.Wait()
+total`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := newTestSession(b, nil)
+			if r := run(b, s, setup); !r.Success {
+				b.Fatal(r.ErrorMessage)
+			}
+			m := &medianTimer{b: b}
+			for b.Loop() {
+				m.begin()
+				r, err := s.Run(context.Background(), bc.code, nil)
+				m.end()
+				if err != nil || !r.Success || value(r) != "24502500" {
+					b.Fatal(err, r.ErrorName, r.ErrorMessage, value(r))
+				}
+			}
+			m.report()
+		})
+	}
+}
