@@ -303,15 +303,15 @@ func TestPackagesInterruptedInstall(t *testing.T) {
 // why, its worker is replaced, and the module's other packages stay
 // usable.
 func TestPreflightHostilePackages(t *testing.T) {
-	defer func(d time.Duration) { preflightPackageTimeout = d }(preflightPackageTimeout)
-	preflightPackageTimeout = 2 * time.Second
 	proxy := pkgenvtest.New(t, pkgenvtest.Module{Path: "example.com/hostile", Version: "v1.0.0", Files: map[string]string{
 		"fine/fine.go":   "package fine\n\n// One is 1.\nconst One = 1\n",
 		"hog/hog.go":     "package hog\n\n// Big holds 3 GiB.\nvar Big = make([]byte, 3<<30)\n\nfunc init() {\n\tfor i := 0; i < len(Big); i += 4096 {\n\t\tBig[i] = 1\n\t}\n}\n",
 		"spin/spin.go":   "package spin\n\nvar n int\n\nfunc init() {\n\tfor {\n\t\tn++\n\t}\n}\n",
 		"zfine/zfine.go": "package zfine\n\n// Two is 2.\nconst Two = 2\n",
 	}})
-	s := newPackageSession(t, packageOptions(t, proxy, t.TempDir()))
+	opts := packageOptions(t, proxy, t.TempDir())
+	opts.testPreflightTimeout = 2 * time.Second
+	s := newPackageSession(t, opts)
 	res, err := s.Run(context.Background(), "//sbir:require example.com/hostile v1.0.0\nimport \"example.com/hostile/zfine\"\nzfine.Two", nil)
 	if err != nil {
 		t.Fatal(err)

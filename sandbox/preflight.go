@@ -12,9 +12,8 @@ import (
 
 // preflightPackageTimeout bounds loading one package during pre-flight
 // (parsing, compiling and running its init functions). A package that takes
-// longer is refused, and its worker is replaced for the next one. (A
-// variable so that tests can shorten it.)
-var preflightPackageTimeout = 20 * time.Second
+// longer is refused, and its worker is replaced for the next one.
+const preflightPackageTimeout = 20 * time.Second
 
 // preflightFunc returns the pkgenv.PreflightFunc of sessions configured
 // by opts: it loads each package in a worker isolated exactly as a cell's
@@ -38,7 +37,7 @@ func preflightFunc(opts Options) pkgenv.PreflightFunc {
 					return nil, err
 				}
 			}
-			reason, dead := preflightOne(ctx, p, opts.Limits, path)
+			reason, dead := preflightOne(ctx, p, opts.Limits, path, opts.preflightTimeout())
 			if dead {
 				p.kill("")
 				<-p.exited
@@ -75,12 +74,12 @@ func startPreflightWorker(ctx context.Context, opts Options, gopath string) (*pr
 // preflightOne asks worker p to load importPath. It returns why the package
 // cannot be used ("" when it loads), and whether the worker must be
 // replaced (it died, hung or ctx ended).
-func preflightOne(ctx context.Context, p *proc, l Limits, importPath string) (reason string, dead bool) {
+func preflightOne(ctx context.Context, p *proc, l Limits, importPath string, timeout time.Duration) (reason string, dead bool) {
 	id, err := p.request(&wire.Message{Op: wire.OpPreflight, Code: importPath})
 	if err != nil {
 		return workerDeath(p, l), true
 	}
-	t := time.NewTimer(preflightPackageTimeout)
+	t := time.NewTimer(timeout)
 	defer t.Stop()
 	for {
 		select {
@@ -93,7 +92,7 @@ func preflightOne(ctx context.Context, p *proc, l Limits, importPath string) (re
 			}
 		case <-t.C:
 			p.kill("")
-			return fmt.Sprintf("loading it took longer than %v (parsing, compiling and running its init functions in the interpreter)", preflightPackageTimeout), true
+			return fmt.Sprintf("loading it took longer than %v (parsing, compiling and running its init functions in the interpreter)", timeout), true
 		case <-ctx.Done():
 			return "", true
 		}
@@ -105,4 +104,12 @@ func workerDeath(p *proc, l Limits) string {
 	name, msg := p.death(l)
 	msg = strings.Replace(msg, "cell exceeded", "loading it exceeded", 1)
 	return fmt.Sprintf("loading it ended the sandbox worker (%s: %s)", name, msg)
+}
+
+// preflightTimeout is the time one package may take to load.
+func (o Options) preflightTimeout() time.Duration {
+	if o.testPreflightTimeout > 0 {
+		return o.testPreflightTimeout
+	}
+	return preflightPackageTimeout
 }

@@ -44,6 +44,8 @@ type Options struct {
 	// spawnFault, set by tests, fails a worker start attempt (1, 2, ...)
 	// before it is made.
 	spawnFault func(attempt int) error
+	// testPreflightTimeout, set by tests, shortens the pre-flight limit.
+	testPreflightTimeout time.Duration
 }
 
 // A Session is one interpreter's state across cells, in its own worker
