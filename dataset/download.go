@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 )
 
 // DefaultURL is where the SBIR program publishes the bulk awards CSV.
@@ -127,7 +128,7 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 		return nil, describeTransferError(err, opts.URL, n, total, opts.CacheDir)
 	}
 	if total >= 0 && n != total {
-		return nil, fmt.Errorf("download of %s cut off: got %s of %s; run the command again", opts.URL, formatBytes(n), formatBytes(total))
+		return nil, fmt.Errorf("download of %s cut off: got %s of %s; run the command again", opts.URL, bytesize.Approx(n), bytesize.Approx(total))
 	}
 	if err := tmpCSV.Sync(); err != nil {
 		return nil, describeTransferError(err, opts.URL, n, total, opts.CacheDir)
@@ -296,11 +297,11 @@ func describeTransferError(err error, raw string, n, total int64, dir string) er
 	case errors.Is(err, syscall.ENOSPC):
 		return diskFull(dir, err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("download of %s interrupted after %s: %w; the previous data is kept", raw, formatBytes(n), err)
+		return fmt.Errorf("download of %s interrupted after %s: %w; the previous data is kept", raw, bytesize.Approx(n), err)
 	case errors.Is(err, io.ErrUnexpectedEOF) && total > 0:
-		return fmt.Errorf("download of %s cut off: got %s of %s (%w); run the command again", raw, formatBytes(n), formatBytes(total), err)
+		return fmt.Errorf("download of %s cut off: got %s of %s (%w); run the command again", raw, bytesize.Approx(n), bytesize.Approx(total), err)
 	}
-	return fmt.Errorf("download of %s failed after %s: %w; run the command again", raw, formatBytes(n), err)
+	return fmt.Errorf("download of %s failed after %s: %w; run the command again", raw, bytesize.Approx(n), err)
 }
 
 func diskFull(dir string, err error) error {

@@ -3,9 +3,10 @@ package dataset
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 )
 
 // Formatting helpers for progress lines, reports and errors.
@@ -23,24 +24,11 @@ func progressPrinter(w io.Writer, what string, interval time.Duration) func(read
 		}
 		last = now
 		if total > 0 {
-			fmt.Fprintf(w, "%s: %d%% (%s of %s)\n", what, read*100/total, formatBytes(read), formatBytes(total))
+			fmt.Fprintf(w, "%s: %d%% (%s of %s)\n", what, read*100/total, bytesize.Approx(read), bytesize.Approx(total))
 		} else {
-			fmt.Fprintf(w, "%s: %s\n", what, formatBytes(read))
+			fmt.Fprintf(w, "%s: %s\n", what, bytesize.Approx(read))
 		}
 	}
-}
-
-// formatBytes formats n as "394.1 MB".
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1e9:
-		return strconv.FormatFloat(float64(n)/1e9, 'f', 2, 64) + " GB"
-	case n >= 1e6:
-		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
-	case n >= 1e3:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " kB"
-	}
-	return strconv.FormatInt(n, 10) + " B"
 }
 
 // groupDigits formats n with thousands separators: 219500 → "219,500".

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"text/tabwriter"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 )
 
 // SourceKind says where the data came from.
@@ -107,11 +109,11 @@ func (s *Source) WriteDoctor(w io.Writer) error {
 		fmt.Fprintf(tw, "columns:\t%d\n", s.Columns)
 	}
 	if s.CSVPath != "" {
-		fmt.Fprintf(tw, "CSV:\t%s (%s, modified %s)\n", s.CSVPath, formatBytes(s.CSVSize), s.CSVModTime.UTC().Format(time.DateTime+" UTC"))
+		fmt.Fprintf(tw, "CSV:\t%s (%s, modified %s)\n", s.CSVPath, bytesize.Approx(s.CSVSize), s.CSVModTime.UTC().Format(time.DateTime+" UTC"))
 	} else {
-		fmt.Fprintf(tw, "CSV:\tembedded (%s uncompressed)\n", formatBytes(s.CSVSize))
+		fmt.Fprintf(tw, "CSV:\tembedded (%s uncompressed)\n", bytesize.Approx(s.CSVSize))
 	}
-	fmt.Fprintf(tw, "Arrow file:\t%s (%s)\n", s.ArrowPath, formatBytes(s.ArrowSize))
+	fmt.Fprintf(tw, "Arrow file:\t%s (%s)\n", s.ArrowPath, bytesize.Approx(s.ArrowSize))
 	fmt.Fprintf(tw, "cache directory:\t%s\n", s.CacheDir)
 	if s.Report != nil {
 		fmt.Fprintf(tw, "load report:\t%s\n", s.Report.Summary())
