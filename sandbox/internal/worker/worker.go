@@ -160,6 +160,15 @@ func (w *worker) serve() int {
 		}
 		switch m.Op {
 		case wire.OpRun:
+			if w.sess.abandoned.Load() {
+				// A formatting call that never returned still holds the
+				// interpreter (an inspect reply that carried the restart
+				// flag may have come too late): no cell runs beside it.
+				res := wire.Fail(wire.ClassWorkerCrashed, "an earlier value's String method never returned, so this worker was replaced before the cell ran; all variables of this session were lost")
+				res.Restarted = true
+				_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: m.ID, Result: res})
+				continue
+			}
 			w.src.noteImports(m.Chunks)
 			w.startCell(m.ID, m.Chunks)
 		case wire.OpInterrupt:
