@@ -421,8 +421,8 @@ func TestDidYouMean(t *testing.T) {
 	}
 	defer s.Close()
 	for code, want := range map[string]string{
-		`strings.toUpper("x")`:        "strings has no toUpper; did you mean ToUpper?",
-		`x := slices.Sortd([]int{1})`: "slices has no Sortd; did you mean Sort or Sorted?",
+		`strings.toUpper("x")`:        "package strings has no symbol toUpper; did you mean ToUpper?",
+		`x := slices.Sortd([]int{1})`: "package slices has no symbol Sortd; did you mean Sort or Sorted?",
 	} {
 		res, err := s.Run(ctx, code, nil)
 		if err != nil {

@@ -27,8 +27,9 @@ var (
 
 // suggestMembers adds "did you mean" to yaegi's message for a member that
 // an allowed package does not have: `package award_data "award_data" has
-// no symbol Len` becomes `award_data has no Len; did you mean Count?`.
-// Other messages are returned unchanged.
+// no symbol Len` becomes `award_data.Len is not defined: package
+// award_data has no symbol Len; did you mean Count?`. Other messages are
+// returned unchanged.
 func suggestMembers(msg string) string {
 	if m := noSymbolRE.FindStringSubmatchIndex(msg); m != nil {
 		name, path, sym := msg[m[2]:m[3]], msg[m[4]:m[5]], msg[m[6]:m[7]]
@@ -46,7 +47,7 @@ func suggestMembers(msg string) string {
 // missingMember says that package name (import path path) has no member
 // sym, with the closest members.
 func missingMember(name, path, sym string) string {
-	s := name + " has no " + sym
+	s := name + "." + sym + " is not defined: package " + name + " has no symbol " + sym
 	if c := closest(sym, symbols.Members(path)); len(c) > 0 {
 		s += "; did you mean " + strings.Join(c, " or ") + "?"
 	}
