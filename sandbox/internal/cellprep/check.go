@@ -248,6 +248,10 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 	for _, p := range symbols.Packages() {
 		allowed[p] = true
 	}
+	preimported := map[string]bool{}
+	for _, p := range symbols.Preimported() {
+		preimported[p] = true
+	}
 	kept := 0
 	for _, spec := range d.Specs {
 		is := spec.(*ast.ImportSpec)
@@ -294,12 +298,20 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 			continue
 		}
 		base := path[strings.LastIndexByte(path, '/')+1:]
-		if is.Name == nil || is.Name.Name == base || is.Name.Name == "_" {
-			// Every allowed package is imported when the session starts.
+		if is.Name != nil && is.Name.Name == "_" ||
+			preimported[path] && (is.Name == nil || is.Name.Name == base) {
+			// The session imported it when it started.
 			c.blank(is)
 			continue
 		}
-		key := is.Name.Name + " " + path
+		name := base
+		if is.Name != nil {
+			name = is.Name.Name
+		}
+		// A package the session did not import under this name
+		// (math/rand/v2 beside math/rand, html/template beside
+		// text/template, or a renamed import) is imported by the cell.
+		key := name + " " + path
 		if c.st.imports[key] {
 			c.blank(is)
 			continue

@@ -31,7 +31,7 @@ import (
 // expression. yaegi rejects a source that starts with a declaration and
 // continues with statements, so a cell is split at those boundaries.
 type Chunk struct {
-	// Code is the source. Each segment starts with a /*line _.go:L:C*/
+	// Code is the source. Each segment starts with a /*line :L:C*/
 	// directive naming its place in the cell (L is the cell's line plus
 	// one, for the interpreter's wrapper line), so that the interpreter's
 	// positions are the cell's.
@@ -235,7 +235,7 @@ func assemble(code string, lt *lineTable, parsed []parsedSeg) []Chunk {
 				cur.WriteByte('\n')
 			}
 			line, col := lt.pos(ps.start)
-			cur.WriteString("/*line _.go:")
+			cur.WriteString("/*line :")
 			cur.WriteString(strconv.Itoa(line + 1))
 			cur.WriteByte(':')
 			cur.WriteString(strconv.Itoa(col))
