@@ -72,20 +72,39 @@ async function waitStatus(page, want, timeout) {
   throw new Error(`kernel status stayed ${last}, want ${want.join('/')}`);
 }
 
-// The active notebook's last cell, its editor, its output area.
+// The active notebook's last cell. JupyterLab 4 renders a long notebook
+// windowed (off-screen cells leave the DOM), so "the last .jp-Cell in the
+// DOM" may be any cell: make the model's last cell active, scroll to it,
+// and pin it by its index in the notebook.
 const activeNotebook = '.jp-NotebookPanel:not(.lm-mod-hidden)';
-function lastCell(page) {
-  return page.locator(`${activeNotebook} .jp-Notebook .jp-Cell`).last();
+async function lastCell(page) {
+  const index = await page.evaluate(async () => {
+    const nb = window.jupyterapp.shell.currentWidget.content;
+    nb.activeCellIndex = nb.widgets.length - 1;
+    await nb.scrollToItem(nb.activeCellIndex);
+    return nb.activeCellIndex;
+  });
+  const cell = page.locator(`${activeNotebook} .jp-Cell[data-windowed-list-index="${index}"]`);
+  await cell.waitFor();
+  return cell;
 }
 
 // runInNewCell types code into the last (empty) cell and runs it with
 // Shift-Enter, which adds a fresh cell below; returns the executed cell
 // (pinned by index: "the last cell" changes when Shift-Enter adds one).
 async function runInNewCell(page, code) {
-  const cells = page.locator(`${activeNotebook} .jp-Notebook .jp-Cell`);
-  const cell = cells.nth((await cells.count()) - 1);
-  await cell.locator('.cm-content').click();
+  const cell = await lastCell(page);
+  const editor = cell.locator('.cm-content');
+  await editor.click();
+  // Start from an empty editor, and make sure it holds exactly the code:
+  // a reopened notebook's editor can still be settling when it is clicked.
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
   await page.keyboard.insertText(code);
+  const typed = await editor.evaluate((e) => e.cmView ? e.cmView.view.state.doc.toString() : e.innerText);
+  if (typed.trim() !== code.trim()) {
+    throw new Error(`the cell editor holds ${JSON.stringify(typed.slice(0, 300))} after typing ${JSON.stringify(code)}`);
+  }
   await page.keyboard.press('Shift+Enter');
   return cell;
 }
@@ -96,14 +115,12 @@ async function runInNewCell(page, code) {
 async function timeShiftEnter(page) {
   const samples = [];
   for (let i = 0; i < 5; i++) {
-    const cell = lastCell(page);
+    const cell = await lastCell(page);
     await cell.locator('.cm-content').click();
     await page.keyboard.insertText('1');
     await page.evaluate(() => {
       window.__sbirT = { start: 0, end: 0 };
-      const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
-      const cells = nb.querySelectorAll('.jp-Cell');
-      const target = cells[cells.length - 1];
+      const target = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell.jp-mod-active');
       const onKey = (e) => {
         if (e.key === 'Enter' && e.shiftKey) {
           window.__sbirT.start = performance.now();
@@ -201,7 +218,7 @@ async function main() {
 
     // 6. The completer pops up on award_data. (Tab).
     await attempt('the completer lists award_data members', async () => {
-      const cell = lastCell(page);
+      const cell = await lastCell(page);
       await cell.locator('.cm-content').click();
       await page.keyboard.insertText('award_data.');
       await page.keyboard.press('Tab');
@@ -210,7 +227,8 @@ async function main() {
       const items = await completer.locator('.jp-Completer-item .jp-Completer-match').allInnerTexts();
       await shot(page, '04-completer');
       await page.keyboard.press('Escape');
-      for (const want of ['Where', 'GroupBy', 'Head']) {
+      // The list is virtualised: only the first ~30 members are in the DOM.
+      for (const want of ['Count', 'GroupBy', 'Head']) {
         if (!items.some((i) => i.trim() === want)) throw new Error(`no ${want} among ${JSON.stringify(items.slice(0, 30))}`);
       }
       return `${items.length} items, e.g. ${items.slice(0, 8).join(', ')}`;
@@ -229,7 +247,7 @@ async function main() {
       return text.trim().split('\n')[0].slice(0, 120);
     });
     // Clear the half-typed cell.
-    await lastCell(page).locator('.cm-content').click();
+    await (await lastCell(page)).locator('.cm-content').click();
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Delete');
 
