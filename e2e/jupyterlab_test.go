@@ -188,16 +188,12 @@ func TestE2EJupyterLab(t *testing.T) {
 }
 
 // TestE2EJupyterLabClockSkew opens a notebook from a browser whose clock is
-// two minutes behind the server's, as a laptop off NTP is. It fails today:
-// the kernel's replay defence (kernel/replay.go) refuses requests dated
-// before the kernel's start less 30 s, JupyterLab dates them with the
-// browser's clock, and the kernel stays "unknown" with nothing but a line
-// in the server's log. It runs when SBIR_E2E_KNOWN_GAPS=1, until the kernel
-// accepts a client's clock offset.
+// two minutes behind the server's, as a laptop off NTP is. JupyterLab dates
+// messages with the browser's clock; when the kernel's replay defence
+// (kernel/replay.go) refused requests dated before its start less 30 s, the
+// kernel stayed "unknown" with nothing but a line in the server's log. The
+// replay floor now starts one window (10 minutes) before the kernel's start.
 func TestE2EJupyterLabClockSkew(t *testing.T) {
-	if os.Getenv("SBIR_E2E_KNOWN_GAPS") != "1" {
-		t.Skip("known gap: a browser clock 2 minutes behind the server's cannot use a new kernel (kernel/replay.go); SBIR_E2E_KNOWN_GAPS=1 runs this test")
-	}
 	node := requireNode(t, true, "playwright-core")
 	j := newVenvJupyterEnv(t, "jupyterlab", "jupyter_server")
 	j.install()

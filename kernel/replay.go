@@ -16,9 +16,13 @@ import (
 // forgotten, and a message's header.date, which the signature covers,
 // provides it:
 //
-//   - A message dated before floor is refused. floor starts at the
-//     kernel's start (less a little clock slack), so nothing captured from
-//     an earlier kernel with the same key is accepted, and it only rises.
+//   - A message dated before floor is refused. floor starts one window
+//     before the kernel's start and only rises. (Clients' clocks are not
+//     the kernel's: JupyterLab dates messages with the browser's clock,
+//     often minutes behind, and a floor at the start itself left such a
+//     browser with a kernel that never answered. The price: a message
+//     captured within the window before a restart that kept the key can be
+//     replayed once after it.)
 //   - A message dated more than the window ahead of the kernel's clock is
 //     refused, so no message can be made to outlive the window.
 //   - Within the window, signatures are remembered and a repeat is refused.
@@ -28,16 +32,16 @@ import (
 //     to its date, so what is evicted stays refused too.
 //
 // Nothing is ever forgotten without floor covering it. The cost: clients'
-// clocks must be within the window of the kernel's (and within the start
-// slack at start-up), and a client whose messages arrive out of date order
-// by more than the eviction horizon sees the older ones refused.
+// clocks must be within the window of the kernel's, and a client whose
+// messages arrive out of date order by more than the eviction horizon sees
+// the older ones refused.
 const (
 	// maxReplayEntries bounds the remembered signatures (about 10 MB).
 	maxReplayEntries = 1 << 16
 	// replayStartSlack is how long before the kernel's start a message may
-	// be dated: a client creates its first kernel_info_request while the
-	// kernel starts.
-	replayStartSlack = 30 * time.Second
+	// be dated: as long as the window, so that a client whose clock is
+	// behind the kernel's works from the first message (see above).
+	replayStartSlack = DefaultReplayWindow
 )
 
 // Errors of the replay defence.

@@ -215,3 +215,26 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayGuardClientClockBehind checks that a client whose clock is
+// behind the kernel's (JupyterLab dates messages with the browser's clock)
+// can use a new kernel, and that its messages still cannot be replayed.
+func TestReplayGuardClientClockBehind(t *testing.T) {
+	g := newReplayGuard(time.Now(), DefaultReplayWindow, maxReplayEntries)
+	behind := func(d time.Duration) string { return time.Now().Add(-2*time.Minute + d).UTC().Format(isoDate) }
+	first := behind(0)
+	if err := g.check([]byte("aa01"), first); err != nil {
+		t.Fatalf("first message of a client 2 minutes behind: %v", err)
+	}
+	for i := 1; i <= 3; i++ {
+		if err := g.check([]byte(fmt.Sprintf("aa%02x", i+1)), behind(time.Duration(i)*time.Millisecond)); err != nil {
+			t.Fatalf("message %d of a client 2 minutes behind: %v", i, err)
+		}
+	}
+	if err := g.check([]byte("aa01"), first); !errors.Is(err, errReplayed) {
+		t.Fatalf("replay of the first message: %v, want errReplayed", err)
+	}
+	if err := g.check([]byte("bb01"), time.Now().Add(-2*DefaultReplayWindow).UTC().Format(isoDate)); !errors.Is(err, errStale) {
+		t.Fatalf("a message dated two windows before the kernel started: %v, want errStale", err)
+	}
+}
