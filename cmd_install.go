@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/sbirtools/sbir-kernel/kernelspec"
@@ -72,6 +73,7 @@ change them.`)
 	var pkgs pkgenv.Options
 	pkgs.RegisterFlags(fs)
 	requireIsolation := fs.Bool("require-isolation", false, "the kernel refuses to run cells unless every sandbox isolation layer is active (for shared servers)")
+	cacheDir := fs.String("cache-dir", "", "record SBIR_CACHE_DIR=`DIR` in kernel.json, for launchers that pass the kernel a bare environment (Kernel Gateway): where the downloaded data and its Arrow file are")
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -89,6 +91,12 @@ change them.`)
 	opts.Args = append(chosenLimitArgs(fs, limits), chosenArgs(fs, pkgs.Args())...)
 	if *requireIsolation {
 		opts.Args = append(opts.Args, "--require-isolation")
+	}
+	if *cacheDir != "" {
+		if !filepath.IsAbs(*cacheDir) {
+			return usageError{fmt.Sprintf("--cache-dir %q: give an absolute path (the kernel starts in another directory)", *cacheDir)}
+		}
+		opts.Env = map[string]string{"SBIR_CACHE_DIR": filepath.Clean(*cacheDir)}
 	}
 
 	inst, err := kernelspec.Install(opts)

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,6 +26,7 @@ func TestInstallUsageErrors(t *testing.T) {
 		{[]string{"install", "stray"}, `unexpected argument "stray"`},
 		{[]string{"install", "--cell-timeout", "later"}, "invalid value"},
 		{[]string{"install", "--max-output-bytes", "lots"}, "invalid size"},
+		{[]string{"install", "--cache-dir", "relative/dir"}, "give an absolute path"},
 		{[]string{"uninstall", "--user", "--prefix", "/p"}, "choose one of"},
 		{[]string{"uninstall", "extra"}, `unexpected argument "extra"`},
 	}
@@ -65,5 +70,31 @@ func TestChosenLimitArgs(t *testing.T) {
 		if got := chosenLimitArgs(fs, limits); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("chosenLimitArgs(%q) = %q, want %q", tt.args, got, tt.want)
 		}
+	}
+}
+
+// TestInstallCacheDir checks that --cache-dir reaches kernel.json's env, so
+// a kernel started with a bare environment (Kernel Gateway) finds the data.
+func TestInstallCacheDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	data := t.TempDir()
+	cache := t.TempDir()
+	cmd := exec.Command(buildKernel(t, t.TempDir()), "install", "--cache-dir", cache)
+	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+data)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(data, "kernels", kernelspec.DefaultName, "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec kernelspec.Spec
+	if err := json.Unmarshal(b, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Env["SBIR_CACHE_DIR"] != cache {
+		t.Errorf("kernel.json env = %v, want SBIR_CACHE_DIR=%s", spec.Env, cache)
 	}
 }

@@ -61,6 +61,10 @@ type Options struct {
 	// Args are extra arguments for the "kernel" command, placed before
 	// "-f {connection_file}" (for example the sandbox limit flags).
 	Args []string
+	// Env is written to kernel.json's env: launchers that pass kernels a
+	// bare environment (Kernel Gateway passes only PATH) still give the
+	// kernel these variables.
+	Env map[string]string
 	// Version is recorded in the kernelspec's metadata.
 	Version string
 	// Getenv reads the environment (JUPYTER_DATA_DIR, XDG_DATA_HOME, HOME,
@@ -241,6 +245,7 @@ func newSpec(o Options, exe string) Spec {
 		DisplayName:   o.DisplayName,
 		Language:      "go",
 		InterruptMode: "message",
+		Env:           o.Env,
 		Metadata: map[string]any{
 			// The debug adapter protocol is not implemented; saying so keeps
 			// JupyterLab from showing a debugger toggle that cannot work.
