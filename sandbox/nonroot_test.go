@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
@@ -119,5 +120,25 @@ func TestNoUserNamespaces(t *testing.T) {
 				t.Errorf("without namespaces, %q was not blocked: %s", p.Name, p.Detail)
 			}
 		}
+	}
+}
+
+// TestCPULimitKill lowers the worker's CPU-time backstop (RLIMIT_CPU) and
+// spins past it: the kernel's own kill signal ends the worker, the cell
+// says which limit, and the next cell runs in a fresh worker.
+func TestCPULimitKill(t *testing.T) {
+	l := DefaultLimits()
+	l.CellTimeout = time.Minute
+	s, err := NewSession(context.Background(), Options{Limits: l, DataPath: testDataPath, testCPUSeconds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res := run(t, s, "x := 1\nfor {}")
+	if res.Success || res.ErrorName != ClassWorkerCrashed || !strings.Contains(res.ErrorMessage, "2s CPU-time limit") || !res.Restarted {
+		t.Fatalf("a cell past the CPU limit: %+v", res)
+	}
+	if r := run(t, s, "1 + 1"); !r.Success || value(r) != "2" {
+		t.Fatalf("the next cell: %+v", r)
 	}
 }

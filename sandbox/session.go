@@ -46,6 +46,8 @@ type Options struct {
 	spawnFault func(attempt int) error
 	// testPreflightTimeout, set by tests, shortens the pre-flight limit.
 	testPreflightTimeout time.Duration
+	// testCPUSeconds, set by tests, lowers the worker's CPU-time limit.
+	testCPUSeconds int
 }
 
 // A Session is one interpreter's state across cells, in its own worker

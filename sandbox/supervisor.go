@@ -38,7 +38,8 @@ type proc struct {
 	layers  []Layer
 	columns []string
 
-	lastID atomic.Uint64 // the number of the latest request
+	lastID     atomic.Uint64 // the number of the latest request
+	cpuSeconds int           // the worker's RLIMIT_CPU
 
 	mu       sync.Mutex
 	killedBy string        // "timeout" or "interrupt" when the supervisor killed it
@@ -114,6 +115,11 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 	}
 	if nsUsed && os.Geteuid() == 0 {
 		cfg.Nproc = workerNproc // the worker runs as host nobody
+	}
+	cfg.CPUSeconds = opts.testCPUSeconds
+	p.cpuSeconds = wire.CPUSeconds
+	if opts.testCPUSeconds > 0 {
+		p.cpuSeconds = opts.testCPUSeconds
 	}
 	if dataFile != nil {
 		cfg.DataPath = inheritedPath(wire.DataFD, opts.DataPath)
@@ -317,7 +323,7 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case strings.Contains(out, "concurrent map"):
 		return wire.ClassWorkerCrashed, "the worker crashed: " + firstLine(out, "fatal error:")
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
-		return wire.ClassWorkerCrashed, fmt.Sprintf("the worker was killed by SIGKILL (its %ds CPU-time limit, or the host's out-of-memory killer)", wire.CPUSeconds)
+		return wire.ClassWorkerCrashed, fmt.Sprintf("the worker was killed by SIGKILL (its %ds CPU-time limit, or the host's out-of-memory killer)", p.cpuSeconds)
 	case ws.Signaled():
 		return wire.ClassWorkerCrashed, "the worker was killed by " + ws.Signal().String()
 	}

@@ -93,6 +93,9 @@ type Config struct {
 	// Nproc is RLIMIT_NPROC, set only when the worker runs as a uid of
 	// its own (0: not set).
 	Nproc int `json:"nproc,omitempty"`
+	// CPUSeconds overrides the RLIMIT_CPU backstop (0: the CPUSeconds
+	// constant); tests lower it to see the kill happen.
+	CPUSeconds int `json:"cpu_seconds,omitempty"`
 }
 
 // ready is the worker's report once it accepts cells.

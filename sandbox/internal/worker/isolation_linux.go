@@ -79,7 +79,7 @@ func applyRlimits(cfg wire.Config) wire.Layer {
 	}
 	limits := []rlimit{
 		{"AS", unix.RLIMIT_AS, as},
-		{"CPU", unix.RLIMIT_CPU, wire.CPUSeconds},
+		{"CPU", unix.RLIMIT_CPU, uint64(cpuSeconds(cfg))},
 		{"NOFILE", unix.RLIMIT_NOFILE, 64},
 		{"FSIZE", unix.RLIMIT_FSIZE, 0},
 		{"CORE", unix.RLIMIT_CORE, 0},
@@ -100,7 +100,7 @@ func applyRlimits(cfg wire.Config) wire.Layer {
 		return l
 	}
 	l.Active = true
-	l.Detail = fmt.Sprintf("address space %s, CPU %ds per worker, 64 open files, no file writes, no core dumps", bytesize.Exact(int64(as)), wire.CPUSeconds)
+	l.Detail = fmt.Sprintf("address space %s, CPU %ds per worker, 64 open files, no file writes, no core dumps", bytesize.Exact(int64(as)), cpuSeconds(cfg))
 	if cfg.Nproc > 0 {
 		l.Detail += fmt.Sprintf(", %d processes and threads for the worker's uid", cfg.Nproc)
 	} else {
@@ -248,4 +248,12 @@ func supportedSyscalls(names []string) []string {
 		}
 	}
 	return out
+}
+
+// cpuSeconds is the worker's RLIMIT_CPU.
+func cpuSeconds(cfg wire.Config) int {
+	if cfg.CPUSeconds > 0 {
+		return cfg.CPUSeconds
+	}
+	return wire.CPUSeconds
 }
