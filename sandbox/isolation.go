@@ -45,7 +45,7 @@ func DetectIsolation() Isolation {
 	cmd.Env = []string{}
 	cmd.Dir = "/"
 	cmd.SysProcAttr = procAttr(true)
-	if cmd.SysProcAttr.Cloneflags == 0 {
+	if !namespacesPossible {
 		return Isolation{Reason: namespaceDetail()}
 	}
 	if err := cmd.Start(); err != nil {

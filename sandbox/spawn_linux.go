@@ -67,3 +67,7 @@ func blockingPipe() (r, w *os.File, err error) {
 	}
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }
+
+// namespacesPossible reports whether this system has the worker's
+// namespaces at all (whether the host allows them is probed).
+const namespacesPossible = true

@@ -19,3 +19,7 @@ func namespaceDetail() string { return unsupported }
 func inheritedPath(_ int, path string) string { return path }
 
 func blockingPipe() (r, w *os.File, err error) { return os.Pipe() }
+
+// namespacesPossible reports whether this system has the worker's
+// namespaces at all.
+const namespacesPossible = false
