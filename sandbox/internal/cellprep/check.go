@@ -449,6 +449,12 @@ func (c *checker) rewriteRangeInt(r *ast.RangeStmt) {
 		c.fail(r.Pos(), "a two-variable range over an integer", "range over an integer yields one value; write `for i := range n`")
 		return
 	}
+	if hasRewrites(r.X) {
+		// The bound is copied as written: a go statement or another
+		// rewrite inside it would be copied unrewritten.
+		c.fail(r.X.Pos(), "a function literal or builtin call in the bound of `for i := range n`", "compute the bound first: `n := ...` then `for i := range n`")
+		return
+	}
 	// The bound is copied three times: newlines in the copies would move
 	// the lines after the loop.
 	x := strings.ReplaceAll(c.textOf(r.X), "\n", " ")
@@ -524,6 +530,13 @@ func (c *checker) rewriteBuiltin(call *ast.CallExpr) {
 	if _, lit := call.Args[0].(*ast.BasicLit); !lit {
 		return
 	}
+	for _, a := range call.Args {
+		if hasRewrites(a) {
+			// Swapping copies the arguments as written, which would drop
+			// the rewrites inside them (a go statement, a nested min).
+			return
+		}
+	}
 	for _, a := range call.Args[1:] {
 		if _, lit := a.(*ast.BasicLit); lit {
 			continue
@@ -536,4 +549,24 @@ func (c *checker) rewriteBuiltin(call *ast.CallExpr) {
 		c.edits = append(c.edits, edit{a0s, a0e, c.code[as:ae]}, edit{as, ae, c.code[a0s:a0e]})
 		return
 	}
+}
+
+// hasRewrites reports whether n contains something preparation rewrites
+// (a go or defer statement, a function literal that may hold one, or a
+// call of min, max or clear), so that its text must not be copied as
+// written.
+func hasRewrites(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt, *ast.DeferStmt, *ast.FuncLit:
+			found = true
+		case *ast.CallExpr:
+			if id, ok := n.Fun.(*ast.Ident); ok && (id.Name == "min" || id.Name == "max" || id.Name == "clear") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

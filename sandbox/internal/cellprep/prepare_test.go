@@ -72,6 +72,8 @@ func TestPrepareRefusals(t *testing.T) {
 		{"import \"os/exec\"", "line 1, column 8: import \"os/exec\" is not allowed"},
 		{"var a [1 << 40]byte", "line 1, column 7: an array of 1099511627776 elements is not allowed"},
 		{"x := unsafe.Pointer(nil)", "line 1, column 6: unsafe is not allowed"},
+		// Red team: a go statement in a copied bound ran unsupervised.
+		{"for i := range len(func() []int { go spin(); return []int{1} }()) { _ = i }", "in the bound of `for i := range n` is not allowed"},
 	} {
 		_, err := Prepare(tt.code, NewState())
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

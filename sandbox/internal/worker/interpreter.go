@@ -203,7 +203,13 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	}
 	// A failed cell, like a program that panicked, stops its goroutines
 	// at once; otherwise a cell waits for them.
-	s.endCell(ctx, cg, program || !ok)
+	if stuck := s.endCell(ctx, cg, program || !ok); stuck > 0 {
+		// Compiled code (a standard function calling back into the cell)
+		// cannot be stopped: the worker is replaced rather than left
+		// running it.
+		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were inside compiled code and did not stop; the worker is replaced and all variables of this session are lost]\n", stuck)))
+		res.Restarted = true
+	}
 	if _, _, p := cg.state(s.gor); p != nil {
 		res.Success = false
 		res.Value = nil
@@ -220,13 +226,18 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 // cell's interrupt or timeout, or at once for a program whose main
 // returned, the interpreter stops every goroutine still running, so none
 // can print into a later cell or keep burning CPU.
-func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) {
-	running, _, _ := cg.state(s.gor)
+func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) (stuck int) {
+	running, idle, _ := cg.state(s.gor)
 	s.gor.mu.Lock()
 	defers := len(cg.defers)
 	s.gor.mu.Unlock()
-	if running == 0 && defers == 0 || ctx.Err() != nil {
-		return
+	if running == 0 && defers == 0 {
+		return 0
+	}
+	if ctx.Err() != nil {
+		// The main flow was interrupted: the interpreter has stopped the
+		// goroutines' interpreted code; give them a moment to unwind.
+		return waitStopped(cg, s.gor, idle)
 	}
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -242,9 +253,27 @@ func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) {
 	_, _ = s.in.EvalWithContext(fctx, cellprep.HelperPkg+".Finish()")
 	close(release)
 	s.finishCell = func() {}
-	if n, _, p := cg.state(s.gor); n > 0 && p == nil && !program {
+	n, idle, p := cg.state(s.gor)
+	if n > 0 && p == nil && !program {
 		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were still running when it was interrupted; they were stopped]\n", n)))
 	}
+	return waitStopped(cg, s.gor, idle)
+}
+
+// stopGrace is how long stopped goroutines get to unwind before the ones
+// still running are taken to be stuck in compiled code.
+const stopGrace = time.Second
+
+// waitStopped waits up to stopGrace for the cell's goroutines to end and
+// returns how many did not.
+func waitStopped(cg *cellGroup, g *goroutines, idle chan struct{}) int {
+	select {
+	case <-idle:
+		return 0
+	case <-time.After(stopGrace):
+	}
+	n, _, _ := cg.state(g)
+	return n
 }
 
 // forgetMain works around a yaegi REPL bug: a top-level statement with a
