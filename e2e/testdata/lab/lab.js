@@ -309,7 +309,16 @@ async function main() {
       await table.first().waitFor();
       const chart = page.locator(`${activeNotebook} .jp-RenderedVegaCommon5 svg, ${activeNotebook} .jp-RenderedVegaCommon5 canvas`);
       await chart.first().waitFor();
-      await waitStatus(page, ['idle'], step);
+      // Reopening reconnects to the notebook's session; under load
+      // JupyterLab sometimes asks which kernel to use instead (its default
+      // is the notebook's own): accept that dialog if it shows.
+      try {
+        await waitStatus(page, ['idle'], step / 2);
+      } catch (e) {
+        const accept = page.locator('.jp-Dialog .jp-mod-accept');
+        if (await accept.count() > 0) await accept.first().click();
+        await waitStatus(page, ['idle'], step);
+      }
       const cell = await runInNewCell(page, 'fmt.Println("reopened", 6*7)');
       await cell.locator('.jp-OutputArea-output').first().waitFor();
       const out = await cell.locator('.jp-OutputArea-output').first().innerText();
