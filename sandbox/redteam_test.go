@@ -17,7 +17,9 @@ func TestGoroutinesNeverOutliveTheirCell(t *testing.T) {
 
 	// A go statement inside min's arguments is rewritten and supervised.
 	r := run(t, s, "x := min(1, func() int { go spin(); return 2 }())")
-	if r.Success || r.ErrorName != ClassTimeout || !strings.Contains(r.Stderr, "were stopped") {
+	// Stopped at the time limit, or (on a loaded machine, past the kill
+	// grace) with its worker.
+	if r.Success || r.ErrorName != ClassTimeout || !strings.Contains(r.Stderr, "were stopped") && !r.Restarted {
 		t.Fatalf("a go statement inside min: %+v", r)
 	}
 	// The bound of a range over an integer may not hide one.

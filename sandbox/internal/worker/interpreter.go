@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing/fstest"
 	"time"
 
@@ -261,19 +262,44 @@ func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) (stu
 }
 
 // stopGrace is how long stopped goroutines get to unwind before the ones
-// still running are taken to be stuck in compiled code.
-const stopGrace = time.Second
+// still running are looked at: goroutines blocked forever (a program that
+// returned from main while a sender waited) are harmless and count against
+// the goroutine cap; ones still burning CPU are inside compiled code the
+// interpreter cannot stop.
+const (
+	stopGrace  = time.Second
+	stopSample = 200 * time.Millisecond
+)
 
-// waitStopped waits up to stopGrace for the cell's goroutines to end and
-// returns how many did not.
+// waitStopped waits for the cell's goroutines to end and returns how many
+// are still running code (using CPU) after stopGrace.
 func waitStopped(cg *cellGroup, g *goroutines, idle chan struct{}) int {
-	select {
-	case <-idle:
-		return 0
-	case <-time.After(stopGrace):
+	deadline := time.Now().Add(stopGrace)
+	for {
+		before := cpuTime()
+		select {
+		case <-idle:
+			return 0
+		case <-time.After(stopSample):
+		}
+		busy := cpuTime()-before > stopSample/2
+		if !busy {
+			return 0 // what is left is blocked, not running
+		}
+		if time.Now().After(deadline) {
+			n, _, _ := cg.state(g)
+			return n
+		}
 	}
-	n, _, _ := cg.state(g)
-	return n
+}
+
+// cpuTime is the CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // forgetMain works around a yaegi REPL bug: a top-level statement with a
