@@ -20,9 +20,11 @@ import (
 const runDescription = `
 Runs Go code in a fresh sandboxed session against the awards data and prints
 what it writes, then the value of its last expression. The code comes from -c,
-from FILE, or from standard input ("-"). Cells are REPL-style Go: statements,
-declarations and expressions mixed; award_data and the allowed standard
-packages need no import.
+from FILE, or from standard input ("-"). It is Go as you write it: a whole
+program (package main, imports, func main, which runs once as with go run) or
+statements, declarations and expressions mixed; award_data and the allowed
+standard packages need no import. Goroutines belong to the run: whatever still
+runs when it ends is stopped.
 
 Modules beyond the standard library are declared in the code with
 //sbir:require <module> <version>; installing a set that is not cached yet

@@ -168,7 +168,7 @@ func bind(f any, args []any) func() {
 	return func() { fv.Call(in) }
 }
 
-// panicMessage formats a goroutine's panic as the cell's error.
+// message formats a goroutine's panic as the cell's error.
 func (p *goroutinePanic) message() string {
 	return strings.TrimSpace(fmt.Sprint(p.value)) + " (in a goroutine the cell started)"
 }
