@@ -179,6 +179,7 @@ func Prepare(code string, st *State) (*Prepared, error) {
 			known: known, isInt: isInt, st: st, renameMain: renameMain, topLevel: !ps.decl}
 		c.markTopLevel(ps.file)
 		ast.Walk(c, ps.file)
+		c.copyLoopVars(ps.file)
 		c.finish()
 		if c.err != nil {
 			return nil, c.err

@@ -26,6 +26,12 @@ func TestPrepareGolden(t *testing.T) {
 		{"defer inside a function stays", "func f() { defer g() }\nf()"},
 		{"variadic go", "go f(xs...)"},
 		{"method named main", "type T struct{}\nfunc (T) main() {}\nT{}.main()"},
+		{"loop variable captured in a function", "func f() {\n\tfor i := 0; i < 3; i++ {\n\t\tgo func() { use(i) }()\n\t}\n}"},
+		{"loop variable captured at top level", "var fs []func()\nfor _, s := range xs {\n\tfs = append(fs, func() { use(s) })\n}\nn := len(fs)"},
+		{"range over int captured at top level", "for i := range 3 { defer0 = append(defer0, func() int { return i }) }"},
+		{"loop that assigns its variable keeps it", "func f() {\n\tfor i := 0; i < 9; i++ {\n\t\tfs = append(fs, func() { use(i) })\n\t\ti++\n\t}\n}"},
+		{"top-level loop with defer keeps it", "for _, s := range xs {\n\tdefer func() { use(s) }()\n}"},
+		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
 	}
 	var b strings.Builder
 	for _, c := range cells {

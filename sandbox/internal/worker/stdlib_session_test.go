@@ -25,6 +25,52 @@ func TestMain(m *testing.M) {
 // adds (issue 11). Each runs in a session and with `go run`; the outputs
 // must match. Outputs are deterministic (sorted keys, fixed values).
 var stdlibPrograms = []struct{ name, src string }{
+	{"loop-variables-per-iteration", `package main
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+func main() {
+	var fs []func() int
+	for i := 0; i < 3; i++ {
+		fs = append(fs, func() int { return i })
+	}
+	for i := range 3 {
+		fs = append(fs, func() int { return i * 10 })
+	}
+	for _, s := range []int{7, 8} {
+		defer func() { fmt.Println("deferred", s) }()
+	}
+	for _, f := range fs {
+		fmt.Print(f(), " ")
+	}
+	fmt.Println()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var got []int
+	for i := 1; i <= 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			got = append(got, i)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	sort.Ints(got)
+	fmt.Println(got)
+	x := 1
+	{
+		x := 2
+		_ = x
+	}
+	fmt.Println(x)
+}
+`},
 	{"maps-slices-iter", `package main
 
 import (

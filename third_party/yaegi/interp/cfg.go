@@ -680,7 +680,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					if sc.global {
 						// Do not overload existing symbols (defined in GTA) in global scope.
-						sym, _, _ = sc.lookup(dest.ident)
+						// sbir patch 13: only at the top level itself: a := in a
+						// block nested there declares a new variable that shadows
+						// the outer one, as it does in a function.
+						if pkg := interp.scopes[importPath]; sc == pkg || sc.anc == pkg {
+							sym, _, _ = sc.lookup(dest.ident)
+						}
 					}
 					if sym == nil {
 						sym = &symbol{index: sc.add(dest.typ), kind: varSym, typ: dest.typ}
@@ -840,8 +845,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case defineXStmt:
 			wireChild(n)
-			if sc.def == nil {
+			if pkg := interp.scopes[importPath]; sc.def == nil && (sc == pkg || sc.anc == pkg) {
 				// In global scope, type definition already handled by GTA.
+				// sbir patch 13: but not in blocks nested there, which GTA skips.
 				break
 			}
 			err = compDefineX(sc, n)

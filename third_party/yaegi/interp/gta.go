@@ -39,6 +39,13 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				return false // skip statement block if not the entry point
 			}
 
+		case ifStmt0, ifStmt1, ifStmt2, ifStmt3, forStmt0, forStmt1, forStmt2, forStmt3,
+			forStmt4, forStmt5, forStmt6, forStmt7, forRangeStmt, switchStmt, switchIfStmt,
+			typeSwitch, selectStmt:
+			// sbir patch 13: what these statements declare (if x := ...; ...)
+			// is scoped to them, not to the package, even at top level.
+			return false
+
 		case defineStmt:
 			var (
 				atyp *itype

@@ -118,6 +118,7 @@ type frame struct {
 	deferred  [][]reflect.Value  // defer stack
 	recovered interface{}        // to handle panic recover
 	done      reflect.SelectCase // for cancellation of channel operations
+	src       *frame             // sbir patch 13a: the frame this one is a clone of
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -151,6 +152,10 @@ func (f *frame) clone() *frame {
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)
+	nf.src = f
+	if f.src != nil {
+		nf.src = f.src
+	}
 	return nf
 }
 

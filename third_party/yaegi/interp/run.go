@@ -970,7 +970,13 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		if f.anc.recovered == nil {
+		// sbir patch 13a: a deferred closure's frame may be a clone of the
+		// function's; the panic is recorded on the function's own frame.
+		a := f.anc
+		if a.src != nil {
+			a = a.src
+		}
+		if a.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -980,11 +986,11 @@ func _recover(n *node) {
 		}
 
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(f.anc.recovered))
+			dest(f).Set(reflect.ValueOf(a.recovered))
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(f.anc.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(a.recovered)}))
 		}
-		f.anc.recovered = nil
+		a.recovered = nil
 		return tnext
 	}
 }
@@ -1051,8 +1057,15 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		rcvr = genValueRecv(n)
 	}
 	funcType := n.typ.TypeOf()
+	closure := def.kind == funcLit
 
 	return func(f *frame) reflect.Value {
+		if closure {
+			// sbir patch 13a: a function literal captures the variables as
+			// they are now, as getFunc does: a variable declared again later
+			// (the next iteration of a loop body) is a new variable.
+			f = f.clone()
+		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
