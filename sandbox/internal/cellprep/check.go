@@ -85,6 +85,7 @@ type checker struct {
 	renameMain bool // the cell or session declares func main
 	topLevel   bool // a statement segment
 	top        map[ast.Stmt]bool
+	topDefers  map[*ast.DeferStmt]bool // outside any function, at any depth
 
 	err       *CheckError
 	edits     []edit
@@ -140,12 +141,24 @@ func (c *checker) noteInts(n ast.Node) {
 // the cell's top level (not inside a function).
 func (c *checker) markTopLevel(f *ast.File) {
 	c.top = map[ast.Stmt]bool{}
+	c.topDefers = map[*ast.DeferStmt]bool{}
 	if !c.topLevel || len(f.Decls) == 0 {
 		return
 	}
 	if fd, ok := f.Decls[len(f.Decls)-1].(*ast.FuncDecl); ok && fd.Body != nil {
 		for _, s := range fd.Body.List {
 			c.top[s] = true
+			// A defer in a block, loop or if at the top level is the
+			// cell's too: it runs when the cell ends.
+			ast.Inspect(s, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.DeferStmt:
+					c.topDefers[n] = true
+				}
+				return true
+			})
 		}
 	}
 }
@@ -201,7 +214,7 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 	case *ast.GoStmt:
 		c.addSite(n, n.Call, helperGo)
 	case *ast.DeferStmt:
-		if c.top[n] {
+		if c.topDefers[n] {
 			c.addSite(n, n.Call, helperDefer)
 		}
 	case *ast.RangeStmt:

@@ -27,9 +27,9 @@ import (
 // included, so a loop there is first moved into a function literal called
 // in place, `(func() { for … })()` (in parentheses: yaegi takes a chunk
 // that starts with `func` for a declaration). The loop's variables are
-// scoped to it, so nothing else changes, unless the statement holds a
-// defer (which would run at the loop's end instead of the cell's), a
-// return or a label; such a statement keeps the shared variable.
+// scoped to it, so nothing else changes (a defer there is the cell's and
+// still runs when the cell ends), unless the statement holds a return or
+// a label; such a statement keeps the shared variable.
 //
 // One walk over the segment: each identifier is matched against the
 // innermost loop declaring its name, so nesting costs nothing extra.
@@ -75,14 +75,16 @@ func (c *checker) wrapInFunc(stmt ast.Stmt) bool {
 }
 
 // movable reports whether a statement means the same inside a function
-// literal: no defer, return, goto or label outside nested literals.
+// literal: no return, goto or label outside nested literals. (A defer
+// there is the cell's, rewritten to run when the cell ends, wherever it
+// stands.)
 func movable(stmt ast.Stmt) bool {
 	ok := true
 	ast.Inspect(stmt, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.DeferStmt, *ast.ReturnStmt, *ast.LabeledStmt:
+		case *ast.ReturnStmt, *ast.LabeledStmt:
 			ok = false
 		case *ast.BranchStmt:
 			if n.Tok == token.GOTO || n.Label != nil {

@@ -30,7 +30,8 @@ func TestPrepareGolden(t *testing.T) {
 		{"loop variable captured at top level", "var fs []func()\nfor _, s := range xs {\n\tfs = append(fs, func() { use(s) })\n}\nn := len(fs)"},
 		{"range over int captured at top level", "for i := range 3 { defer0 = append(defer0, func() int { return i }) }"},
 		{"loop that assigns its variable keeps it", "func f() {\n\tfor i := 0; i < 9; i++ {\n\t\tfs = append(fs, func() { use(i) })\n\t\ti++\n\t}\n}"},
-		{"top-level loop with defer keeps it", "for _, s := range xs {\n\tdefer func() { use(s) }()\n}"},
+		{"top-level loop with defer", "for _, s := range xs {\n\tdefer func() { use(s) }()\n}"},
+		{"defer in a top-level loop is the cell's", "for i := 0; i < 2; i++ {\n\tdefer fmt.Println(i)\n}"},
 		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
 	}
 	var b strings.Builder

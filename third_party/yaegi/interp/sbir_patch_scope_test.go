@@ -31,6 +31,8 @@ func TestTopLevelBlockScopes(t *testing.T) {
 		{"deferred closures per iteration", []string{"func m() {\n\tfor _, s := range []int{7, 8} {\n\t\ts := s\n\t\tdefer func() { fmt.Println(s) }()\n\t}\n}", "m()"}, "8\n7\n"},
 		{"closures given to compiled code per iteration", []string{"func m() {\n\tvar fs []func()\n\tfor i := 0; i < 3; i++ {\n\t\ti := i\n\t\tfs = append(fs, sync.OnceFunc(func() { fmt.Println(i) }))\n\t}\n\tfor _, f := range fs {\n\t\tf()\n\t}\n}", "m()"}, "0\n1\n2\n"},
 		{"recover in a deferred literal", []string{"func div(a, b int) (q int, err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf(\"recovered: %v\", r)\n\t\t}\n\t}()\n\treturn a / b, nil\n}", "fmt.Println(div(1, 0))"}, "0 recovered: runtime error: integer divide by zero\n"},
+		// sbir patch 13b: a deferred call's arguments are evaluated at the defer.
+		{"deferred arguments evaluated at the defer", []string{"func show(n int) { fmt.Println(\"x\", n) }", "func m() {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer fmt.Println(i)\n\t}\n\tx := 1\n\tdefer show(x)\n\tx = 2\n}", "m()"}, "x 1\n2\n1\n0\n"},
 		{"closures given to compiled code share what is not redeclared", []string{"func m() {\n\tn := 0\n\txs := []int{3, 1, 2}\n\tsort.Slice(xs, func(i, j int) bool { n++; return xs[i] < xs[j] })\n\tfmt.Println(xs, n > 0)\n}", "m()"}, "[1 2 3] true\n"},
 	}
 	for _, tc := range tests {
