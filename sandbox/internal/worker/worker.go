@@ -73,10 +73,13 @@ type worker struct {
 	sess    *session
 	data    *dataset.Dataset
 	columns []string
-	src     *sourceDocs // third-party API for completion and inspection
-	running sync.Mutex  // held while a cell runs
-	cancel  context.CancelFunc
-	mu      sync.Mutex // guards cancel
+	// categories caches the values of dictionary columns for completion
+	// (nil for a column that is not one); used by serve's goroutine only.
+	categories map[string][]string
+	src        *sourceDocs // third-party API for completion and inspection
+	running    sync.Mutex  // held while a cell runs
+	cancel     context.CancelFunc
+	mu         sync.Mutex // guards cancel
 }
 
 func startWorker(c *wire.Conn) (*worker, error) {
