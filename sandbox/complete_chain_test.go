@@ -149,3 +149,46 @@ func TestInspectChain(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpCell checks that a cell such as "award_data.Where?" shows help
+// as its value instead of failing to parse.
+func TestHelpCell(t *testing.T) {
+	s := newTestSession(t, nil)
+	if r := run(t, s, "df := award_data.Head(3)\ntotal := 3"); !r.Success {
+		t.Fatalf("setup: %+v", r)
+	}
+	tests := []struct {
+		code     string
+		want     []string // in text/plain
+		markdown bool     // text/markdown too
+	}{
+		{"award_data.Where?", []string{"func Where(column, op string, value any) Frame", "Where returns the awards"}, true},
+		{"award_data.Frame.Where??", []string{"func (f Frame) Where("}, true},
+		{`award_data.GroupBy("Agency").Sum?`, []string{"func (g Grouped) Sum(columns ...string) Frame"}, true},
+		{"?strings.Split", []string{"func Split(s, sep string) []string"}, true},
+		{"df.NLargest?", []string{"func (f Frame) NLargest("}, true},
+		{"total?", []string{"total int\n\n3"}, false},
+		{"df?", []string{"df award_data.Frame"}, false},
+		{"nothingHere?", []string{"No help for nothingHere"}, false},
+	}
+	for _, tc := range tests {
+		r := run(t, s, tc.code)
+		text, _ := r.Value["text/plain"].(string)
+		if !r.Success {
+			t.Errorf("%q: %+v", tc.code, r)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%q: text/plain %q, want %q", tc.code, text, w)
+			}
+		}
+		if _, ok := r.Value["text/markdown"]; ok != tc.markdown {
+			t.Errorf("%q: text/markdown present %v, want %v", tc.code, ok, tc.markdown)
+		}
+	}
+	// The session still runs cells, its variables intact.
+	if r := run(t, s, "total + 1"); value(r) != "4" {
+		t.Fatalf("%+v", r)
+	}
+}
