@@ -17,6 +17,8 @@ g := award_data.GroupBy("Agency")
 type pt struct{ X, Y int }
 func (p pt) Norm() int { return p.X*p.X + p.Y*p.Y }
 func (p pt) Twice() pt { return pt{2 * p.X, 2 * p.Y} }
+type other struct{}
+func (other) Other() {}
 p := pt{1, 2}
 ps := []pt{{1, 2}}
 frames := map[string]award_data.Frame{"all": award_data.Head(3)}
@@ -45,6 +47,7 @@ var b strings.Builder`)
 		{name: "cell variable chain", code: "x := award_data.Head(5).GroupBy(\"Agency\")\ny := x.Sum(\"Award Amount\")\ny.Hea", exact: []string{"Head"}},
 		{name: "slice element", code: `ps[0].`, want: []string{"X", "Y"}},
 		{name: "interpreted method result", code: `p.Twice().`, exact: []string{"X", "Y"}},
+		{name: "interpreted methods", code: `p.`, exact: []string{"Norm", "Twice", "X", "Y"}},
 		{name: "map element", code: `frames["all"].Tai`, exact: []string{"Tail"}},
 		{name: "stdlib result", code: `strings.NewReplacer("a", "b").Rep`, exact: []string{"Replace"}},
 		{name: "pointer method", code: `b.WriteStr`, exact: []string{"WriteString"}},
@@ -111,7 +114,7 @@ func TestCompleteValueClosedQuote(t *testing.T) {
 // method expressions and variables.
 func TestInspectChain(t *testing.T) {
 	s := newTestSession(t, nil)
-	r := run(t, s, "df := award_data.Where(\"Agency\", \"==\", \"Department of Energy\")\ntype pt struct{ X, Y int }\nfunc (p pt) Norm() int { return p.X*p.X + p.Y*p.Y }\nfunc (p pt) Twice() pt { return pt{2 * p.X, 2 * p.Y} }\np := pt{1, 2}")
+	r := run(t, s, "df := award_data.Where(\"Agency\", \"==\", \"Department of Energy\")\ntype pt struct{ X, Y int }\n// Norm is the square of the length.\nfunc (p pt) Norm() int { return p.X*p.X + p.Y*p.Y }\nfunc (p pt) Twice() pt { return pt{2 * p.X, 2 * p.Y} }\np := pt{1, 2}")
 	if !r.Success {
 		t.Fatalf("setup: %+v", r)
 	}
@@ -128,7 +131,7 @@ func TestInspectChain(t *testing.T) {
 		{"x := award_data.Head(3)\nx.NLargest", -1, []string{"func (f Frame) NLargest("}},
 		{`award_data.GroupBy("Agency")`, -1, []string{`award_data.GroupBy("Agency") has type award_data.Grouped`, "type Grouped"}},
 		{`p.X`, -1, []string{"p.X: int"}},
-		{`p.Norm`, -1, []string{"p.Norm: func() int"}},
+		{`p.Norm`, -1, []string{"func (p pt) Norm() int", "Norm is the square of the length."}},
 		{`p.Twice().Y`, -1, []string{"p.Twice().Y: int"}},
 		{`strings.NewReplacer("a", "b").Replace`, -1, []string{"func (r *Replacer) Replace(s string) string"}},
 		{`award_data.Where`, -1, []string{"func Where(column, op string, value any) Frame"}},

@@ -92,7 +92,7 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		} else if path, ok := packageNames()[qual]; ok {
 			cands = symbols.Members(path)
 		} else if contains(names, qual) {
-			cands = w.memberNames(qual)
+			cands = append(w.memberNames(qual), w.cellMethodNames(qual)...)
 		}
 		if len(cands) == 0 {
 			// A variable this cell assigned: df := award_data.Where(...).
@@ -240,6 +240,11 @@ func (w *worker) inspectName(code string, off, detail int, names []string) wire.
 						return docInspection(e)
 					}
 					return textInspection(fmt.Sprintf("%s.%s: %s", qual, name, m.Type))
+				}
+				if _, ok := w.value(qual + "." + name); ok {
+					if e, ok := w.cellMethodDoc(name); ok {
+						return docInspection(e)
+					}
 				}
 			}
 		}
