@@ -63,6 +63,7 @@ func TestE2EHelp(t *testing.T) {
 		{req: helpRequest{Op: "inspect", Code: `award_data.Frame.Where`}, want: []string{"func (f Frame) Where(column, op string, value any) Frame"}},
 		{req: helpRequest{Op: "inspect", Code: `award_data.GroupBy("Agency").Sum("Award Amount")`, Cursor: at(31)}, want: []string{"func (g Grouped) Sum(columns ...string) Frame"}},
 		{req: helpRequest{Op: "inspect", Code: `df.Sort("Award Amount", award_data.Descending).Head(3)`, Cursor: at(5)}, want: []string{"func (f Frame) Sort("}},
+		{req: helpRequest{Op: "inspect", Code: `award_data.GroupBy("Agency").Mean(`}, want: []string{"func (g Grouped) Mean("}, comment: "the tooltip just after the parenthesis"},
 		{req: helpRequest{Op: "execute", Code: "award_data.Where?"}, want: []string{"func Where(column, op string, value any) Frame"}, mime: "text/markdown"},
 		{req: helpRequest{Op: "execute", Code: `award_data.GroupBy("Agency").Sum?`}, want: []string{"func (g Grouped) Sum("}, mime: "text/markdown"},
 		{req: helpRequest{Op: "execute", Code: "strings.Split?"}, want: []string{"func Split(s, sep string) []string"}, mime: "text/markdown"},

@@ -125,6 +125,8 @@ func TestInspectChain(t *testing.T) {
 	}{
 		{`award_data.Frame.Where`, -1, []string{"func (f Frame) Where(column, op string, value any) Frame", "Operators:"}},
 		{`award_data.GroupBy("Agency").Sum`, -1, []string{"func (g Grouped) Sum(columns ...string) Frame"}},
+		{`award_data.GroupBy("Agency").Sum(`, -1, []string{"func (g Grouped) Sum(columns ...string) Frame"}},
+		{"df.Where(\"Agency\", \"==\", \"x\").\n\tNLargest(", -1, []string{"func (f Frame) NLargest("}},
 		{`award_data.GroupBy("Agency").Sum("Award Amount")`, 31, []string{"func (g Grouped) Sum("}},
 		{`award_data.Where("Agency", "==", "NASA").Sort("Award Amount").Head(3)`, 43, []string{"func (f Frame) Sort("}},
 		{`df.GroupBy("State").Mean`, -1, []string{"func (g Grouped) Mean("}},

@@ -478,6 +478,11 @@ func (w *worker) chainMembers(before string, names []string, idents bool) (prefi
 // type of the call or index expression that ends just before the cursor.
 func (w *worker) inspectChain(code string, off int, names []string, idents bool) (wire.Inspection, bool) {
 	s, e := identBounds(code, off)
+	if s == e && off > 0 && code[off-1] == '(' {
+		// JupyterLab's tooltip, right after "Sum(": the function called.
+		off--
+		s, e = identBounds(code, off)
+	}
 	if s == e {
 		// Just after a call or an index: what it returns.
 		ty := w.newTyper(code[:off], names)
