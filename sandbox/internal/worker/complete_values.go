@@ -3,6 +3,7 @@ package worker
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,7 +53,7 @@ func (w *worker) completeValue(code, before string) (wire.Completion, bool) {
 		out = out[:maxValueMatches]
 	}
 	for i, v := range out {
-		out[i] = strings.ReplaceAll(v, `"`, `\"`) + `"`
+		out[i] = strconv.Quote(v)[1:] // escaped, with the closing quote
 	}
 	cur := utf8.RuneCountInString(before)
 	end := cur
