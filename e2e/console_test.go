@@ -185,6 +185,15 @@ func TestE2EConsole(t *testing.T) {
 			t.Errorf("add(2, 3) did not show Out[N]: 5. Screen:\n%s", lastLines(scr, 20))
 		}
 
+		// Help as IPython users ask for it: the cell's value is the
+		// documentation, not a syntax error.
+		before = s.prompts()
+		s.typeLine("award_data.Where?")
+		scr = s.waitForNewPrompt("award_data.Where?", before, 15*time.Second)
+		if !strings.Contains(scr, "func Where(column, op string, value any) Frame") || strings.Contains(scr, "SyntaxError") {
+			t.Errorf("award_data.Where? did not show the signature. Screen:\n%s", lastLines(scr, 20))
+		}
+
 		scr, took := s.interruptEndlessLoop(20 * time.Second)
 		loop := scr[strings.LastIndex(scr, "for {}"):]
 		consoleBug := strings.Contains(loop, "KeyboardInterrupt escaped interact()")

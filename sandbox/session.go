@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
@@ -150,6 +151,9 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	if len(code) > l.MaxCodeBytes {
 		return failed(wire.ClassCodeTooLarge, fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), bytesize.Exact(int64(l.MaxCodeBytes)))), nil
 	}
+	if expr, detail, ok := cellprep.HelpQuery(code); ok {
+		return s.help(ctx, expr, detail)
+	}
 	reqs, derrs := pkgenv.ParseRequirements(code)
 	if len(derrs) > 0 {
 		return failed(wire.ClassSyntaxError, directiveErrors(derrs)), nil
@@ -222,6 +226,24 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 }
 
 func failed(name, msg string) *Result { return wire.Fail(name, msg) }
+
+// help answers a cell such as "award_data.Where?" (see
+// cellprep.HelpQuery) with what inspecting the expression shows, as the
+// cell's value; nothing runs. s.mu is held.
+func (s *Session) help(ctx context.Context, expr string, detail int) (*Result, error) {
+	r, err := s.request(ctx, &wire.Message{Op: wire.OpInspect, Code: expr, Cursor: utf8.RuneCountInString(expr), Detail: detail})
+	if err != nil {
+		if s.closed || ctx.Err() != nil {
+			return nil, err
+		}
+		return failed(wire.ClassSandboxError, fmt.Sprintf("help for %s: %v; run the cell again", expr, err)), nil
+	}
+	if r.Inspection == nil || !r.Inspection.Found {
+		return &Result{Success: true, Value: map[string]any{"text/plain": fmt.Sprintf(
+			"No help for %s: it is not a package, a member of one, a variable of this session or a method reached from them.", expr)}}, nil
+	}
+	return &Result{Success: true, Value: r.Inspection.Data}, nil
+}
 
 // exchange sends a cell to the worker and relays what comes back until the
 // result, enforcing the timeout and the interrupt. restart reports that

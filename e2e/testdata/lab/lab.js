@@ -251,6 +251,27 @@ async function main() {
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Delete');
 
+    // 7b. The completer follows a method chain: what GroupBy returns.
+    await attempt('the completer lists the methods a chain returns', async () => {
+      const cell = await lastCell(page);
+      await cell.locator('.cm-content').click();
+      await page.keyboard.insertText('award_data.GroupBy("Agency").');
+      await page.keyboard.press('Tab');
+      const completer = page.locator('.jp-Completer:not(.lm-mod-hidden)');
+      await completer.waitFor({ timeout: step });
+      const items = (await completer.locator('.jp-Completer-item .jp-Completer-match').allInnerTexts()).map((i) => i.trim());
+      await shot(page, '05b-chain-completer');
+      await page.keyboard.press('Escape');
+      for (const want of ['Sum', 'Mean', 'Agg']) {
+        if (!items.includes(want)) throw new Error(`no ${want} among ${JSON.stringify(items)}`);
+      }
+      if (items.includes('GroupBy') || items.includes('award_data')) throw new Error(`global names offered: ${JSON.stringify(items)}`);
+      await cell.locator('.cm-content').click();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.press('Delete');
+      return items.join(', ');
+    });
+
     // 8. An endless cell is interrupted with the toolbar's stop button.
     await attempt('the stop button interrupts a running cell', async () => {
       const cell = await runInNewCell(page, 'for {\n}');

@@ -43,6 +43,8 @@ check(out.value === "40", "reuse", out);
 check(res.isError && out.error?.name === "CompileError" && out.error?.line === 2 && out.error?.column === 1, "fail", out);
 [res, out] = await runGo("x + 1", "a");
 check(out.value === "21", "recover", out);
+[res, out] = await runGo("award_data.Where?", "a");
+check(out.success === true && (out.value || "").includes("func Where(column, op string, value any) Frame"), "help cell", out);
 
 // Frames as records.
 [res, out] = await runGo('award_data.Head(10).Select("Company", "Award Amount")', "a", { max_rows: 2 });

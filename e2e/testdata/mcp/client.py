@@ -47,6 +47,8 @@ async def scenario(s):
     check(out.get("error", {}).get("suggestion") == 'did you mean "Agency"?', "suggestion", out)
     _, out = await run_go(s, "x + 1", "a")
     check(out.get("value") == "21", "recover", out)
+    _, out = await run_go(s, "award_data.Where?", "a")
+    check(out.get("success") is True and "func Where(column, op string, value any) Frame" in (out.get("value") or ""), "help cell", out)
 
     # Frames come back as records.
     _, out = await run_go(s, 'award_data.Head(10).Select("Company", "Award Year")', "a", max_rows=3)

@@ -13,6 +13,9 @@ func IsComplete(code string) (status, indent string) {
 	if strings.TrimSpace(code) == "" {
 		return "complete", ""
 	}
+	if _, _, ok := HelpQuery(code); ok {
+		return "complete", ""
+	}
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(code))
 	var s scanner.Scanner

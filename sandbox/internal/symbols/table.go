@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -295,4 +296,25 @@ func Preimported() []string {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// Value returns the member name of the allowed compiled package path (by
+// the path cells import it with) as the extractor stores it: a function,
+// an addressable variable, or, for a type, a nil pointer to the type. It
+// lets completion know the static type a call returns without running it.
+func Value(path, name string) (reflect.Value, bool) {
+	if slices.Contains(removed[path], name) {
+		return reflect.Value{}, false
+	}
+	for key, syms := range Symbols {
+		dir, _ := splitKey(key)
+		if alias, ok := aliases[dir]; ok {
+			dir = alias
+		}
+		if dir == path {
+			v, ok := syms[name]
+			return v, ok && !strings.HasPrefix(name, "_")
+		}
+	}
+	return reflect.Value{}, false
 }

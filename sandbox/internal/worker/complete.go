@@ -61,6 +61,9 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 	off := runeToByte(code, cursor)
 	before := code[:off]
 	cur := utf8.RuneCountInString(before)
+	if c, ok := w.completeValue(code, before); ok {
+		return c
+	}
 	// Column names inside a string argument of award_data.X(, of a method
 	// chained on a call in a cell that uses award_data, or of a method of
 	// a session variable (a frame made by an earlier cell).
@@ -75,9 +78,13 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		}
 		return wire.Completion{Matches: out, Start: cur - utf8.RuneCountInString(prefix), End: cur}
 	}
+	// A member of what a call, an index or a selector returns:
+	// award_data.GroupBy("Agency").Su, award_data.Frame.W.
+	if prefix, members, ok := w.chainMembers(before, names, false); ok {
+		return filterMatches(members, prefix, cur)
+	}
 	m := identBefore.FindStringSubmatch(before)
 	qual, prefix := m[1], m[2]
-	start := cur - utf8.RuneCountInString(prefix)
 	var cands []string
 	if qual != "" {
 		if pd := w.src.lookup(code, qual); pd != nil {
@@ -85,7 +92,13 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		} else if path, ok := packageNames()[qual]; ok {
 			cands = symbols.Members(path)
 		} else if contains(names, qual) {
-			cands = w.memberNames(qual)
+			cands = append(w.memberNames(qual), w.cellMethodNames(qual)...)
+		}
+		if len(cands) == 0 {
+			// A variable this cell assigned: df := award_data.Where(...).
+			if _, members, ok := w.chainMembers(before, names, true); ok {
+				cands = members
+			}
 		}
 	} else {
 		cands = append(cands, names...)
@@ -95,8 +108,15 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		cands = append(cands, w.src.names(code)...)
 		cands = append(cands, goWords...)
 	}
+	return filterMatches(cands, prefix, cur)
+}
+
+// filterMatches returns the candidates that start with prefix, sorted and
+// without duplicates or the sandbox's helpers, replacing prefix, which
+// ends at rune offset cur.
+func filterMatches(cands []string, prefix string, cur int) wire.Completion {
 	seen := map[string]bool{}
-	var out []string
+	out := []string{}
 	for _, c := range cands {
 		if strings.HasPrefix(c, prefix) && !seen[c] && !strings.HasPrefix(c, cellprep.HelperPrefix) {
 			seen[c] = true
@@ -104,7 +124,7 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		}
 	}
 	sort.Strings(out)
-	return wire.Completion{Matches: out, Start: start, End: cur}
+	return wire.Completion{Matches: out, Start: cur - utf8.RuneCountInString(prefix), End: cur}
 }
 
 func contains(list []string, s string) bool {
@@ -180,6 +200,19 @@ func identAt(code string, off int) (qual, name string) {
 // imports; type and value for session variables.
 func (w *worker) inspect(code string, cursor, detail int, names []string) wire.Inspection {
 	off := runeToByte(code, cursor)
+	if in, ok := w.inspectChain(code, off, names, false); ok {
+		return in
+	}
+	if in := w.inspectName(code, off, detail, names); in.Found {
+		return in
+	}
+	// A member of a variable this cell assigned.
+	in, _ := w.inspectChain(code, off, names, true)
+	return in
+}
+
+// inspectName documents the identifier, or qualified identifier, at off.
+func (w *worker) inspectName(code string, off, detail int, names []string) wire.Inspection {
 	qual, name := identAt(code, off)
 	if name == "" && off > 0 {
 		qual, name = identAt(code, off-1)
@@ -207,6 +240,11 @@ func (w *worker) inspect(code string, cursor, detail int, names []string) wire.I
 						return docInspection(e)
 					}
 					return textInspection(fmt.Sprintf("%s.%s: %s", qual, name, m.Type))
+				}
+				if _, ok := w.value(qual + "." + name); ok {
+					if e, ok := w.cellMethodDoc(name); ok {
+						return docInspection(e)
+					}
 				}
 			}
 		}

@@ -73,10 +73,17 @@ type worker struct {
 	sess    *session
 	data    *dataset.Dataset
 	columns []string
-	src     *sourceDocs // third-party API for completion and inspection
-	running sync.Mutex  // held while a cell runs
-	cancel  context.CancelFunc
-	mu      sync.Mutex // guards cancel
+	// categories caches the values of dictionary columns for completion
+	// (nil for a column that is not one); used by serve's goroutine only.
+	categories map[string][]string
+	// methods are the exported methods cells declared, by name (see
+	// noteMethods); used by serve's goroutine only.
+	methods  map[string][]cellMethod
+	nMethods int
+	src      *sourceDocs // third-party API for completion and inspection
+	running  sync.Mutex  // held while a cell runs
+	cancel   context.CancelFunc
+	mu       sync.Mutex // guards cancel
 }
 
 func startWorker(c *wire.Conn) (*worker, error) {
@@ -170,6 +177,7 @@ func (w *worker) serve() int {
 				continue
 			}
 			w.src.noteImports(m.Chunks)
+			w.noteMethods(m.Chunks)
 			w.startCell(m.ID, m.Chunks)
 		case wire.OpInterrupt:
 			w.mu.Lock()
