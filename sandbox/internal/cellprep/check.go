@@ -103,9 +103,6 @@ func (c *checker) intName(name string) bool { return c.localInts[name] || c.isIn
 
 // noteInts records integer declarations met while walking.
 func (c *checker) noteInts(n ast.Node) {
-	if c.localInts == nil {
-		c.localInts = map[string]bool{}
-	}
 	switch n := n.(type) {
 	case *ast.FuncType:
 		for _, fl := range []*ast.FieldList{n.Params, n.Results} {
@@ -115,7 +112,7 @@ func (c *checker) noteInts(n ast.Node) {
 			for _, f := range fl.List {
 				if isIntType(f.Type) {
 					for _, id := range f.Names {
-						c.localInts[id.Name] = true
+						c.noteInt(id.Name)
 					}
 				}
 			}
@@ -124,27 +121,33 @@ func (c *checker) noteInts(n ast.Node) {
 		if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
 			for i, l := range n.Lhs {
 				if id, ok := l.(*ast.Ident); ok && isIntExpr(n.Rhs[i], c.intName) {
-					c.localInts[id.Name] = true
+					c.noteInt(id.Name)
 				}
 			}
 		}
 	case *ast.ValueSpec:
 		for i, id := range n.Names {
 			if isIntType(n.Type) || n.Type == nil && len(n.Values) == len(n.Names) && isIntExpr(n.Values[i], c.intName) {
-				c.localInts[id.Name] = true
+				c.noteInt(id.Name)
 			}
 		}
 	}
 }
 
+func (c *checker) noteInt(name string) {
+	if c.localInts == nil {
+		c.localInts = map[string]bool{}
+	}
+	c.localInts[name] = true
+}
+
 // markTopLevel records the statements of a statement segment that are at
 // the cell's top level (not inside a function).
 func (c *checker) markTopLevel(f *ast.File) {
-	c.top = map[ast.Stmt]bool{}
-	c.topDefers = map[*ast.DeferStmt]bool{}
 	if !c.topLevel || len(f.Decls) == 0 {
 		return
 	}
+	c.top = map[ast.Stmt]bool{}
 	if fd, ok := f.Decls[len(f.Decls)-1].(*ast.FuncDecl); ok && fd.Body != nil {
 		for _, s := range fd.Body.List {
 			c.top[s] = true
@@ -155,6 +158,9 @@ func (c *checker) markTopLevel(f *ast.File) {
 				case *ast.FuncLit:
 					return false
 				case *ast.DeferStmt:
+					if c.topDefers == nil {
+						c.topDefers = map[*ast.DeferStmt]bool{}
+					}
 					c.topDefers[n] = true
 				}
 				return true

@@ -34,7 +34,7 @@ import (
 // One walk over the segment: each identifier is matched against the
 // innermost loop declaring its name, so nesting costs nothing extra.
 func (c *checker) copyLoopVars(f *ast.File) {
-	w := loopWalker{byName: map[string][]*loopScope{}, top: c.top}
+	w := loopWalker{top: c.top}
 	w.walk(f)
 	wrapped := map[ast.Stmt]bool{}
 	for _, l := range w.loops {
@@ -170,6 +170,9 @@ func (w *loopWalker) loop(names []string, body *ast.BlockStmt) {
 	if len(names) == 0 {
 		w.walk(body)
 		return
+	}
+	if w.byName == nil {
+		w.byName = map[string][]*loopScope{}
 	}
 	l := &loopScope{names: names, body: body, funcs: w.funcs}
 	if w.funcs == 0 {

@@ -140,11 +140,10 @@ func Prepare(code string, st *State) (*Prepared, error) {
 		return nil, err
 	}
 	p := &Prepared{}
-	var parsed []parsedSeg
 	cellDecl := map[string]bool{}
 	cellInts := map[string]bool{}
 	hasMain := false
-	var kept []segment
+	kept := make([]segment, 0, len(segs))
 	for _, s := range segs {
 		if s.pkgClause {
 			if err := checkPackageClause(code, s, lt); err != nil {
@@ -154,8 +153,11 @@ func Prepare(code string, st *State) (*Prepared, error) {
 		}
 		kept = append(kept, s)
 	}
-	for _, s := range group(code, kept) {
-		ps, err := parseSegment(code, s, lt)
+	groups := group(code, kept)
+	parsed := make([]parsedSeg, 0, len(groups))
+	fset := token.NewFileSet() // one for the cell: a set per segment costs more than the parse
+	for _, s := range groups {
+		ps, err := parseSegment(fset, code, s, lt)
 		if err != nil {
 			return nil, err
 		}
@@ -357,13 +359,12 @@ const (
 
 // parseSegment parses one segment. Positions in its tree are offsets into
 // the wrapper plus the segment; the checker converts them to cell offsets.
-func parseSegment(code string, s segment, lt *lineTable) (parsedSeg, error) {
+func parseSegment(fset *token.FileSet, code string, s segment, lt *lineTable) (parsedSeg, error) {
 	prefix, suffix := declPrefix, "\n"
 	if !s.decl {
 		prefix, suffix = stmtPrefix, "\n}"
 	}
 	src := prefix + code[s.start:s.end] + suffix
-	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "cell", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		list, ok := err.(scanner.ErrorList)
