@@ -131,6 +131,12 @@ type parsedSeg struct {
 // chunks. A refused construct returns a *CheckError; a syntax error returns
 // a SyntaxError with cell positions.
 func Prepare(code string, st *State) (*Prepared, error) {
+	return prepare(code, st, true)
+}
+
+// prepare is Prepare; combined=false parses each segment alone (see
+// parseAll), which the tests compare with the combined parse.
+func prepare(code string, st *State, combined bool) (*Prepared, error) {
 	lt := newLineTable(code)
 	if err := checkDirectives(code, lt); err != nil {
 		return nil, err
@@ -153,19 +159,15 @@ func Prepare(code string, st *State) (*Prepared, error) {
 		}
 		kept = append(kept, s)
 	}
-	groups := group(code, kept)
-	parsed := make([]parsedSeg, 0, len(groups))
-	fset := token.NewFileSet() // one for the cell: a set per segment costs more than the parse
-	for _, s := range groups {
-		ps, err := parseSegment(fset, code, s, lt)
-		if err != nil {
-			return nil, err
-		}
-		collectNames(ps.file, s.decl, cellDecl, cellInts)
-		if s.decl && declaresMain(ps.file) {
+	parsed, err := parseAll(token.NewFileSet(), code, group(code, kept), lt, combined)
+	if err != nil {
+		return nil, err
+	}
+	for _, ps := range parsed {
+		collectNames(ps.file, ps.decl, cellDecl, cellInts)
+		if ps.decl && declaresMain(ps.file) {
 			hasMain = true
 		}
-		parsed = append(parsed, ps)
 	}
 	renameMain := hasMain || st.declared[mainName]
 	if hasMain {
