@@ -204,3 +204,43 @@ func minorFaults() int64 {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return ru.Minflt
 }
+
+// BenchmarkFirstCell runs each question twice in a fresh Session (a new
+// worker process mapping the full-scale Arrow file, after one trivial
+// cell): the first run pays for anything built on first use, the second
+// is warm. The goal (issue 14) is first ≤ 2× warm: indexes belong in the
+// Arrow file, mapped like the data.
+func BenchmarkFirstCell(b *testing.B) {
+	useFullScale(b)
+	for _, c := range benchCells {
+		b.Run(c.name, func(b *testing.B) {
+			var first, warm time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				s, err := sandbox.NewSession(context.Background(), sandbox.Options{DataPath: filepath.Join(benchDir(), "awards.arrow")})
+				if err != nil {
+					b.Fatal(err)
+				}
+				run := func(code string) time.Duration {
+					start := time.Now()
+					res, err := s.Run(context.Background(), code, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !res.Success {
+						b.Fatalf("%s: %s: %s", code, res.ErrorName, res.ErrorMessage)
+					}
+					return time.Since(start)
+				}
+				run("1")
+				b.StartTimer()
+				first += run(c.code)
+				warm += run(c.code)
+				b.StopTimer()
+				s.Close()
+			}
+			b.ReportMetric(float64(first.Microseconds())/1e3/float64(b.N), "first-ms")
+			b.ReportMetric(float64(warm.Microseconds())/1e3/float64(b.N), "warm-ms")
+		})
+	}
+}
