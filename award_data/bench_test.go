@@ -2,6 +2,7 @@ package award_data_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,6 +68,11 @@ func prepareFullScale() error {
 			return err
 		}
 		os.Remove(arrowPath)
+	}
+	if d, err := dataset.OpenFile(arrowPath); err == nil {
+		d.Close()
+	} else if errors.Is(err, dataset.ErrInvalidArrow) {
+		os.Remove(arrowPath) // an older format version: convert again
 	}
 	if _, err := os.Stat(arrowPath); err != nil {
 		if _, err := dataset.ConvertFile(context.Background(), csvPath, arrowPath, dataset.ConvertOptions{}); err != nil {

@@ -19,10 +19,13 @@ import (
 )
 
 // goldenHashes holds the SHA-256 of the Arrow file Convert writes for each
-// fixture of convertFixtures. The hashes were recorded from the sequential
-// converter before the parallel one replaced it, so this test proves the
-// output is byte-identical, not merely equivalent. Run go test -update only
-// for an intended format change (and bump FormatVersion with it).
+// fixture of convertFixtures. The hashes were first recorded from the
+// sequential converter before the parallel one replaced it, proving the
+// output byte-identical, not merely equivalent; format version 2 added the
+// stored indexes after the data columns, so the whole files changed then
+// (their data columns did not: TestConvertDataColumnsGolden). Run go test
+// -update only for an intended format change (and bump FormatVersion
+// with it).
 const goldenHashes = "testdata/convert-golden.txt"
 
 // convertFixture is one input of TestConvertGoldenHashes.
