@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"encoding/binary"
 	"context"
 	"errors"
 	"os"
@@ -250,4 +251,79 @@ func TestIndexesDamaged(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzOpenFileCorrupt changes bytes of the record batch's body of a small
+// converted file (the columns' and the stored indexes' buffers): OpenFile
+// must fail with an error or return a Dataset whose stored indexes are
+// safe to use (codes in range), never panic. Metadata is left alone:
+// arrow-go sizes allocations from flatbuffer fields unchecked (a field
+// count in the footer's schema, a dictionary buffer's length, a record
+// batch buffer's length), so damage there can run the process out of
+// memory — a limit of OpenFile that this test found when it changed any
+// byte, not one of the indexes.
+func FuzzOpenFileCorrupt(f *testing.F) {
+	var good bytes.Buffer
+	csv := generated(f, GenerateOptions{Rows: 70, Seed: 6})
+	if _, err := Convert(context.Background(), bytes.NewReader(csv), int64(len(csv)), &good, ConvertOptions{}); err != nil {
+		f.Fatal(err)
+	}
+	// The record batch message: after the schema and dictionary messages,
+	// before the end-of-stream marker and the footer.
+	msgs, err := newMappedMessages(good.Bytes())
+	if err != nil {
+		f.Fatal(err)
+	}
+	var start, end uint32
+	for {
+		before := msgs.off
+		m, err := msgs.Message()
+		if err != nil {
+			f.Fatal(err)
+		}
+		if m.Type() == ipc.MessageRecordBatch {
+			// The body: after the continuation marker, the metadata
+			// length and the metadata.
+			metaLen := binary.LittleEndian.Uint32(msgs.data[before+4:])
+			start, end = uint32(8+before+8)+metaLen, uint32(8+msgs.off)
+			break
+		}
+	}
+	msgs.Release()
+	span := end - start
+	for _, off := range []uint32{0, 16, span / 3, span / 2, span - 600, span - 64, span - 8} {
+		f.Add(off, byte(0xff), uint8(1))
+		f.Add(off, byte(0x01), uint8(4))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, off uint32, val byte, n uint8) {
+		data := bytes.Clone(good.Bytes())
+		for k := uint32(0); k < uint32(n%16)+1; k++ {
+			data[start+(off+k)%span] ^= val
+		}
+		path := filepath.Join(dir, "fuzz.arrow")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := OpenFile(path)
+		if err != nil {
+			return
+		}
+		defer d.Close()
+		for _, ix := range d.Indexes() {
+			if ix.Bitmap != nil {
+				for _, m := range ix.Bitmap.Bitmaps() {
+					_ = m[len(m)-1]
+				}
+				_ = ix.Bitmap.Nulls()
+			}
+			if ix.Text != nil {
+				for _, c := range ix.Text.Codes() {
+					if c < -1 || int(c) >= ix.Text.Distinct() {
+						t.Fatalf("code %d outside -1..%d", c, ix.Text.Distinct()-1)
+					}
+				}
+			}
+		}
+	})
 }
