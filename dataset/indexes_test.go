@@ -2,8 +2,8 @@ package dataset
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
