@@ -67,6 +67,25 @@ func Use(d *dataset.Dataset) error {
 	if err != nil {
 		return fmt.Errorf("award_data: Use: %w", err)
 	}
+	// The indexes Convert stored in the file (bitmap indexes, text
+	// dictionaries) are used in place, so no query builds one on first
+	// use.
+	for _, ix := range d.Indexes() {
+		i, ok := t.ByName[ix.Column]
+		if !ok {
+			return fmt.Errorf("award_data: Use: %s has an index of %q, which is not a column", d.Path(), ix.Column)
+		}
+		c := t.Cols[i]
+		switch {
+		case ix.Bitmap != nil:
+			err = c.SetIndex(ix.Bitmap)
+		case ix.Text != nil:
+			err = c.SetTextDictionary(ix.Text)
+		}
+		if err != nil {
+			return fmt.Errorf("award_data: Use: %s: %w", d.Path(), err)
+		}
+	}
 	setSession(func(s *session) { s.t, s.report = t, d.Report() })
 	return nil
 }

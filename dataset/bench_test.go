@@ -9,12 +9,17 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
 // benchFiles holds the full-scale CSV (SBIR_BENCH_CSV or generated once)
@@ -249,5 +254,57 @@ func BenchmarkLocateCached(b *testing.B) {
 		if src.Converted {
 			b.Fatal("converted again")
 		}
+	}
+}
+
+// BenchmarkBuildIndexes builds the indexes Convert stores (indexes.go)
+// from the full-scale columns, one sub-benchmark per index and all of
+// them together as Convert does: what they add to a conversion.
+func BenchmarkBuildIndexes(b *testing.B) {
+	d, err := OpenFile(fullScaleArrow(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	fields := d.Schema().Fields()
+	cols := d.Record().Columns()
+	run := func(b *testing.B, fields []arrow.Field, cols []arrow.Array) {
+		var cpu time.Duration
+		for b.Loop() {
+			before := cpuTime()
+			fs, cs, err := buildIndexes(fields, cols)
+			cpu += cpuTime() - before
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(fs) == 0 {
+				b.Fatal("no index built")
+			}
+			for _, c := range cs {
+				c.Release()
+			}
+		}
+		b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
+	}
+	b.Run("All", func(b *testing.B) { run(b, fields, cols) })
+	for _, name := range append([]string{ColPhase, ColState, ColAwardYear}, textDictColumns...) {
+		i := slices.IndexFunc(fields, func(f arrow.Field) bool { return f.Name == name })
+		v, err := columnar.FromArrow(name, cols[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strings.ReplaceAll(name, " ", ""), func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				before := cpuTime()
+				if v.Kind == columnar.KindText {
+					columnar.BuildTextDict(v)
+				} else {
+					columnar.BuildBitIndex(v)
+				}
+				cpu += cpuTime() - before
+			}
+			b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -70,7 +71,7 @@ func TestLocateEmbeddedSample(t *testing.T) {
 	if src.Kind != SourceEmbedded || !src.Synthetic || !src.Converted || src.Rows != int64(SampleOptions().Rows) {
 		t.Fatalf("source = %+v", src)
 	}
-	if src.ArrowPath != filepath.Join(dir, "sample-v1.arrow") {
+	if src.ArrowPath != filepath.Join(dir, "sample-v"+strconv.Itoa(FormatVersion)+".arrow") {
 		t.Errorf("ArrowPath = %s", src.ArrowPath)
 	}
 	desc := src.Describe()

@@ -168,8 +168,15 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 		keys = append(keys, k)
 		vals = append(vals, v)
 	}
+	// The indexes follow the data columns (indexes.go): the data columns
+	// are written exactly as without them.
+	ixFields, ixCols, err := buildIndexes(m.fields, cols)
+	if err != nil {
+		return nil, err
+	}
+	cols = append(cols, ixCols...) // released with the data columns
 	md := arrow.NewMetadata(keys, vals)
-	schema := arrow.NewSchema(m.fields, &md)
+	schema := arrow.NewSchema(append(m.fields[:len(m.fields):len(m.fields)], ixFields...), &md)
 	rec := array.NewRecordBatch(schema, cols, report.Rows)
 	defer rec.Release()
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"golang.org/x/sys/unix"
@@ -31,6 +32,10 @@ type Dataset struct {
 	rec    arrow.RecordBatch
 	report *LoadReport
 	meta   arrow.Metadata
+	// indexes are decoded from the index fields after the data columns,
+	// whose arrays indexArrays holds; rec holds only the data columns.
+	indexes     []Index
+	indexArrays []arrow.Array
 }
 
 // OpenFile memory-maps an Arrow file written by Convert and validates its
@@ -118,8 +123,10 @@ func (d *Dataset) init() error {
 	if rec == nil {
 		return errors.New("no record batch")
 	}
+	// The reader releases its record when it moves on; the Dataset's own
+	// record (below) holds the columns.
 	rec.Retain()
-	d.rec = rec
+	defer rec.Release()
 	more, err := nextRecord(r)
 	if err != nil {
 		return err
@@ -127,14 +134,42 @@ func (d *Dataset) init() error {
 	if more != nil {
 		return errors.New("more than one record batch")
 	}
-	if d.rec.NumRows() != d.report.Rows {
-		return fmt.Errorf("%d rows, but the load report says %d", d.rec.NumRows(), d.report.Rows)
+	if rec.NumRows() != d.report.Rows {
+		return fmt.Errorf("%d rows, but the load report says %d", rec.NumRows(), d.report.Rows)
 	}
-	if int(d.rec.NumCols()) != len(r.Schema().Fields()) {
-		return fmt.Errorf("%d columns in the record batch, %d in the schema", d.rec.NumCols(), len(r.Schema().Fields()))
+	fields := r.Schema().Fields()
+	if int(rec.NumCols()) != len(fields) {
+		return fmt.Errorf("%d columns in the record batch, %d in the schema", rec.NumCols(), len(fields))
+	}
+	// The data columns, then the indexes (indexes.go); checkSchema made
+	// sure no data column follows an index.
+	nd := len(fields)
+	for nd > 0 && isIndexField(fields[nd-1]) {
+		nd--
+	}
+	d.rec = array.NewRecordBatch(arrow.NewSchema(fields[:nd], &d.meta), rec.Columns()[:nd], rec.NumRows())
+	for i := nd; i < len(fields); i++ {
+		ix, err := readIndex(fields[i], rec.Column(i), int(rec.NumRows()))
+		if err != nil {
+			return err
+		}
+		if d.rec.Schema().FieldIndices(ix.Column) == nil {
+			return fmt.Errorf("index field %q indexes %q, which is not a column", fields[i].Name, ix.Column)
+		}
+		a := rec.Column(i)
+		a.Retain()
+		d.indexArrays = append(d.indexArrays, a)
+		d.indexes = append(d.indexes, ix)
 	}
 	return nil
 }
+
+// Indexes returns the indexes stored in the file (see indexes.go): the
+// bitmap indexes of its category and small-range int columns and the
+// dictionary encodings of the usual text group keys, their memory in the
+// mapping, valid until Close. OpenFile checked their shape and the
+// dictionary codes' range; that they describe the data is Convert's word.
+func (d *Dataset) Indexes() []Index { return d.indexes }
 
 // checkFooter validates the file footer (schema and block index) with
 // ipc.FileReader, which reads only the footer and the small dictionary
@@ -169,7 +204,15 @@ func checkSchema(s *arrow.Schema) error {
 			return fmt.Errorf("column %d is %q %s, want %q %s", i, got[i].Name, got[i].Type, w.Name, w.Type)
 		}
 	}
+	indexes := false
 	for _, f := range got[len(want):] {
+		if isIndexField(f) {
+			indexes = true
+			continue
+		}
+		if indexes {
+			return fmt.Errorf("column %q follows an index", f.Name)
+		}
 		if !arrow.TypeEqual(f.Type, arrow.BinaryTypes.String) {
 			return fmt.Errorf("extra column %q is %s, want utf8", f.Name, f.Type)
 		}
@@ -203,6 +246,10 @@ func (d *Dataset) Close() error {
 		d.rec.Release()
 		d.rec = nil
 	}
+	for _, a := range d.indexArrays {
+		a.Release()
+	}
+	d.indexes, d.indexArrays = nil, nil
 	if d.reader != nil {
 		d.reader.Release()
 		d.reader = nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,9 +95,10 @@ func TestOpenFileInvalid(t *testing.T) {
 		{"corrupt footer", flipped, ""},
 		{"corrupt schema message", headerFlipped, ""},
 		{"foreign schema", foreign(nil), "no format version"},
-		{"other format version", foreign(map[string]string{MetaFormatVersion: "0"}), "format version 0, want 1"},
-		{"no load report", foreign(map[string]string{MetaFormatVersion: "1"}), "no load report"},
-		{"wrong columns", foreign(map[string]string{MetaFormatVersion: "1", MetaLoadReport: `{"rows":1}`}), "columns, want at least 42"},
+		{"other format version", foreign(map[string]string{MetaFormatVersion: "0"}), "format version 0, want " + strconv.Itoa(FormatVersion)},
+		{"format version 1 (no indexes)", foreign(map[string]string{MetaFormatVersion: "1"}), "format version 1, want " + strconv.Itoa(FormatVersion)},
+		{"no load report", foreign(map[string]string{MetaFormatVersion: strconv.Itoa(FormatVersion)}), "no load report"},
+		{"wrong columns", foreign(map[string]string{MetaFormatVersion: strconv.Itoa(FormatVersion), MetaLoadReport: `{"rows":1}`}), "columns, want at least 42"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -309,8 +309,15 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 		keys = append(keys, k)
 		vals = append(vals, v)
 	}
+	// The reference for the data columns; the index columns come from
+	// the same code as Convert's.
+	ixFields, ixCols, err := buildIndexes(m.fields, cols)
+	if err != nil {
+		return nil, err
+	}
+	cols = append(cols, ixCols...)
 	md := arrow.NewMetadata(keys, vals)
-	schema := arrow.NewSchema(m.fields, &md)
+	schema := arrow.NewSchema(append(m.fields[:len(m.fields):len(m.fields)], ixFields...), &md)
 	rec := array.NewRecordBatch(schema, cols, report.Rows)
 	defer rec.Release()
 

@@ -66,8 +66,8 @@ func KeyIDs(s Sel, c *Vector, cache bool) (ids []int32, rep []int32) {
 			d = c.TextDictionary()
 		}
 		if d != nil {
-			ds := newDensifier(len(d.values) + 1) // last slot: null
-			nullSlot := len(d.values)
+			ds := newDensifier(d.distinct + 1) // last slot: null
+			nullSlot := d.distinct
 			for k := 0; k < n; k++ {
 				i := s.Row(k)
 				slot := int(d.codes[i])

@@ -60,7 +60,7 @@ func (k SortKey) Compare(a, b int) int {
 	switch c.Kind {
 	case KindText:
 		if k.text != nil {
-			r = cmp.Compare(k.text.rank[k.text.codes[a]], k.text.rank[k.text.codes[b]])
+			r = cmp.Compare(k.text.codes[a], k.text.codes[b])
 		} else {
 			r = strings.Compare(c.View(a), c.View(b))
 		}
@@ -139,7 +139,7 @@ func SortedPositions(rows []int32, keys []SortKey) []int32 {
 			var u uint64
 			switch k.c.Kind {
 			case KindText:
-				u = uint64(k.text.rank[k.text.codes[r]])
+				u = uint64(k.text.codes[r])
 			case KindCategory:
 				u = uint64(k.rank[k.c.Codes[r]])
 			case KindInt:

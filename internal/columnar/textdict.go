@@ -1,24 +1,89 @@
 package columnar
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 )
 
-// TextDict dictionary-encodes a text column. It is built the first time a
-// large part of the column is grouped on and then kept (the award data
-// never changes under a session), so that later groupings index arrays
-// instead of hashing strings. For Company, building costs ~20 ms once;
-// grouping then costs what it does for a category column.
+// TextDict dictionary-encodes a text column: each row's code is the
+// alphabetical rank of its value among the column's distinct values, so
+// that groupings index arrays instead of hashing strings and sorts
+// compare integers. The award data's dictionaries for the usual group
+// keys are built when the CSV is converted and stored in the Arrow file
+// (dataset), mapped like the data; for other columns one is built the
+// first time a large part of the column is grouped or sorted on, and then
+// kept (the award data never changes under a session). For Company,
+// building costs ~20 ms.
 type TextDict struct {
-	codes  []int32  // per table row; -1 for null
-	values []string // distinct values (views of the column's bytes)
-	rank   []int32  // alphabetical rank of each code
+	codes    []int32 // per table row: the value's alphabetical rank; -1 for null
+	distinct int     // distinct non-null values
 }
 
-// textDictState holds the lazily built dictionary of a text vector.
+// Codes returns the code of every row: the alphabetical rank of its
+// value among the distinct values, -1 for null. The slice must not be
+// modified.
+func (d *TextDict) Codes() []int32 { return d.codes }
+
+// Distinct returns the number of distinct non-null values.
+func (d *TextDict) Distinct() int { return d.distinct }
+
+// NewTextDict wraps codes as stored by BuildTextDict (for example mapped
+// from a file), checking that every code is -1 or below distinct.
+func NewTextDict(codes []int32, distinct int) (*TextDict, error) {
+	if distinct < 0 {
+		return nil, fmt.Errorf("text dictionary: %d distinct values", distinct)
+	}
+	for i, k := range codes {
+		if k < -1 || int(k) >= distinct {
+			return nil, fmt.Errorf("text dictionary: row %d has code %d outside -1..%d", i, k, distinct-1)
+		}
+	}
+	return &TextDict{codes: codes, distinct: distinct}, nil
+}
+
+// BuildTextDict encodes text column c.
+func BuildTextDict(c *Vector) *TextDict {
+	codes := make([]int32, c.N)
+	// Sized for a column of mostly repeated values (Company: ~1 in 5
+	// distinct at full scale), so the map seldom grows.
+	m := make(map[string]int32, min(c.N/4, 1<<16)+16)
+	var values []string
+	for i := 0; i < c.N; i++ {
+		if c.IsNull(i) {
+			codes[i] = -1
+			continue
+		}
+		s := c.View(i)
+		code, ok := m[s]
+		if !ok {
+			code = int32(len(values))
+			m[s] = code
+			values = append(values, s)
+		}
+		codes[i] = code
+	}
+	// Renumber the codes (first-appearance order) by alphabetical rank.
+	order := make([]int32, len(values))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(values[a], values[b]) })
+	rank := make([]int32, len(values))
+	for r, code := range order {
+		rank[code] = int32(r)
+	}
+	for i, k := range codes {
+		if k >= 0 {
+			codes[i] = rank[k]
+		}
+	}
+	return &TextDict{codes: codes, distinct: len(values)}
+}
+
+// textDictState holds the dictionary of a text vector.
 type textDictState struct {
 	mu sync.Mutex
 	d  atomic.Pointer[TextDict]
@@ -34,33 +99,22 @@ func (c *Vector) TextDictionary() *TextDict {
 	if d := c.tdict.d.Load(); d != nil {
 		return d
 	}
-	d := &TextDict{codes: make([]int32, c.N)}
-	m := make(map[string]int32, 1024)
-	for i := 0; i < c.N; i++ {
-		if c.IsNull(i) {
-			d.codes[i] = -1
-			continue
-		}
-		s := c.View(i)
-		code, ok := m[s]
-		if !ok {
-			code = int32(len(d.values))
-			m[s] = code
-			d.values = append(d.values, s)
-		}
-		d.codes[i] = code
-	}
-	order := make([]int32, len(d.values))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(d.values[a], d.values[b]) })
-	d.rank = make([]int32, len(d.values))
-	for r, code := range order {
-		d.rank[code] = int32(r)
-	}
+	d := BuildTextDict(c)
 	c.tdict.d.Store(d)
 	return d
+}
+
+// SetTextDictionary gives text column c a dictionary built beforehand
+// (by BuildTextDict on the same values), such as one stored in the data
+// file. It fails if d does not cover c's rows or c already has one.
+func (c *Vector) SetTextDictionary(d *TextDict) error {
+	if c.Kind != KindText || len(d.codes) != c.N {
+		return fmt.Errorf("column %q: a text dictionary of %d rows does not fit a %s column of %d rows", c.Name, len(d.codes), c.Kind, c.N)
+	}
+	if !c.tdict.d.CompareAndSwap(nil, d) {
+		return fmt.Errorf("column %q already has a text dictionary", c.Name)
+	}
+	return nil
 }
 
 // CachedTextDictionary returns the dictionary if it was built, else nil.

@@ -13,6 +13,48 @@ import (
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
+// memorySession is an in-process interpreter session running cells as
+// the worker does (preparation, evaluation, output, forgetMain), for
+// measuring the live heap cells leave behind.
+func memorySession(tb testing.TB) (cell func(code string), heap func() uint64) {
+	tb.Helper()
+	c := wire.NewConn(eofReader{}, io.Discard)
+	out := newCellOutput(c.Send, c.SendStream, 1<<20)
+	s, err := newInterpreter(out, eofReader{}, "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st := cellprep.NewState()
+	cell = func(code string) {
+		prep, err := cellprep.Prepare(code, st)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		res := &wire.Result{}
+		out.begin()
+		s.run(context.Background(), prep.Chunks, res)
+		out.end(res)
+		s.forgetMain()
+		if !res.Success {
+			tb.Fatalf("%q: %s: %s", code, res.ErrorName, res.ErrorMessage)
+		}
+		st.Commit(prep)
+	}
+	heap = func() uint64 {
+		// Two collections: the first runs the finalizers that drop the
+		// FileSet files of dead nodes (yaegi patch 12), the second frees them.
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	for range 200 { // warm up
+		cell("1")
+	}
+	return cell, heap
+}
+
 // TestMemoryPerCell measures the worker's live heap over many cells that
 // declare nothing new (issue 14: at most 10 MB over 100,000 cells). Set
 // SBIR_MEMORY_CELLS to the number of cells (default 2,000) and
@@ -22,37 +64,7 @@ func TestMemoryPerCell(t *testing.T) {
 	if v := os.Getenv("SBIR_MEMORY_CELLS"); v != "" {
 		n, _ = strconv.Atoi(v)
 	}
-	c := wire.NewConn(eofReader{}, io.Discard)
-	out := newCellOutput(c.Send, c.SendStream, 1<<20)
-	s, err := newInterpreter(out, eofReader{}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := cellprep.NewState()
-	cell := func(code string) {
-		prep, err := cellprep.Prepare(code, st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res := &wire.Result{}
-		out.begin()
-		s.run(context.Background(), prep.Chunks, res)
-		out.end(res)
-		s.forgetMain()
-		if !res.Success {
-			t.Fatalf("%q: %s: %s", code, res.ErrorName, res.ErrorMessage)
-		}
-		st.Commit(prep)
-	}
-	heap := func() uint64 {
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	for range 200 { // warm up
-		cell("1")
-	}
+	cell, heap := memorySession(t)
 	start := heap()
 	perCell := 0.0
 	for i := range n {
@@ -63,14 +75,30 @@ func TestMemoryPerCell(t *testing.T) {
 			t.Logf("after %d cells: heap +%d KiB (%.0f bytes a cell)", i+1, grown>>10, perCell)
 		}
 	}
-	// 370 bytes a cell remain (yaegi's FileSet, see docs/performance.md);
-	// 2,120 before yaegi patch 4. The goal is 100 (10 MB per 100,000).
-	if perCell > 1000 {
-		t.Errorf("the heap grows %.0f bytes a cell of `1`; it grew 370 with yaegi patch 4", perCell)
+	// 2,120 bytes a cell before yaegi patch 4, 400 before patch 12 (the
+	// FileSet kept two files per cell), ~3 with it. The goal is 100
+	// (10 MB per 100,000 cells).
+	if perCell > 100 {
+		t.Errorf("the heap grows %.0f bytes a cell of `1`; the goal is at most 100 (it grew ~3 with yaegi patch 12)", perCell)
 	}
 	if p := os.Getenv("SBIR_MEMORY_PROFILE"); p != "" {
 		f, _ := os.Create(p)
 		pprof.Lookup("heap").WriteTo(f, 0)
 		f.Close()
 	}
+}
+
+// BenchmarkMemoryPerCell reports the live heap each cell of `1` leaves
+// behind (heap-bytes/cell; issue 14's goal is ≤ 100, i.e. ≤ 10 MB over
+// 100,000 cells): go test ./sandbox/internal/worker -run '^$' -bench
+// MemoryPerCell -benchtime 100000x.
+func BenchmarkMemoryPerCell(b *testing.B) {
+	cell, heap := memorySession(b)
+	start := heap()
+	b.ResetTimer()
+	for b.Loop() {
+		cell("1")
+	}
+	b.StopTimer()
+	b.ReportMetric((float64(heap())-float64(start))/float64(b.N), "heap-bytes/cell")
 }

@@ -394,8 +394,11 @@ func (interp *Interpreter) parse(src, name string, inc bool) (node ast.Node, err
 		return nil, err // skip source not matching build constraints
 	}
 
+	base := interp.fset.Base()
 	f, err := parser.ParseFile(interp.fset, name, src, mode)
 	if err != nil {
+		// sbir patch 12b: no node is made from a failed parse.
+		interp.dropFileAt(base)
 		// only retry if we're on an expression/statement about a func
 		if !inc || tok != token.FUNC {
 			return nil, err
@@ -408,8 +411,10 @@ func (interp *Interpreter) parse(src, name string, inc bool) (node ast.Node, err
 		initialError := err
 		// retry with default source code "wrapping", in the main function scope.
 		src := wrapInMain(strings.TrimPrefix(src, "package main;"))
+		base = interp.fset.Base()
 		f, err = parser.ParseFile(interp.fset, name, src, mode)
 		if err != nil {
+			interp.dropFileAt(base)
 			return nil, initialError
 		}
 	}
@@ -437,10 +442,13 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 	var st nodestack
 	pkgName := "main"
 
+	// sbir patch 12b: every node of f keeps f's file in interp.fset.
+	src := interp.sourceFileAt(f.Pos())
+
 	addChild := func(root **node, anc astNode, pos token.Pos, kind nkind, act action) *node {
 		var i interface{}
 		nindex := atomic.AddInt64(&interp.nindex, 1)
-		n := &node{anc: anc.node, interp: interp, index: nindex, pos: pos, kind: kind, action: act, val: &i, gen: builtin[act]}
+		n := &node{anc: anc.node, interp: interp, index: nindex, pos: pos, src: src, kind: kind, action: act, val: &i, gen: builtin[act]}
 		n.start = n
 		if anc.node == nil {
 			*root = n
@@ -452,14 +460,14 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 					// All case clause children are collected.
 					// Split children in condition and body nodes to desambiguify the AST.
 					nindex = atomic.AddInt64(&interp.nindex, 1)
-					body := &node{anc: anc.node, interp: interp, index: nindex, pos: pos, kind: caseBody, action: aNop, val: &i, gen: nop}
+					body := &node{anc: anc.node, interp: interp, index: nindex, pos: pos, src: src, kind: caseBody, action: aNop, val: &i, gen: nop}
 
 					if ts := anc.node.anc.anc; ts.kind == typeSwitch && ts.child[1].action == aAssign {
 						// In type switch clause, if a switch guard is assigned, duplicate the switch guard symbol
 						// in each clause body, so a different guard type can be set in each clause
 						name := ts.child[1].child[0].ident
 						nindex = atomic.AddInt64(&interp.nindex, 1)
-						gn := &node{anc: body, interp: interp, ident: name, index: nindex, pos: pos, kind: identExpr, action: aNop, val: &i, gen: nop}
+						gn := &node{anc: body, interp: interp, ident: name, index: nindex, pos: pos, src: src, kind: identExpr, action: aNop, val: &i, gen: nop}
 						body.child = append(body.child, gn)
 					}
 

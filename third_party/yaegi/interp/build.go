@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/build"
 	"go/parser"
+	"go/token"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -14,8 +15,10 @@ import (
 // as specified in https://golang.org/pkg/go/build/#hdr-Build_Constraints.
 // An error from parser is returned as well.
 func (interp *Interpreter) buildOk(ctx *build.Context, name, src string) (bool, error) {
-	// Extract comments before the first clause
-	f, err := parser.ParseFile(interp.fset, name, src, parser.PackageClauseOnly|parser.ParseComments)
+	// Extract comments before the first clause. sbir patch 12a: in a
+	// scratch file set: no position of this parse is kept (errors carry
+	// resolved positions), and a file added to interp.fset stays there.
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.PackageClauseOnly|parser.ParseComments)
 	if err != nil {
 		return false, err
 	}

@@ -192,6 +192,7 @@ func copyNode(n, anc *node, recursive bool) *node {
 		nright: n.nright,
 		kind:   n.kind,
 		pos:    n.pos,
+		src:    n.src, // sbir patch 12b
 		action: n.action,
 		gen:    n.gen,
 		val:    &i,
