@@ -1533,6 +1533,7 @@ func callBin(n *node) {
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
+	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
 			call := callFn
@@ -1553,8 +1554,13 @@ func callBin(n *node) {
 			}
 		case isRegularCall(c):
 			// Handle nested function calls: pass returned values as arguments
-			for j := range c.child[0].typ.ret {
+			for j, rt := range c.child[0].typ.ret {
 				ind := c.findex + j
+				if goFormat {
+					// sbir patch 9a: results go to fmt as operands do.
+					values = append(values, goFormatResult(ind, rt, wrapErr))
+					continue
+				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
 			}
 		default:
@@ -1591,10 +1597,10 @@ func callBin(n *node) {
 			}
 
 			switch {
-			case goFormat && needsGoFormat(c.typ, 0) && (getMapType == nil || getMapType(c.typ) == nil):
+			case goFormat && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
 			case goFormat && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
-				values = append(values, genGoFormatInterface(c, getMapType))
+				values = append(values, genGoFormatInterface(c, wrapErr))
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):

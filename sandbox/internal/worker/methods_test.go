@@ -1,0 +1,96 @@
+package worker_test
+
+import (
+	"context"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/sbirtools/sbir-kernel/sandbox"
+)
+
+// methodPrograms pass values of interpreted types with methods to
+// compiled code (fmt, errors, sort...), which must see the methods as it
+// does for compiled types (yaegi sbir patches 9x).
+var methodPrograms = []struct{ name, src string }{
+	{"fmt-nested-methods", `package main
+
+import "fmt"
+
+type Query struct{ table string }
+
+func From(t string) *Query        { return &Query{t} }
+func (q *Query) String() string   { return "SELECT * FROM " + q.table }
+
+type Day int
+
+func (d Day) String() string { return [...]string{"Sun", "Mon", "Tue"}[d] }
+
+type Pair[K comparable, V any] struct {
+	Key K
+	Val V
+}
+
+func (p Pair[K, V]) String() string { return fmt.Sprintf("%v=%v", p.Key, p.Val) }
+
+type secret string
+
+func (secret) GoString() string { return "secret(***)" }
+
+type Shape interface{ Area() int }
+type Rect struct{ W, H int }
+
+func (r Rect) Area() int        { return r.W * r.H }
+func (r Rect) String() string  { return fmt.Sprintf("Rect(%dx%d)", r.W, r.H) }
+
+func largest(s []Shape) Shape { return s[len(s)-1] }
+
+type Row struct {
+	Day  Day
+	day  Day
+	Next *Query
+}
+
+func main() {
+	fmt.Println(From("awards"))
+	fmt.Printf("%d %v %5s|\n", Day(2), Day(2), Day(1))
+	fmt.Println([]Pair[string, int]{{"a", 1}, {"b", 2}}, map[Day]bool{1: true})
+	fmt.Printf("%#v %v %T\n", secret("pw"), secret("pw"), Day(0))
+	shapes := []Shape{Rect{1, 2}, Rect{3, 4}}
+	fmt.Printf("%v %s %v\n", largest(shapes), shapes[0], shapes)
+	fmt.Printf("%v %+v\n", Row{1, 2, From("x")}, Row{Day: 2})
+}
+`},
+}
+
+// TestMethodsAgainstGoRun runs each of methodPrograms in a sandbox
+// session and with go run, and compares their output.
+func TestMethodsAgainstGoRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a sandbox session and go run per program")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH: the expected outputs come from go run")
+	}
+	for _, p := range methodPrograms {
+		t.Run(p.name, func(t *testing.T) {
+			wantOut, wantErr, wantFail := goRun(t, goBin, p.src)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: sandbox.DefaultLimits()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			res, err := s.Run(ctx, p.src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stdout != wantOut || res.Stderr != wantErr || res.Success == wantFail {
+				t.Errorf("got stdout %q stderr %q success %v (%s: %s)\nwant (go run) stdout %q stderr %q failed %v",
+					res.Stdout, res.Stderr, res.Success, res.ErrorName, res.ErrorMessage, wantOut, wantErr, wantFail)
+			}
+		})
+	}
+}

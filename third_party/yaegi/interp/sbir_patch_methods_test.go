@@ -1,0 +1,113 @@
+package interp_test
+
+import (
+	"testing"
+)
+
+// runMain evaluates a main package and returns what it printed.
+func runMain(t *testing.T, src string) string {
+	t.Helper()
+	i, out, _ := newTestInterp(t)
+	if _, err := i.Eval(src); err != nil {
+		t.Fatalf("%v\nsource:\n%s", err, src)
+	}
+	return out.String()
+}
+
+// Patch 9a: fmt calls the String, Error, Format and GoString methods of
+// interpreted values: results of calls, nested values, values in
+// interfaces, with gc's method sets.
+func TestFmtCallsInterpretedMethods(t *testing.T) {
+	const decls = `package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+type Q struct{ table string }
+
+func From(t string) *Q          { return &Q{t} }
+func (q *Q) String() string     { return "FROM " + q.table }
+
+type Day int
+
+func (d Day) String() string { return [...]string{"Sun", "Mon", "Tue"}[d] }
+
+type Pair[K comparable, V any] struct {
+	Key K
+	Val V
+}
+
+func (p Pair[K, V]) String() string { return fmt.Sprintf("%v=%v", p.Key, p.Val) }
+
+type ID int
+
+func (i ID) String() string { return fmt.Sprintf("#%03d", int(i)) }
+
+func Total[T interface{ ~int; fmt.Stringer }](xs []T) T {
+	var t T
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+type secret string
+
+func (secret) GoString() string { return "secret(***)" }
+
+type temp float64
+
+func (t temp) String() string { return fmt.Sprintf("%.1fC", float64(t)) }
+
+type Shape interface{ String() string }
+type Rect struct{ W, H int }
+
+func (r Rect) String() string { return fmt.Sprintf("Rect(%dx%d)", r.W, r.H) }
+
+func first(s []Shape) Shape { return s[0] }
+
+type Inner struct{ T temp }
+type hidden struct{ t temp }
+
+type ptrOnly struct{ n int }
+
+func (p *ptrOnly) String() string { return "ptr" }
+
+type myErr struct{ code int }
+
+func (e myErr) Error() string { return fmt.Sprintf("code %d", e.code) }
+
+type hex int
+
+func (h hex) Format(s fmt.State, verb rune) { fmt.Fprintf(s, "hex(%c,%x)", verb, int(h)) }
+
+var _ = errors.New
+`
+	for _, tc := range []struct{ name, main, want string }{
+		{"method call result", `fmt.Println(From("a"))`, "FROM a\n"},
+		{"generic call result", `fmt.Println(Total([]ID{1, 2, 3}))`, "#006\n"},
+		{"slice of generic values", `fmt.Println([]Pair[string, int]{{"a", 1}, {"b", 2}})`, "[a=1 b=2]\n"},
+		{"named int with %d and %v", `fmt.Printf("%d %v %s\n", Day(2), Day(2), Day(1))`, "2 Tue Mon\n"},
+		{"GoString", `fmt.Printf("%#v %v\n", secret("pw"), secret("pw"))`, "secret(***) pw\n"},
+		{"type of a Stringer", `fmt.Printf("%T %T\n", temp(1), Day(0))`, "main.temp main.Day\n"},
+		{"interface result", `fmt.Printf("%v|%s\n", first([]Shape{Rect{1, 2}}), first([]Shape{Rect{3, 4}}))`, "Rect(1x2)|Rect(3x4)\n"},
+		{"slice of interfaces", `fmt.Println([]Shape{Rect{1, 2}, Rect{3, 4}})`, "[Rect(1x2) Rect(3x4)]\n"},
+		{"exported field", `fmt.Printf("%v %+v\n", Inner{21.5}, Inner{1})`, "{21.5C} {T:1.0C}\n"},
+		{"unexported field", `fmt.Println(hidden{21.5})`, "{21.5}\n"},
+		{"map values", `fmt.Println(map[string]Day{"x": 1})`, "map[x:Mon]\n"},
+		{"pointer receiver on a value", `fmt.Println(ptrOnly{3}, &ptrOnly{3})`, "{3} ptr\n"},
+		{"nested pointer receiver", `fmt.Println([]*Q{From("a"), nil})`, "[FROM a <nil>]\n"},
+		{"Error method", `fmt.Println(myErr{4}, []myErr{{5}})`, "code 4 [code 5]\n"},
+		{"Format method", `fmt.Printf("%v %d %v\n", hex(10), hex(11), []hex{12})`, "hex(v,a) hex(d,b) [hex(v,c)]\n"},
+		{"width applies to the string", `fmt.Printf("[%6v][%-5s]\n", Day(1), Day(2))`, "[   Mon][Tue  ]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runMain(t, decls+"\nfunc main() {\n"+tc.main+"\n}\n")
+			if got != tc.want {
+				t.Errorf("%s printed %q, want %q", tc.main, got, tc.want)
+			}
+		})
+	}
+}
