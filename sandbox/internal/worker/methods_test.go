@@ -61,6 +61,47 @@ func main() {
 	fmt.Printf("%v %+v\n", Row{1, 2, From("x")}, Row{Day: 2})
 }
 `},
+	{"errors-custom-methods", `package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+type ParseError struct {
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string { return "line " + strconv.Itoa(e.Line) + ": " + e.Err.Error() }
+func (e *ParseError) Unwrap() error { return e.Err }
+
+type codeErr struct{ code int }
+
+func (e codeErr) Error() string        { return "code " + strconv.Itoa(e.code) }
+func (e codeErr) Is(target error) bool { return target == errCode }
+
+var errCode = errors.New("any code")
+
+func check(c int) error { return codeErr{c} }
+
+func parse(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, &ParseError{Line: 2, Err: err}
+	}
+	return n, nil
+}
+
+func main() {
+	_, err := parse("two")
+	fmt.Println(err, errors.Is(err, strconv.ErrSyntax), errors.Unwrap(err))
+	var pe *ParseError
+	fmt.Println(errors.As(err, &pe) && pe.Line == 2)
+	fmt.Println(errors.Is(check(3), errCode), errors.Is(fmt.Errorf("ctx: %w", err), strconv.ErrSyntax))
+}
+`},
 }
 
 // TestMethodsAgainstGoRun runs each of methodPrograms in a sandbox

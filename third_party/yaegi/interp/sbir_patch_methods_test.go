@@ -111,3 +111,59 @@ var _ = errors.New
 		})
 	}
 }
+
+// Patch 9b: errors.Is and errors.Unwrap see the Unwrap and Is methods of
+// interpreted errors. (The compiled errors.As panics on interpreted
+// targets; the sandbox replaces it, see sandbox/internal/symbols.)
+func TestErrorsSeeInterpretedMethods(t *testing.T) {
+	got := runMain(t, `package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+type ParseError struct {
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string { return "line " + strconv.Itoa(e.Line) + ": " + e.Err.Error() }
+func (e *ParseError) Unwrap() error { return e.Err }
+
+type codeErr struct{ code int }
+
+func (e codeErr) Error() string          { return "code " + strconv.Itoa(e.code) }
+func (e codeErr) Is(target error) bool   { return target == errCode }
+
+var errCode = errors.New("any code")
+
+func newCodeErr(c int) error { return codeErr{c} }
+
+type multi struct{ errs []error }
+
+func (m *multi) Error() string     { return "multi" }
+func (m *multi) Unwrap() []error   { return m.errs }
+
+func parse(s string) error {
+	if _, err := strconv.Atoi(s); err != nil {
+		return &ParseError{Line: 2, Err: err}
+	}
+	return nil
+}
+
+func main() {
+	err := parse("two")
+	fmt.Println(errors.Is(err, strconv.ErrSyntax), errors.Unwrap(err) != nil)
+	ce := newCodeErr(3)
+	fmt.Println(errors.Is(ce, errCode), errors.Is(ce, strconv.ErrSyntax))
+	var me error = &multi{[]error{strconv.ErrRange, errCode}}
+	fmt.Println(errors.Is(me, errCode), errors.Is(me, strconv.ErrSyntax))
+	fmt.Println(errors.Is(fmt.Errorf("ctx: %w", err), strconv.ErrSyntax))
+}
+`)
+	if want := "true true\ntrue false\ntrue false\ntrue\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
