@@ -102,6 +102,26 @@ func main() {
 	fmt.Println(errors.Is(check(3), errCode), errors.Is(fmt.Errorf("ctx: %w", err), strconv.ErrSyntax))
 }
 `},
+	{"switch-case-list", `package main
+
+import "fmt"
+
+func main() {
+	for _, c := range []byte("a1 Z?") {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			fmt.Printf("%c letter\n", c)
+		case c >= '0' && c <= '9':
+			fmt.Printf("%c digit\n", c)
+			fallthrough
+		case c == ' ':
+			fmt.Printf("%c digit-or-space\n", c)
+		default:
+			fmt.Printf("%c other\n", c)
+		}
+	}
+}
+`},
 }
 
 // TestMethodsAgainstGoRun runs each of methodPrograms in a sandbox

@@ -2083,14 +2083,19 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					body := c.lastChild()
 					if len(c.child) > 1 {
-						cond := c.child[0]
-						cond.tnext = body.start
-						if i == l-1 {
-							setFNext(cond, n)
-						} else {
-							setFNext(cond, clauses[i+1].start)
+						// sbir patch 9c: each expression of "case a, b:" is a
+						// condition, tried in order.
+						var next *node = n
+						if i < l-1 {
+							next = clauses[i+1].start
 						}
-						c.start = cond.start
+						for k := len(c.child) - 2; k >= 0; k-- {
+							cond := c.child[k]
+							cond.tnext = body.start
+							setFNext(cond, next)
+							next = cond.start
+						}
+						c.start = next
 					} else {
 						c.start = body.start
 					}

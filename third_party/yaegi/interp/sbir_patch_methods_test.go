@@ -167,3 +167,41 @@ func main() {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// Patch 9c: a tagless switch tries every expression of a case clause.
+func TestTaglessSwitchCaseList(t *testing.T) {
+	got := runMain(t, `package main
+
+import "fmt"
+
+func is(c byte, x byte) bool { fmt.Printf("(%c)", x); return c == x }
+
+func main() {
+	for _, c := range []byte("a1 Z?") {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			fmt.Printf("%c letter\n", c)
+		case c >= '0' && c <= '9':
+			fmt.Printf("%c digit\n", c)
+			fallthrough
+		case c == ' ':
+			fmt.Printf("%c digit-or-space\n", c)
+		default:
+			fmt.Printf("%c other\n", c)
+		}
+	}
+	switch c := byte('y'); {
+	case is(c, 'x'), is(c, 'y'), is(c, 'z'):
+		fmt.Println(" matched")
+	}
+	switch {
+	case false, false:
+		fmt.Println("wrong")
+	}
+}
+`)
+	want := "a letter\n1 digit\n1 digit-or-space\n  digit-or-space\nZ letter\n? other\n(x)(y) matched\n"
+	if got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
