@@ -122,6 +122,29 @@ func main() {
 	}
 }
 `},
+	{"method-values-and-expressions", `package main
+
+import "fmt"
+
+type Point struct{ X, Y float64 }
+
+func (p Point) Add(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
+func (p *Point) Scale(f float64)  { p.X *= f; p.Y *= f }
+
+func main() {
+	p := Point{1, 2}
+	add := p.Add
+	fmt.Println(add(Point{10, 10}))
+	scale := p.Scale
+	scale(3)
+	fmt.Println(p)
+	addExpr := Point.Add
+	fmt.Println(addExpr(Point{1, 1}, Point{2, 2}))
+	scaleExpr := (*Point).Scale
+	scaleExpr(&p, 0.5)
+	fmt.Println(p)
+}
+`},
 }
 
 // TestMethodsAgainstGoRun runs each of methodPrograms in a sandbox

@@ -3025,6 +3025,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.typ = &itype{}
 			*n.typ = *m.typ
 			n.typ.arg = append([]*itype{n.child[0].typ}, m.typ.arg...)
+			n.typ.rtype = nil // sbir patch 9d: the method's rtype lacks the receiver argument
 		} else {
 			// Handle method with receiver.
 			n.gen = getMethod

@@ -1051,6 +1051,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		rcvr = genValueRecv(n)
 	}
 	funcType := n.typ.TypeOf()
+	methodExpr := isMethodExpr(n, def) // sbir patch 9d
 
 	return func(f *frame) reflect.Value {
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
@@ -1061,9 +1062,19 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				d[i] = reflect.New(t).Elem()
 			}
 
-			if rcvr == nil {
+			switch {
+			case methodExpr:
+				// sbir patch 9d: the receiver of a method expression is
+				// its first argument.
+				src, dest := in[0], d[numRet]
+				if src.Kind() == reflect.Ptr && dest.Kind() != reflect.Ptr {
+					src = src.Elem()
+				}
+				dest.Set(src)
+				d, in = d[numRet+1:], in[1:]
+			case rcvr == nil:
 				d = d[numRet:]
-			} else {
+			default:
 				// Copy method receiver as first argument.
 				src, dest := rcvr(f), d[numRet]
 				sk, dk := src.Kind(), dest.Kind()
@@ -1109,6 +1120,15 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			return fr.data[:numRet]
 		})
 	}
+}
+
+// isMethodExpr reports whether n is a method expression (T.M or (*T).M)
+// of the method def: its function type takes the receiver first
+// (sbir patch 9d).
+func isMethodExpr(n, def *node) bool {
+	return n != def && n.kind == selectorExpr && n.recv == nil && def.kind == funcDecl &&
+		len(def.child) > 0 && len(def.child[0].child) > 0 && n.typ != nil && def.typ != nil &&
+		len(n.typ.arg) == len(def.typ.arg)+1
 }
 
 func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {

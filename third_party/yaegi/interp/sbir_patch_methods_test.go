@@ -205,3 +205,42 @@ func main() {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// Patch 9d: method expressions (T.M, (*T).M) as function values take the
+// receiver as their first argument.
+func TestMethodExpressionValues(t *testing.T) {
+	got := runMain(t, `package main
+
+import "fmt"
+
+type Point struct{ X, Y float64 }
+
+func (p Point) Add(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
+func (p *Point) Scale(f float64)  { p.X *= f; p.Y *= f }
+func (p Point) Sum(xs ...float64) float64 {
+	s := p.X + p.Y
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func apply(f func(Point, Point) Point, a, b Point) Point { return f(a, b) }
+
+func main() {
+	p := Point{1, 2}
+	add := Point.Add
+	fmt.Println(add(Point{1, 1}, Point{2, 2}))
+	scale := (*Point).Scale
+	scale(&p, 0.5)
+	fmt.Println(p)
+	fmt.Println(apply(Point.Add, Point{1, 0}, Point{0, 1}))
+	sum := Point.Sum
+	addp := (*Point).Add
+	fmt.Println(sum(p, 1, 2), addp(&p, p))
+}
+`)
+	if want := "{3 3}\n{0.5 1}\n{1 1}\n4.5 {1 2}\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
