@@ -145,6 +145,25 @@ func main() {
 	fmt.Println(p)
 }
 `},
+	{"container-ring-values", `package main
+
+import (
+	"container/ring"
+	"fmt"
+)
+
+func main() {
+	r := ring.New(4)
+	for i := 0; i < r.Len(); i++ {
+		r.Value = i * 10
+		r = r.Next()
+	}
+	r.Do(func(v any) { fmt.Print(v, " ") })
+	fmt.Println()
+	r = r.Move(2)
+	fmt.Println(r.Value, r.Prev().Value)
+}
+`},
 }
 
 // TestMethodsAgainstGoRun runs each of methodPrograms in a sandbox

@@ -898,7 +898,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// by constOp and available in n.rval. Nothing else to do at execution.
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBinInterfaceDest(n):
 				// To avoid a copy in frame, if the result is to be assigned, store it directly
 				// at the frame location of destination.
 				dest := n.anc.child[childPos(n)-n.anc.nright]
@@ -3125,6 +3125,15 @@ func isValueUntyped(v reflect.Value) bool {
 }
 
 // isArithmeticAction returns true if the node action is an arithmetic operator.
+// isBinInterfaceDest reports whether the operation n is assigned to a
+// destination of a compiled interface type (a field such as ring.Ring's
+// Value any): the operation cannot compute its result in place there
+// (sbir patch 9e).
+func isBinInterfaceDest(n *node) bool {
+	dest := n.anc.child[childPos(n)-n.anc.nright]
+	return dest.typ != nil && dest.typ.cat == valueT && dest.typ.rtype != nil && dest.typ.rtype.Kind() == reflect.Interface
+}
+
 func isArithmeticAction(n *node) bool {
 	switch n.action {
 	case aAdd, aAnd, aAndNot, aBitNot, aMul, aNeg, aOr, aPos, aQuo, aRem, aShl, aShr, aSub, aXor:

@@ -244,3 +244,34 @@ func main() {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// Patch 9e: the result of an operation assigned to a compiled field of
+// interface type (ring.Ring's Value any) is stored; the program used to
+// stop silently there.
+func TestOperationAssignedToCompiledInterfaceField(t *testing.T) {
+	got := runMain(t, `package main
+
+import (
+	"container/list"
+	"container/ring"
+	"fmt"
+)
+
+func main() {
+	r := ring.New(4)
+	for i := 0; i < r.Len(); i++ {
+		r.Value = i * 10
+		r = r.Next()
+	}
+	r.Do(func(v any) { fmt.Print(v, " ") })
+	fmt.Println()
+	e := list.New().PushBack(0)
+	x := 4
+	e.Value = x + 1
+	fmt.Println(e.Value)
+}
+`)
+	if want := "0 10 20 30 \n5\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
