@@ -164,6 +164,27 @@ func main() {
 	fmt.Println(r.Value, r.Prev().Value)
 }
 `},
+	{"typed-nil-in-interface", `package main
+
+import "fmt"
+
+type MyErr struct{}
+
+func (*MyErr) Error() string { return "my error" }
+
+func mayFail(fail bool) error {
+	var p *MyErr
+	if fail {
+		p = &MyErr{}
+	}
+	return p
+}
+
+func main() {
+	err := mayFail(false)
+	fmt.Println(err == nil, err != nil, err.Error())
+}
+`},
 }
 
 // TestMethodsAgainstGoRun runs each of methodPrograms in a sandbox

@@ -1170,8 +1170,14 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 			return v
 		}
 		switch v.Kind() {
-		case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Ptr, reflect.Slice:
+		case reflect.Interface:
 			if v.IsNil() {
+				return reflect.New(typ).Elem()
+			}
+		case reflect.Chan, reflect.Func, reflect.Map, reflect.Ptr, reflect.Slice:
+			// sbir patch 9f: a typed nil in an interface is not a nil
+			// interface; its methods get the nil receiver.
+			if v.IsNil() && n.typ.cat == nilT {
 				return reflect.New(typ).Elem()
 			}
 		}

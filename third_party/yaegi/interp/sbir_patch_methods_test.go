@@ -275,3 +275,39 @@ func main() {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// Patch 9f: a typed nil pointer in an interface is not a nil interface.
+func TestTypedNilInInterface(t *testing.T) {
+	got := runMain(t, `package main
+
+import "fmt"
+
+type MyErr struct{}
+
+func (*MyErr) Error() string { return "my error" }
+
+func mayFail(fail bool) error {
+	var p *MyErr
+	if fail {
+		p = &MyErr{}
+	}
+	return p
+}
+
+func none() error { return nil }
+
+func main() {
+	err := mayFail(false)
+	fmt.Println(err == nil, err != nil, err.Error())
+	fmt.Println(mayFail(true) == nil, none() == nil)
+	var p *MyErr
+	var e error = p
+	fmt.Println(e == nil)
+	e = nil
+	fmt.Println(e == nil)
+}
+`)
+	if want := "false true my error\nfalse true\nfalse\ntrue\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
