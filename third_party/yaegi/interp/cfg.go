@@ -904,7 +904,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// by constOp and available in n.rval. Nothing else to do at execution.
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBinInterfaceDest(n):
 				// To avoid a copy in frame, if the result is to be assigned, store it directly
 				// at the frame location of destination.
 				dest := n.anc.child[childPos(n)-n.anc.nright]
@@ -2089,14 +2089,19 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					body := c.lastChild()
 					if len(c.child) > 1 {
-						cond := c.child[0]
-						cond.tnext = body.start
-						if i == l-1 {
-							setFNext(cond, n)
-						} else {
-							setFNext(cond, clauses[i+1].start)
+						// sbir patch 9c: each expression of "case a, b:" is a
+						// condition, tried in order.
+						var next *node = n
+						if i < l-1 {
+							next = clauses[i+1].start
 						}
-						c.start = cond.start
+						for k := len(c.child) - 2; k >= 0; k-- {
+							cond := c.child[k]
+							cond.tnext = body.start
+							setFNext(cond, next)
+							next = cond.start
+						}
+						c.start = next
 					} else {
 						c.start = body.start
 					}
@@ -3026,6 +3031,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.typ = &itype{}
 			*n.typ = *m.typ
 			n.typ.arg = append([]*itype{n.child[0].typ}, m.typ.arg...)
+			n.typ.rtype = nil // sbir patch 9d: the method's rtype lacks the receiver argument
 		} else {
 			// Handle method with receiver.
 			n.gen = getMethod
@@ -3125,6 +3131,15 @@ func isValueUntyped(v reflect.Value) bool {
 }
 
 // isArithmeticAction returns true if the node action is an arithmetic operator.
+// isBinInterfaceDest reports whether the operation n is assigned to a
+// destination of a compiled interface type (a field such as ring.Ring's
+// Value any): the operation cannot compute its result in place there
+// (sbir patch 9e).
+func isBinInterfaceDest(n *node) bool {
+	dest := n.anc.child[childPos(n)-n.anc.nright]
+	return dest.typ != nil && dest.typ.cat == valueT && dest.typ.rtype != nil && dest.typ.rtype.Kind() == reflect.Interface
+}
+
 func isArithmeticAction(n *node) bool {
 	switch n.action {
 	case aAdd, aAnd, aAndNot, aBitNot, aMul, aNeg, aOr, aPos, aQuo, aRem, aShl, aShr, aSub, aXor:

@@ -14,6 +14,7 @@ package interp
 
 import (
 	"fmt"
+	"go/ast"
 	"reflect"
 	"sort"
 	"strconv"
@@ -31,6 +32,17 @@ var formatterType = reflect.TypeOf((*fmt.Formatter)(nil)).Elem()
 func isFmtFunc(interp *Interpreter, f reflect.Value) bool {
 	lr, ok := interp.mapTypes[f]
 	return ok && len(lr) > 0 && lr[0] == formatterType
+}
+
+// wrapsErrors reports whether the host's MapTypes wrap interpreted
+// operands of the fmt function f as errors (fmt.Errorf) (sbir patch 9a).
+func wrapsErrors(interp *Interpreter, f reflect.Value) bool {
+	for _, t := range interp.mapTypes[f] {
+		if t == reflect.TypeOf((*error)(nil)).Elem() {
+			return true
+		}
+	}
+	return false
 }
 
 // formatIndex returns the index of the format parameter of a
@@ -54,7 +66,10 @@ func needsGoFormat(t *itype, depth int) bool {
 		return false
 	}
 	switch t.cat {
-	case valueT, interfaceT, funcT, chanT, chanRecvT, chanSendT, nilT, builtinT, genericT:
+	case interfaceT:
+		// sbir patch 9a: a nested interface holds a valueInterface.
+		return depth > 0
+	case valueT, funcT, chanT, chanRecvT, chanSendT, nilT, builtinT, genericT:
 		return false
 	case structT:
 		return true
@@ -72,14 +87,124 @@ func genGoFormat(n *node) func(*frame) reflect.Value {
 	value := genValue(n)
 	typ := n.typ
 	return func(f *frame) reflect.Value {
-		return reflect.ValueOf(goValue{v: value(f), t: typ})
+		return reflect.ValueOf(goValue{v: value(f), t: typ, f: f})
 	}
+}
+
+// sbir patch 9a: useGoFormat reports whether an operand of interpreted
+// type t goes to fmt as a goValue: t needs it, and its String, Error,
+// Format or GoString methods, if any, are interpreted (goValue calls
+// them); a method promoted from a compiled type is left to yaegi's
+// interface wrappers, and so is an error operand of a function that
+// wraps errors (fmt.Errorf's %w needs the error itself).
+func useGoFormat(t *itype, wrapsErrors bool) bool {
+	if !needsGoFormat(t, 0) {
+		return false
+	}
+	if wrapsErrors {
+		if m, _ := t.lookupMethod("Error"); m != nil {
+			return false
+		}
+	}
+	for _, name := range fmtMethodNames {
+		if m, _ := t.lookupMethod(name); m != nil {
+			continue
+		}
+		if _, _, _, ok := t.lookupBinMethod(name); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// fmtMethodNames are the methods fmt calls, in the order it tries them.
+var fmtMethodNames = []string{"Format", "GoString", "Error", "String"}
+
+// fmtMethod returns the interpreted method name in the method set of t
+// (a pointer receiver needs a pointer type, as fmt's operands are not
+// addressable), with the path to an embedded receiver.
+func fmtMethod(t *itype, name string) (*node, []int) {
+	if t == nil || t.cat == valueT || isInterfaceSrc(t) {
+		return nil, nil
+	}
+	m, index := t.lookupMethod(name)
+	if m == nil || len(m.child) < 3 || m.kind != funcDecl {
+		return nil, nil
+	}
+	if _, ok := m.val.(*node); !ok {
+		return nil, nil
+	}
+	if t.cat != ptrT && len(index) == 0 && len(m.child[0].child) > 0 {
+		if r := m.child[0].child[0].lastChild(); r != nil && r.kind == starExpr {
+			return nil, nil
+		}
+	}
+	return m, index
+}
+
+// callFmtMethod calls method name of the value v of interpreted type t,
+// returning false if t has no such method or v is a nil pointer whose
+// method would dereference it (fmt prints <nil> for those).
+func callFmtMethod(f *frame, v reflect.Value, t *itype, name string, args ...reflect.Value) ([]reflect.Value, bool) {
+	if f == nil || !v.IsValid() {
+		return nil, false
+	}
+	m, index := fmtMethod(t, name)
+	if m == nil {
+		return nil, false
+	}
+	if v.Kind() == reflect.Ptr && v.IsNil() {
+		return nil, false
+	}
+	nod := *m
+	nod.recv = &receiver{val: v, index: index}
+	return genFunctionWrapper(&nod)(f).Call(args), true
+}
+
+// fmtMethodString returns what fmt's handleMethods prints for v with
+// verb (sharp for %#v), when t has a method fmt would call, Format
+// excepted.
+func fmtMethodString(f *frame, v reflect.Value, t *itype, verb rune, sharp bool) (string, bool) {
+	if sharp {
+		if r, ok := callFmtMethod(f, v, t, "GoString"); ok {
+			return r[0].String(), true
+		}
+		return "", false
+	}
+	switch verb {
+	case 'v', 's', 'x', 'X', 'q':
+	default:
+		return "", false
+	}
+	if r, ok := callFmtMethod(f, v, t, "Error"); ok {
+		return r[0].String(), true
+	}
+	if r, ok := callFmtMethod(f, v, t, "String"); ok {
+		return r[0].String(), true
+	}
+	return "", false
+}
+
+// formatFunc is a fmt.Formatter calling an interpreted Format method.
+type formatFunc func(fmt.State, rune)
+
+func (ff formatFunc) Format(st fmt.State, verb rune) { ff(st, verb) }
+
+// fmtFormatter returns a fmt.Formatter calling the interpreted Format
+// method of v, or nil.
+func fmtFormatter(f *frame, v reflect.Value, t *itype) fmt.Formatter {
+	if m, _ := fmtMethod(t, "Format"); m == nil || f == nil || !v.IsValid() || (v.Kind() == reflect.Ptr && v.IsNil()) {
+		return nil
+	}
+	return formatFunc(func(st fmt.State, verb rune) {
+		callFmtMethod(f, v, t, "Format", reflect.ValueOf(&st).Elem(), reflect.ValueOf(verb))
+	})
 }
 
 // genGoFormatInterface passes an interface operand as a goValue when its
 // dynamic type is interpreted, needs it, and has no String, Error or
 // Format method; otherwise as yaegi passes interfaces.
-func genGoFormatInterface(n *node, getMapType func(*itype) reflect.Type) func(*frame) reflect.Value {
+func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value {
 	var value func(*frame) reflect.Value
 	if isEmptyInterface(n.typ) {
 		value = genValue(n)
@@ -94,11 +219,35 @@ func genGoFormatInterface(n *node, getMapType func(*itype) reflect.Type) func(*f
 		}
 		if v.IsValid() && v.CanInterface() {
 			if vi, ok := v.Interface().(valueInterface); ok && vi.node != nil && vi.node.typ != nil &&
-				needsGoFormat(vi.node.typ, 0) && (getMapType == nil || getMapType(vi.node.typ) == nil) {
-				return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ})
+				useGoFormat(vi.node.typ, wrapsErrors) {
+				return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ, f: f})
 			}
 		}
 		return value(f)
+	}
+}
+
+// goFormatResult passes the result at frame index ind of an interpreted
+// call, of type t, to a fmt function as genGoFormat and
+// genGoFormatInterface pass operands.
+func goFormatResult(ind int, t *itype, wrapsErrors bool) func(*frame) reflect.Value {
+	return func(f *frame) reflect.Value {
+		v := f.data[ind]
+		if isInterfaceSrc(t) || isEmptyInterface(t) {
+			r := v
+			for r.IsValid() && r.Kind() == reflect.Interface && !r.IsNil() {
+				r = r.Elem()
+			}
+			if r.IsValid() && r.CanInterface() {
+				if vi, ok := r.Interface().(valueInterface); ok && vi.node != nil && vi.node.typ != nil &&
+					useGoFormat(vi.node.typ, wrapsErrors) {
+					return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ, f: f})
+				}
+			}
+		} else if useGoFormat(t, wrapsErrors) {
+			return reflect.ValueOf(goValue{v: v, t: t, f: f})
+		}
+		return valueInterfaceValue(v)
 	}
 }
 
@@ -106,6 +255,7 @@ func genGoFormatInterface(n *node, getMapType func(*itype) reflect.Type) func(*f
 type goValue struct {
 	v reflect.Value
 	t *itype
+	f *frame // to call the methods of t (sbir patch 9a)
 }
 
 // Format implements fmt.Formatter.
@@ -113,10 +263,26 @@ func (g goValue) Format(st fmt.State, verb rune) {
 	switch verb {
 	case typeVerb:
 		fmt.Fprintf(st, fmtDirective(st, 's'), typeString(g.t))
+		return
+	}
+	// sbir patch 9a: as fmt's handleMethods, call the operand's Format,
+	// GoString, Error or String method.
+	if ff := fmtFormatter(g.f, g.v, g.t); ff != nil {
+		ff.Format(st, verb)
+		return
+	}
+	if s, ok := fmtMethodString(g.f, g.v, g.t, verb, verb == 'v' && st.Flag('#')); ok {
+		if verb == 'v' && st.Flag('#') {
+			verb = 's' // GoString's result is printed as is
+		}
+		fmt.Fprintf(st, fmtDirective(st, verb), s)
+		return
+	}
+	switch verb {
 	case 'v':
 		// As fmt does, flags and width apply to each basic value.
 		var b strings.Builder
-		writeGo(&b, g.v, g.t, st.Flag('+'), st.Flag('#'), 0, fmtDirective(st, 'v'))
+		writeGo(&b, g.v, g.t, st.Flag('+'), st.Flag('#'), 0, fmtDirective(st, 'v'), g.f)
 		_, _ = st.Write([]byte(b.String()))
 	default:
 		if g.v.IsValid() && g.v.CanInterface() {
@@ -209,8 +375,11 @@ func typeString(t *itype) string {
 }
 
 // writeGo writes v of interpreted type t as fmt's %v (%+v with plus,
-// %#v with sharp) prints a compiled value of that type.
-func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, depth int, dir string) {
+// %#v with sharp) prints a compiled value of that type. With a frame f,
+// the String, Error, Format and GoString methods of nested values are
+// called as fmt calls them; f is nil below unexported fields, as fmt
+// calls no methods there.
+func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, depth int, dir string, f *frame) {
 	if depth > 20 {
 		b.WriteString("...")
 		return
@@ -233,7 +402,22 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 				b.WriteString("<nil>")
 				return
 			}
-			writeGo(b, vi.value, vi.node.typ, plus, sharp, depth, dir)
+			writeGo(b, vi.value, vi.node.typ, plus, sharp, depth, dir, f)
+			return
+		}
+	}
+	// sbir patch 9a: fmt calls the methods of nested values.
+	if depth > 0 && f != nil && t != nil {
+		if ff := fmtFormatter(f, v, t); ff != nil {
+			fmt.Fprintf(b, dir, ff)
+			return
+		}
+		if s, ok := fmtMethodString(f, v, t, 'v', sharp); ok {
+			if sharp {
+				b.WriteString(s)
+			} else {
+				plain(b, reflect.ValueOf(s), dir)
+			}
 			return
 		}
 	}
@@ -251,7 +435,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 			b.WriteString(typeString(t))
 		}
 		b.WriteByte('{')
-		for i, f := range u.field {
+		for i, fld := range u.field {
 			if i >= v.NumField() {
 				break
 			}
@@ -263,13 +447,17 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 				}
 			}
 			if plus || sharp {
-				name := f.name
-				if f.embed && name == "" {
-					name = typeString(f.typ)
+				name := fld.name
+				if fld.embed && name == "" {
+					name = typeString(fld.typ)
 				}
 				b.WriteString(name + ":")
 			}
-			writeGo(b, v.Field(i), f.typ, plus, sharp, depth+1, dir)
+			ff := f
+			if !fld.embed && !ast.IsExported(fld.name) || fld.embed && !ast.IsExported(fld.name+embeddedName(fld.typ)) {
+				ff = nil // fmt calls no methods through unexported fields
+			}
+			writeGo(b, v.Field(i), fld.typ, plus, sharp, depth+1, dir, ff)
 		}
 		b.WriteByte('}')
 	case ptrT:
@@ -287,7 +475,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 		}
 		if depth == 0 && e != nil && (e.cat == structT || e.cat == sliceT || e.cat == arrayT || e.cat == mapT) {
 			b.WriteByte('&')
-			writeGo(b, v.Elem(), u.val, plus, sharp, depth+1, dir)
+			writeGo(b, v.Elem(), u.val, plus, sharp, depth+1, dir, f)
 			return
 		}
 		if sharp {
@@ -313,7 +501,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 					b.WriteByte(' ')
 				}
 			}
-			writeGo(b, v.Index(i), u.val, plus, sharp, depth+1, dir)
+			writeGo(b, v.Index(i), u.val, plus, sharp, depth+1, dir, f)
 		}
 		if sharp {
 			b.WriteByte('}')
@@ -340,9 +528,9 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 					b.WriteByte(' ')
 				}
 			}
-			writeGo(b, k, u.key, plus, sharp, depth+1, dir)
+			writeGo(b, k, u.key, plus, sharp, depth+1, dir, f)
 			b.WriteByte(':')
-			writeGo(b, v.MapIndex(k), u.val, plus, sharp, depth+1, dir)
+			writeGo(b, v.MapIndex(k), u.val, plus, sharp, depth+1, dir, f)
 		}
 		if sharp {
 			b.WriteByte('}')
@@ -478,4 +666,18 @@ func rewriteTypeVerbs(in []reflect.Value, fi int) []reflect.Value {
 	r := append([]reflect.Value(nil), in...)
 	r[fi] = reflect.ValueOf(out.String()).Convert(in[fi].Type())
 	return r
+}
+
+// embeddedName is the name of an embedded field of type t.
+func embeddedName(t *itype) string {
+	for t != nil && t.cat == ptrT {
+		t = t.val
+	}
+	if t == nil {
+		return ""
+	}
+	if t.name == "" && t.rtype != nil {
+		return t.rtype.Name()
+	}
+	return t.name
 }

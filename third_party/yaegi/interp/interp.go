@@ -341,7 +341,7 @@ func New(options Options) *Interpreter {
 		noDebug:  options.DiscardDebugInfo,
 		scopes:   map[string]*scope{},
 		binPkg:   Exports{"": map[string]reflect.Value{"_error": reflect.ValueOf((*_error)(nil))}},
-		mapTypes: map[reflect.Value][]reflect.Type{},
+		mapTypes: map[reflect.Value][]reflect.Type{reflect.ValueOf((*_error)(nil)): errorWrappers}, // sbir patch 9b
 		srcPkg:   imports{},
 		pkgNames: map[string]string{},
 		rdir:     map[string]bool{},

@@ -1072,6 +1072,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	}
 	funcType := n.typ.TypeOf()
 	closure := def.kind == funcLit
+	methodExpr := isMethodExpr(n, def) // sbir patch 9d
 
 	return func(f *frame) reflect.Value {
 		if closure {
@@ -1088,9 +1089,19 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				d[i] = reflect.New(t).Elem()
 			}
 
-			if rcvr == nil {
+			switch {
+			case methodExpr:
+				// sbir patch 9d: the receiver of a method expression is
+				// its first argument.
+				src, dest := in[0], d[numRet]
+				if src.Kind() == reflect.Ptr && dest.Kind() != reflect.Ptr {
+					src = src.Elem()
+				}
+				dest.Set(src)
+				d, in = d[numRet+1:], in[1:]
+			case rcvr == nil:
 				d = d[numRet:]
-			} else {
+			default:
 				// Copy method receiver as first argument.
 				src, dest := rcvr(f), d[numRet]
 				sk, dk := src.Kind(), dest.Kind()
@@ -1138,6 +1149,15 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	}
 }
 
+// isMethodExpr reports whether n is a method expression (T.M or (*T).M)
+// of the method def: its function type takes the receiver first
+// (sbir patch 9d).
+func isMethodExpr(n, def *node) bool {
+	return n != def && n.kind == selectorExpr && n.recv == nil && def.kind == funcDecl &&
+		len(def.child) > 0 && len(def.child[0].child) > 0 && n.typ != nil && def.typ != nil &&
+		len(n.typ.arg) == len(def.typ.arg)+1
+}
+
 func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	value := genValue(n)
 	if typ == nil || typ.Kind() != reflect.Interface || typ.NumMethod() == 0 || n.typ.cat == valueT {
@@ -1177,8 +1197,14 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 			return v
 		}
 		switch v.Kind() {
-		case reflect.Chan, reflect.Func, reflect.Interface, reflect.Map, reflect.Ptr, reflect.Slice:
+		case reflect.Interface:
 			if v.IsNil() {
+				return reflect.New(typ).Elem()
+			}
+		case reflect.Chan, reflect.Func, reflect.Map, reflect.Ptr, reflect.Slice:
+			// sbir patch 9f: a typed nil in an interface is not a nil
+			// interface; its methods get the nil receiver.
+			if v.IsNil() && n.typ.cat == nilT {
 				return reflect.New(typ).Elem()
 			}
 		}
@@ -1560,6 +1586,7 @@ func callBin(n *node) {
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
+	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
 			call := callFn
@@ -1580,8 +1607,13 @@ func callBin(n *node) {
 			}
 		case isRegularCall(c):
 			// Handle nested function calls: pass returned values as arguments
-			for j := range c.child[0].typ.ret {
+			for j, rt := range c.child[0].typ.ret {
 				ind := c.findex + j
+				if goFormat {
+					// sbir patch 9a: results go to fmt as operands do.
+					values = append(values, goFormatResult(ind, rt, wrapErr))
+					continue
+				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
 			}
 		default:
@@ -1618,10 +1650,10 @@ func callBin(n *node) {
 			}
 
 			switch {
-			case goFormat && needsGoFormat(c.typ, 0) && (getMapType == nil || getMapType(c.typ) == nil):
+			case goFormat && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
 			case goFormat && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
-				values = append(values, genGoFormatInterface(c, getMapType))
+				values = append(values, genGoFormatInterface(c, wrapErr))
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):

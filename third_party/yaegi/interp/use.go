@@ -85,8 +85,9 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 	for _, rt := range n.interp.mapTypes[w] {
 		match := true
 		for i := 1; i < rt.NumField(); i++ {
-			// The interpreter type must have all required wrapper methods.
-			if _, ok := lm[rt.Field(i).Name[1:]]; !ok {
+			// The interpreter type must have all required wrapper methods,
+			// with their signatures (sbir patch 9b).
+			if sig, ok := lm[rt.Field(i).Name[1:]]; !ok || sig != rt.Field(i).Type.String() {
 				match = false
 				break
 			}

@@ -173,6 +173,9 @@ func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 }
 
 func genFuncValue(n *node) func(*frame) reflect.Value {
+	if def, ok := n.val.(*node); ok && isMethodExpr(n, def) {
+		return genFunctionWrapper(n) // sbir patch 9d
+	}
 	value := genValue(n)
 	return func(f *frame) reflect.Value {
 		v := value(f)
