@@ -248,10 +248,6 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 	for _, p := range symbols.Packages() {
 		allowed[p] = true
 	}
-	preimported := map[string]bool{}
-	for _, p := range symbols.Preimported() {
-		preimported[p] = true
-	}
 	kept := 0
 	for _, spec := range d.Specs {
 		is := spec.(*ast.ImportSpec)
@@ -297,20 +293,19 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 			kept++
 			continue
 		}
-		base := path[strings.LastIndexByte(path, '/')+1:]
-		if is.Name != nil && is.Name.Name == "_" ||
-			preimported[path] && (is.Name == nil || is.Name.Name == base) {
-			// The session imported it when it started.
+		if is.Name != nil && is.Name.Name == "_" {
 			c.blank(is)
 			continue
 		}
-		name := base
+		name := path[strings.LastIndexByte(path, '/')+1:]
 		if is.Name != nil {
 			name = is.Name.Name
 		}
-		// A package the session did not import under this name
-		// (math/rand/v2 beside math/rand, html/template beside
-		// text/template, or a renamed import) is imported by the cell.
+		// The cell's import is evaluated once per session even when the
+		// session pre-imported the package: the interpreter then knows the
+		// name is imported on purpose, so a later declaration of it is a
+		// redeclaration, while a declaration that shadows a package the
+		// cell never imported (a variable named list) replaces it.
 		key := name + " " + path
 		if c.st.imports[key] {
 			c.blank(is)

@@ -266,8 +266,15 @@ func Install(in *interp.Interpreter) error {
 		{"sync", fwdSync}, {"sync", syncExtra},
 		{"math/rand/v2", fwdRand}, {"math/rand/v2", randExtra},
 	} {
-		if _, err := in.CompilePackage(s.path, s.src); err != nil {
+		prog, err := in.CompilePackage(s.path, s.src)
+		if err != nil {
 			return fmt.Errorf("compiling the source of package %s: %w", s.path, err)
+		}
+		// Executing the compiled file sets up its package frame: without
+		// it, a plain (not generic) function of the package, such as the
+		// forwarders of math/rand/v2, returns zero values.
+		if _, err := in.Execute(prog); err != nil {
+			return fmt.Errorf("initialising the source of package %s: %w", s.path, err)
 		}
 	}
 	return nil

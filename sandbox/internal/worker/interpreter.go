@@ -151,14 +151,14 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	if err := symbols.Install(in); err != nil {
 		return nil, err
 	}
-	var imp strings.Builder
-	imp.WriteString("import (\n")
-	for _, p := range symbols.Preimported() {
-		fmt.Fprintf(&imp, "\t%q\n", p)
-	}
-	fmt.Fprintf(&imp, "\t%q\n)", cellprep.HelperPkg)
-	if _, err := in.Eval(imp.String()); err != nil {
+	// Pre-imported packages give way to what a cell declares: a cell's
+	// own variable list, or its import of math/rand/v2 as rand, replaces
+	// them as Go scoping would in a file that never imported them.
+	if err := in.ImportImplicitly(symbols.Preimported()...); err != nil {
 		return nil, fmt.Errorf("importing the allowed packages: %w", err)
+	}
+	if _, err := in.Eval(fmt.Sprintf("import %q", cellprep.HelperPkg)); err != nil {
+		return nil, fmt.Errorf("importing the helpers: %w", err)
 	}
 	if _, err := in.Eval(helperSource); err != nil {
 		return nil, fmt.Errorf("defining the helpers: %w", err)

@@ -1,0 +1,87 @@
+package interp_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Patch 11: imports the host makes implicitly give way to the source's
+// own declarations and imports; a binary package may be imported again.
+func TestSbirImplicitImports(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		srcs  []string
+		want  string // stdout, when every source evaluates
+		error string // the error of the last source, when it must fail
+	}{
+		{name: "top-level var shadows an implicit package",
+			srcs: []string{`var list []int`, `list = append(list, 4)`, `fmt.Println(list, len(list))`},
+			want: "[4] 1\n"},
+		{name: "top-level define, func and type",
+			srcs: []string{`strings := []string{"a"}`, `func bytes() int { return 2 }`, `type rand struct{ n int }`, `fmt.Println(strings, bytes(), rand{3}.n)`},
+			want: "[a] 2 3\n"},
+		{name: "multi-value define",
+			srcs: []string{`func two() (int, int) { return 1, 2 }`, `list, rand := two()`, `fmt.Println(list + rand)`},
+			want: "3\n"},
+		{name: "an import replaces an implicit one of the same name",
+			srcs: []string{`import "math/rand/v2"`, `fmt.Println(rand.New(rand.NewPCG(1, 2)).IntN(10))`},
+			want: "7\n"},
+		{name: "explicit import again, then a clashing declaration",
+			srcs:  []string{`import "container/list"`, `import "container/list"`, `var list []int`},
+			error: "list redeclared in this block"},
+		{name: "two explicit imports under one name",
+			srcs:  []string{`import "math/rand/v2"`, `import "math/rand"`},
+			error: "rand redeclared in this block"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			i := interp.New(interp.Options{Stdout: &out})
+			if err := i.Use(stdlib.Symbols); err != nil {
+				t.Fatal(err)
+			}
+			if err := i.ImportImplicitly("fmt", "strings", "bytes", "container/list", "math/rand"); err != nil {
+				t.Fatal(err)
+			}
+			for k, src := range tc.srcs {
+				_, err := i.Eval(src)
+				if tc.error != "" && k == len(tc.srcs)-1 {
+					if err == nil || !strings.Contains(err.Error(), tc.error) {
+						t.Fatalf("%s: error %v, want %q", src, err, tc.error)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", src, err)
+				}
+			}
+			if out.String() != tc.want {
+				t.Errorf("stdout %q, want %q", out.String(), tc.want)
+			}
+		})
+	}
+}
+
+// Patch 11a: a top-level definition using an undefined name says so.
+func TestSbirUndefinedAtTopLevel(t *testing.T) {
+	i, _, _ := newTestInterp(t)
+	for _, tc := range []struct{ src, want string }{
+		{"x := 1\ny := undefinedThing + x", "2:6: undefined: undefinedThing"},
+		{"var z = 2 * missing", "undefined: missing"},
+		{"w := []int{1, len(missing)}", "undefined: missing"},
+		// The same name again, in a later evaluation.
+		{"v := undefinedThing", "undefined: undefinedThing"},
+	} {
+		_, err := i.Eval(tc.src)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
+		}
+	}
+	// A type declared after its use still works.
+	if _, err := i.Eval("var p = T{3}\ntype T struct{ n int }"); err != nil {
+		t.Errorf("forward type: %v", err)
+	}
+}
