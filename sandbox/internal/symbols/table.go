@@ -118,7 +118,7 @@ func Packages() []string {
 // cells import it with), sorted, or nil when the package is not allowed.
 func Members(path string) []string {
 	if path == "os" {
-		return []string{"Stderr", "Stdin", "Stdout"}
+		return []string{"Exit", "Stderr", "Stdin", "Stdout"}
 	}
 	if sourceOnly[path] || mixed[path] {
 		docOnce.Do(loadDocIndex)

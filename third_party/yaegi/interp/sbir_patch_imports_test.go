@@ -2,6 +2,8 @@ package interp_test
 
 import (
 	"bytes"
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -83,5 +85,59 @@ func TestSbirUndefinedAtTopLevel(t *testing.T) {
 	// A type declared after its use still works.
 	if _, err := i.Eval("var p = T{3}\ntype T struct{ n int }"); err != nil {
 		t.Errorf("forward type: %v", err)
+	}
+}
+
+type testExit int
+
+func (e testExit) ExitStatus() int { return int(e) }
+
+// Patch 11b: a panic with an interp.Exiter runs no deferred function and
+// cannot be recovered.
+func TestSbirExitSkipsDeferred(t *testing.T) {
+	var out, errb bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out, Stderr: &errb})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if err := i.Use(interp.Exports{"host/host": {"Exit": reflect.ValueOf(func(c int) { panic(testExit(c)) })}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := i.Eval(`
+import ("fmt"; "host")
+func inner() {
+	defer fmt.Println("inner deferred")
+	fmt.Println("exiting")
+	host.Exit(3)
+}
+func outer() {
+	defer func() { fmt.Println("recovered:", recover()) }()
+	inner()
+	fmt.Println("unreachable")
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = i.Eval("outer()")
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		t.Fatalf("error %v (%T), want an interp.Panic", err, err)
+	}
+	if e, ok := p.Value.(testExit); !ok || e != 3 {
+		t.Errorf("panic value %#v, want testExit(3)", p.Value)
+	}
+	if got := out.String(); got != "exiting\n" {
+		t.Errorf("stdout %q, want only %q: deferred functions ran", got, "exiting\n")
+	}
+	if errb.Len() != 0 {
+		t.Errorf("stderr %q, want no panic trace", errb.String())
+	}
+	// A plain panic still runs the deferred functions.
+	out.Reset()
+	if _, err := i.Eval(`func g() { defer fmt.Println("ran"); panic("x") }`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`g()`); err == nil || out.String() != "ran\n" {
+		t.Errorf("plain panic: err %v, stdout %q", err, out.String())
 	}
 }
