@@ -241,6 +241,15 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 	return c
 }
 
+// refusedWhy says why a standard package people commonly reach for is
+// refused, and what to use instead, where the list of allowed packages
+// would not tell them.
+var refusedWhy = map[string]string{
+	"reflect": "reflect is not available to cells: a reflect.Value reaches the interpreter's and the worker's internals, which cells must never hold; " +
+		"use a type switch or fmt's %T for a value's type, fmt's %+v for its fields, and encoding/json or encoding/xml for struct tags " +
+		"(or, for tags of your own, a map from field name to setting)",
+}
+
 // checkImports keeps imports of allowed packages (dropping the ones the
 // session already has) and refuses the rest.
 func (c *checker) checkImports(d *ast.GenDecl) {
@@ -265,6 +274,9 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 			return
 		case is.Name != nil && is.Name.Name == ".":
 			c.fail(is.Pos(), "the dot import of "+is.Path.Value, "use the package name instead, e.g. strings.ToUpper")
+			return
+		case refusedWhy[path] != "":
+			c.fail(is.Pos(), "import "+is.Path.Value, refusedWhy[path])
 			return
 		case !allowed[path] && IsStdlibPath(path):
 			c.fail(is.Pos(), "import "+is.Path.Value, "cells may import only: "+strings.Join(symbols.Packages(), ", ")+" (award_data and display are already imported), and the packages of modules declared with "+pkgenv.Directive)
