@@ -152,6 +152,7 @@ func Members(path string) []string {
 		if path == "log" {
 			names = append(names, logNames...)
 		}
+		names = append(names, sourceAdded[path]...)
 		for _, r := range removed[dir] {
 			names = deleteString(names, r)
 		}
@@ -253,6 +254,14 @@ var syncExtra string
 //go:embed rand_extra.go.txt
 var randExtra string
 
+//go:embed errors_extra.go.txt
+var errorsExtra string
+
+// sourceAdded are the members that source (Install) adds to a compiled
+// package of the same path, which yaegi looks up when the compiled
+// package lacks them (yaegi patch 11c).
+var sourceAdded = map[string][]string{"errors": {"AsType"}}
+
 // Install compiles into in, which must already use Exports, the source
 // packages of the table: the generic functions yaegi's bundled sources
 // lack (slices, maps, iter), and the mixed packages (sync,
@@ -265,6 +274,7 @@ func Install(in *interp.Interpreter) error {
 		{"slices", slicesExtra}, {"maps", mapsExtra}, {"iter", iterSource},
 		{"sync", fwdSync}, {"sync", syncExtra},
 		{"math/rand/v2", fwdRand}, {"math/rand/v2", randExtra},
+		{"errors", errorsExtra},
 	} {
 		prog, err := in.CompilePackage(s.path, s.src)
 		if err != nil {

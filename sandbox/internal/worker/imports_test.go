@@ -128,3 +128,16 @@ func TestOsExit(t *testing.T) {
 			stdout: "42\n"},
 	})
 }
+
+// TestErrorsAsType pins errors.AsType, the generic member that source
+// adds to the compiled errors package.
+func TestErrorsAsType(t *testing.T) {
+	runImportCases(t, []importCase{
+		{name: "compiled and interpreted pointer types",
+			cells: []string{
+				"type ParseError struct{ Line int }\nfunc (e *ParseError) Error() string { return \"line \" + strconv.Itoa(e.Line) }",
+				"err := fmt.Errorf(\"read: %w\", &ParseError{3})\npe, ok := errors.AsType[*ParseError](err)\n_, e2 := strconv.Atoi(\"z\")\nne, ok2 := errors.AsType[*strconv.NumError](fmt.Errorf(\"a: %w\", e2))\n_, ok3 := errors.AsType[*ParseError](e2)\n_, ok4 := errors.AsType[*ParseError](nil)\nfmt.Println(ok, pe.Line, ok2, ne.Num, ok3, ok4, errors.Is(e2, strconv.ErrSyntax))",
+			},
+			stdout: "true 3 true z false false true\n"},
+	})
+}

@@ -146,8 +146,10 @@ func (interp *Interpreter) compileAST(n ast.Node, importPath string) (*Program, 
 	}
 	interp.mutex.Lock()
 	gs := interp.scopes[importPath]
-	if importPath != pkgName {
-		// sbir patch 4: a package compiled under its import path.
+	if importPath != pkgName || interp.binPkg[importPath] != nil {
+		// sbir patch 4: a package compiled under its import path. Or
+		// sbir patch 11c: source completing a binary package of the same
+		// path, which imports must keep finding (not the universe's).
 		interp.srcPkg[importPath] = gs.sym
 	} else if interp.universe.sym[pkgName] == nil {
 		// Make the package visible under a path identical to its name.

@@ -141,3 +141,41 @@ func outer() {
 		t.Errorf("plain panic: err %v, stdout %q", err, out.String())
 	}
 }
+
+// Patch 11c: a source package compiled under the path of a binary one
+// adds generic functions to it.
+func TestSbirBinaryPackageCompletedBySource(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	src := `package errors
+
+import berrors "errors"
+
+func AsType[E error](err error) (E, bool) {
+	var target E
+	ok := berrors.As(err, &target)
+	return target, ok
+}
+`
+	prog, err := i.CompilePackage("errors", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Execute(prog); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		`import ("errors"; "fmt"; "strconv"; "io/fs")`,
+		`_, err := strconv.Atoi("x1")`,
+		`ne, ok := errors.AsType[*strconv.NumError](fmt.Errorf("wrapped: %w", err))`,
+		`fmt.Println(ne.Func, ok, errors.Is(err, strconv.ErrSyntax))`,
+		`_, ok2 := errors.AsType[*fs.PathError](err)`,
+		`fmt.Println(ok2)`,
+	} {
+		if _, err := i.Eval(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if got, want := out.String(), "Atoi true true\nfalse\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+}
