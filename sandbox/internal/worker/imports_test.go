@@ -141,3 +141,17 @@ func TestErrorsAsType(t *testing.T) {
 			stdout: "true 3 true z false false true\n"},
 	})
 }
+
+// TestErrorsAsValueType pins errors.As and errors.AsType for an
+// interpreted error type with value receivers wrapped by %w (yaegi patch
+// 11d), as the Go 1.26 documentation's example uses them.
+func TestErrorsAsValueType(t *testing.T) {
+	runImportCases(t, []importCase{
+		{name: "value receiver",
+			cells: []string{
+				"type HTTPError struct {\n\tCode int\n\tMsg  string\n}\nfunc (e HTTPError) Error() string { return \"http \" + strconv.Itoa(e.Code) }",
+				"err := fmt.Errorf(\"fetch: %w\", HTTPError{404, \"gone\"})\nvar he HTTPError\nok := errors.As(err, &he)\nh2, ok2 := errors.AsType[HTTPError](err)\nfmt.Println(ok, he.Code, he.Msg, ok2, h2.Code, h2.Msg)",
+			},
+			stdout: "true 404 gone true 404 gone\n"},
+	})
+}

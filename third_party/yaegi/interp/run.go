@@ -1179,7 +1179,17 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		if tc == structT {
+			// sbir patch 11d: the value is the struct itself, not an
+			// emulated interface: getConcreteValue would put its last
+			// field in the wrapper (HTTPError{404} became 404), which
+			// errors.As and assertions back to the type then miss.
+			for vi, ok := v.Interface().(valueInterface); ok; vi, ok = v.Interface().(valueInterface) {
+				v = vi.value
+			}
+		} else {
+			v = getConcreteValue(v)
+		}
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {

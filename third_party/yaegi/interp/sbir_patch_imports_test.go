@@ -3,6 +3,7 @@ package interp_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -176,6 +177,35 @@ func AsType[E error](err error) (E, bool) {
 		}
 	}
 	if got, want := out.String(), "Atoi true true\nfalse\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+}
+
+// Patch 11d: an interpreted struct passed to compiled code as an
+// interface is wrapped whole, not as its last field.
+func TestSbirStructWrappedWhole(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	// As the sandbox does: fmt.Errorf wraps interpreted errors as error.
+	mt := map[reflect.Value][]reflect.Type{reflect.ValueOf(fmt.Errorf): {reflect.TypeOf((*error)(nil)).Elem()}}
+	if err := i.Use(interp.Exports{".": {"MapTypes": reflect.ValueOf(mt)}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		`import ("errors"; "fmt"; "strconv")`,
+		`type HTTPError struct{ Code int; Msg string }`,
+		`func (e HTTPError) Error() string { return "http " + strconv.Itoa(e.Code) }`,
+		`func check() {
+	err := fmt.Errorf("fetch: %w", HTTPError{404, "not found"})
+	he, ok := errors.Unwrap(err).(HTTPError)
+	fmt.Println(ok, he.Code, he.Msg, err)
+}`,
+		`check()`,
+	} {
+		if _, err := i.Eval(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if got, want := out.String(), "true 404 not found fetch: http 404\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
 	}
 }
