@@ -153,5 +153,12 @@ func TestErrorsAsValueType(t *testing.T) {
 				"err := fmt.Errorf(\"fetch: %w\", HTTPError{404, \"gone\"})\nvar he HTTPError\nok := errors.As(err, &he)\nh2, ok2 := errors.AsType[HTTPError](err)\nfmt.Println(ok, he.Code, he.Msg, ok2, h2.Code, h2.Msg)",
 			},
 			stdout: "true 404 gone true 404 gone\n"},
+		{name: "method declared in a later cell than the type",
+			cells: []string{
+				"import (\n\t\"errors\"\n\t\"fmt\"\n\t\"strconv\"\n)\n\ntype HTTPError struct {\n\tCode int\n}",
+				"func (e HTTPError) Error() string { return \"http \" + strconv.Itoa(e.Code) }\nfunc fetch() error { return fmt.Errorf(\"fetch: %w\", HTTPError{404}) }",
+				"he, ok := errors.AsType[HTTPError](fetch())\nvar h2 HTTPError\nfmt.Println(ok, he.Code, errors.As(fetch(), &h2), h2.Code)",
+			},
+			stdout: "true 404 true 404\n"},
 	})
 }
