@@ -260,16 +260,21 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 	return c
 }
 
+// refusedWhy says why a standard package people commonly reach for is
+// refused, and what to use instead, where the list of allowed packages
+// would not tell them.
+var refusedWhy = map[string]string{
+	"reflect": "reflect is not available to cells: a reflect.Value reaches the interpreter's and the worker's internals, which cells must never hold; " +
+		"use a type switch or fmt's %T for a value's type, fmt's %+v for its fields, and encoding/json or encoding/xml for struct tags " +
+		"(or, for tags of your own, a map from field name to setting)",
+}
+
 // checkImports keeps imports of allowed packages (dropping the ones the
 // session already has) and refuses the rest.
 func (c *checker) checkImports(d *ast.GenDecl) {
 	allowed := map[string]bool{}
 	for _, p := range symbols.Packages() {
 		allowed[p] = true
-	}
-	preimported := map[string]bool{}
-	for _, p := range symbols.Preimported() {
-		preimported[p] = true
 	}
 	kept := 0
 	for _, spec := range d.Specs {
@@ -288,6 +293,9 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 			return
 		case is.Name != nil && is.Name.Name == ".":
 			c.fail(is.Pos(), "the dot import of "+is.Path.Value, "use the package name instead, e.g. strings.ToUpper")
+			return
+		case refusedWhy[path] != "":
+			c.fail(is.Pos(), "import "+is.Path.Value, refusedWhy[path])
 			return
 		case !allowed[path] && IsStdlibPath(path):
 			c.fail(is.Pos(), "import "+is.Path.Value, "cells may import only: "+strings.Join(symbols.Packages(), ", ")+" (award_data and display are already imported), and the packages of modules declared with "+pkgenv.Directive)
@@ -316,20 +324,19 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 			kept++
 			continue
 		}
-		base := path[strings.LastIndexByte(path, '/')+1:]
-		if is.Name != nil && is.Name.Name == "_" ||
-			preimported[path] && (is.Name == nil || is.Name.Name == base) {
-			// The session imported it when it started.
+		if is.Name != nil && is.Name.Name == "_" {
 			c.blank(is)
 			continue
 		}
-		name := base
+		name := path[strings.LastIndexByte(path, '/')+1:]
 		if is.Name != nil {
 			name = is.Name.Name
 		}
-		// A package the session did not import under this name
-		// (math/rand/v2 beside math/rand, html/template beside
-		// text/template, or a renamed import) is imported by the cell.
+		// The cell's import is evaluated once per session even when the
+		// session pre-imported the package: the interpreter then knows the
+		// name is imported on purpose, so a later declaration of it is a
+		// redeclaration, while a declaration that shadows a package the
+		// cell never imported (a variable named list) replaces it.
 		key := name + " " + path
 		if c.st.imports[key] {
 			c.blank(is)

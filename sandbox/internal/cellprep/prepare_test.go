@@ -77,6 +77,7 @@ func TestPrepareRefusals(t *testing.T) {
 		{"g := func() { for {} }\naaaa := 0\nf := func() {\n\tfor i := range /*line :6:5*/aaaa { _ = i }\n\t// func()int{go g();return 1}() {}\n}\nf()", "line 4, column 17: the directive /*line is not allowed"},
 		{"x := ", "line 1, column 5: expected operand, found the end of the statement"},
 		{"import \"os/exec\"", "line 1, column 8: import \"os/exec\" is not allowed"},
+		{"import (\n\t\"fmt\"\n\t\"reflect\"\n)", "line 3, column 2: import \"reflect\" is not allowed: reflect is not available to cells: a reflect.Value reaches the interpreter's"},
 		{"var a [1 << 40]byte", "line 1, column 7: an array of 1099511627776 elements is not allowed"},
 		{"x := unsafe.Pointer(nil)", "line 1, column 6: unsafe is not allowed"},
 		// Red team: a go statement in a copied bound ran unsupervised.

@@ -7,8 +7,8 @@ import (
 	"reflect"
 )
 
-// ExitError ends a cell the way os.Exit ends a program: log.Fatal and
-// Logger.Fatal panic with it after writing their message. A cell is not a
+// ExitError ends a cell the way os.Exit ends a program: os.Exit panics
+// with it, and log.Fatal and Logger.Fatal after writing their message. A cell is not a
 // process, so "exit" means: the cell stops there and fails (the worker and
 // the session's state live on), with this error as the reason.
 type ExitError struct {
@@ -18,8 +18,14 @@ type ExitError struct {
 
 func (e ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// ErrorName classifies the failure for the cell's error reply.
+// ErrorName classifies the failure for the cell's error reply (the
+// worker's wire.ClassExit).
 func (e ExitError) ErrorName() string { return "Exit" }
+
+// ExitStatus makes ExitError an interp.Exiter: the interpreter unwinds
+// the cell without running deferred functions, which recover therefore
+// cannot stop, as os.Exit ends a program.
+func (e ExitError) ExitStatus() int { return e.Code }
 
 // CellLogger is log.Logger for cells: the same methods, except that Fatal,
 // Fatalf and Fatalln end the cell (see ExitError) instead of the worker.

@@ -119,7 +119,7 @@ func Packages() []string {
 // cells import it with), sorted, or nil when the package is not allowed.
 func Members(path string) []string {
 	if path == "os" {
-		return []string{"Stderr", "Stdin", "Stdout"}
+		return []string{"Exit", "Stderr", "Stdin", "Stdout"}
 	}
 	if sourceOnly[path] || mixed[path] {
 		docOnce.Do(loadDocIndex)
@@ -153,6 +153,7 @@ func Members(path string) []string {
 		if path == "log" {
 			names = append(names, logNames...)
 		}
+		names = append(names, sourceAdded[path]...)
 		for _, r := range removed[dir] {
 			names = deleteString(names, r)
 		}
@@ -254,6 +255,14 @@ var syncExtra string
 //go:embed rand_extra.go.txt
 var randExtra string
 
+//go:embed errors_extra.go.txt
+var errorsExtra string
+
+// sourceAdded are the members that source (Install) adds to a compiled
+// package of the same path, which yaegi looks up when the compiled
+// package lacks them (yaegi patch 11c).
+var sourceAdded = map[string][]string{"errors": {"AsType"}}
+
 // Install compiles into in, which must already use Exports, the source
 // packages of the table: the generic functions yaegi's bundled sources
 // lack (slices, maps, iter), and the mixed packages (sync,
@@ -266,9 +275,17 @@ func Install(in *interp.Interpreter) error {
 		{"slices", slicesExtra}, {"maps", mapsExtra}, {"iter", iterSource},
 		{"sync", fwdSync}, {"sync", syncExtra},
 		{"math/rand/v2", fwdRand}, {"math/rand/v2", randExtra},
+		{"errors", errorsExtra},
 	} {
-		if _, err := in.CompilePackage(s.path, s.src); err != nil {
+		prog, err := in.CompilePackage(s.path, s.src)
+		if err != nil {
 			return fmt.Errorf("compiling the source of package %s: %w", s.path, err)
+		}
+		// Executing the compiled file sets up its package frame: without
+		// it, a plain (not generic) function of the package, such as the
+		// forwarders of math/rand/v2, returns zero values.
+		if _, err := in.Execute(prog); err != nil {
+			return fmt.Errorf("initialising the source of package %s: %w", s.path, err)
 		}
 	}
 	return nil

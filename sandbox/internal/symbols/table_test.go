@@ -2,7 +2,9 @@ package symbols
 
 import (
 	"io"
+	"io/fs"
 	"log"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -17,7 +19,7 @@ import (
 func TestSymbols(t *testing.T) {
 	ex := Exports(Options{Sleep: func(time.Duration) {}})
 	forbidden := []string{"os/exec", "net", "net/http", "reflect", "unsafe", "syscall", "runtime", "runtime/debug",
-		"io/ioutil", "io/fs", "path/filepath", "plugin", "log/slog", "log/syslog", "testing", "embed",
+		"io/ioutil", "path/filepath", "plugin", "log/slog", "log/syslog", "testing", "embed",
 		"crypto/rand", "mime", "archive/zip", "go/build", "os/signal", "os/user", "debug/elf"}
 	for key := range ex {
 		if key == "." {
@@ -42,19 +44,27 @@ func TestSymbols(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"award_data", "display", "fmt", "strings", "slices", "maps", "iter", "cmp", "encoding/json",
-		"sync", "sync/atomic", "context", "errors", "log", "math/rand/v2", "text/template", "encoding/xml", "path"} {
+		"sync", "sync/atomic", "context", "errors", "log", "math/rand/v2", "text/template", "encoding/xml", "path",
+		"io/fs", "image", "image/color"} {
 		if !contains(Packages(), p) {
 			t.Errorf("package %s is missing", p)
 		}
 	}
-	// Cells' "os" holds their own streams and nothing else.
+	// Cells' "os" holds their own streams and an Exit that ends the cell,
+	// and nothing else.
 	var osNames []string
 	for name := range ex["os/os"] {
 		osNames = append(osNames, name)
 	}
 	sort.Strings(osNames)
-	if strings.Join(osNames, " ") != "Stderr Stdin Stdout" {
-		t.Errorf("os exposes %v, want only Stderr Stdin Stdout", osNames)
+	if strings.Join(osNames, " ") != "Exit Stderr Stdin Stdout" {
+		t.Errorf("os exposes %v, want only Exit Stderr Stdin Stdout", osNames)
+	}
+	if ex["os/os"]["Exit"].Pointer() == reflect.ValueOf(os.Exit).Pointer() {
+		t.Error("os.Exit is the host's")
+	}
+	if _, ok := ex["image/image"]["RegisterFormat"]; ok {
+		t.Error("image.RegisterFormat (a process-wide registry) is exposed")
 	}
 	for _, hidden := range []struct{ pkg, name string }{
 		{"context/context", "AfterFunc"}, {"text/template/template", "ParseFiles"}, {"text/template/template", "ParseGlob"},
@@ -116,4 +126,30 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestNoHostFileSystem checks that io/fs is harmless in the table: its
+// functions act on an fs.FS, and no allowed package outside io/fs returns
+// one (as os.DirFS or embed would), so a cell can only pass file systems
+// it implemented itself.
+func TestNoHostFileSystem(t *testing.T) {
+	fsTypes := []reflect.Type{reflect.TypeFor[fs.FS](), reflect.TypeFor[fs.File]()}
+	for key, syms := range Exports(Options{}) {
+		if key == "." || key == "io/fs/fs" {
+			continue
+		}
+		for name, v := range syms {
+			if !v.IsValid() || v.Kind() != reflect.Func {
+				continue
+			}
+			ft := v.Type()
+			for i := range ft.NumOut() {
+				for _, fst := range fsTypes {
+					if out := ft.Out(i); out == fst || out.Kind() != reflect.Interface && out.Implements(fst) {
+						t.Errorf("%s.%s returns %s, a file system or file a cell did not make", key, name, out)
+					}
+				}
+			}
+		}
+	}
 }

@@ -17,6 +17,7 @@ const (
 	ClassCodeTooLarge  = "CodeTooLarge"  // the cell exceeds the code-size limit
 	ClassSandboxError  = "SandboxError"  // the sandbox could not run the cell at all
 	ClassPackageError  = "PackageError"  // a //sbir:require declaration could not be satisfied
+	ClassExit          = "Exit"          // the cell called os.Exit or log.Fatal: it ended as a program exits
 )
 
 // Traceback is the one way a traceback is built: the "Class: message"

@@ -151,14 +151,14 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	if err := symbols.Install(in); err != nil {
 		return nil, err
 	}
-	var imp strings.Builder
-	imp.WriteString("import (\n")
-	for _, p := range symbols.Preimported() {
-		fmt.Fprintf(&imp, "\t%q\n", p)
-	}
-	fmt.Fprintf(&imp, "\t%q\n)", cellprep.HelperPkg)
-	if _, err := in.Eval(imp.String()); err != nil {
+	// Pre-imported packages give way to what a cell declares: a cell's
+	// own variable list, or its import of math/rand/v2 as rand, replaces
+	// them as Go scoping would in a file that never imported them.
+	if err := in.ImportImplicitly(symbols.Preimported()...); err != nil {
 		return nil, fmt.Errorf("importing the allowed packages: %w", err)
+	}
+	if _, err := in.Eval(fmt.Sprintf("import %q", cellprep.HelperPkg)); err != nil {
+		return nil, fmt.Errorf("importing the helpers: %w", err)
 	}
 	if _, err := in.Eval(helperSource); err != nil {
 		return nil, fmt.Errorf("defining the helpers: %w", err)
@@ -202,6 +202,12 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 			break
 		}
 	}
+	if res.ErrorName == wire.ClassExit {
+		// A program that exits runs none of its deferred calls.
+		s.gor.mu.Lock()
+		cg.defers = nil
+		s.gor.mu.Unlock()
+	}
 	// A failed cell, like a program that panicked, stops its goroutines
 	// at once; otherwise a cell waits for them.
 	if stuck := s.endCell(ctx, cg, program || !ok); stuck > 0 {
@@ -214,6 +220,11 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	if _, _, p := cg.state(s.gor); p != nil {
 		res.Success = false
 		res.Value = nil
+		if e, ok := p.value.(symbols.ExitError); ok {
+			// os.Exit in a goroutine ends the whole program too.
+			exitResult(e, res)
+			return
+		}
 		res.ErrorName = wire.ClassPanic
 		res.ErrorMessage = p.message()
 		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), p.frames...)
@@ -417,6 +428,10 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 	}
 	var p interp.Panic
 	if errors.As(err, &p) {
+		if e, ok := p.Value.(symbols.ExitError); ok {
+			exitResult(e, res)
+			return
+		}
 		switch {
 		case p.Value == errInterrupted:
 			res.ErrorName = wire.ClassInterrupted
@@ -447,6 +462,17 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 	res.ErrorName = name
 	res.ErrorMessage = msg
 	res.Traceback = wire.Traceback(name, msg)
+}
+
+// exitResult reports a cell that ended by os.Exit or log.Fatal: like a
+// program, it stopped there (its output so far is kept and its deferred
+// calls were skipped), but the session lives on.
+func exitResult(e symbols.ExitError, res *wire.Result) {
+	res.Success = false
+	res.Value = nil
+	res.ErrorName = wire.ClassExit
+	res.ErrorMessage = fmt.Sprintf("exit status %d (the program called os.Exit or log.Fatal: it stopped there without running its deferred calls; the session and its variables are kept)", e.Code)
+	res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
 }
 
 // panicName classifies a panic value: runtime errors, award_data's

@@ -1825,6 +1825,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					n.action = aGetSym
 					n.gen = nop
+				} else if sym, ok := interp.srcPkg[pkg][name]; ok {
+					// sbir patch 11c: a source package compiled under the
+					// same path completes the binary one (generic
+					// functions), as nodeType already looks there.
+					n.findex = sym.index
+					if sym.global {
+						n.level = globalFrame
+					}
+					n.val = sym.node
+					n.gen = nop
+					n.action = aGetSym
+					n.typ = sym.typ
+					n.sym = sym
+					n.recv = sym.recv
+					n.rval = sym.rval
 				} else {
 					err = n.cfgErrorf("package %s \"%s\" has no symbol %s", n.child[0].ident, pkg, name)
 				}

@@ -104,6 +104,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				if typ.isBinMethod {
 					typ = valueTOf(typ.methodCallType(), isBinMethod(), withScope(sc))
 				}
+				sc.dropImplicitImport(dest.ident, baseName) // sbir patch 11
 				sc.sym[dest.ident] = &symbol{kind: varSym, global: true, index: sc.add(typ), typ: typ, rval: val, node: n}
 				if n.anc.kind == constDecl {
 					sc.sym[dest.ident].kind = constSym
@@ -117,6 +118,9 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 			return false
 
 		case defineXStmt:
+			for _, c := range n.child[:len(n.child)-1] {
+				sc.dropImplicitImport(c.ident, baseName) // sbir patch 11
+			}
 			err = compDefineX(sc, n)
 
 		case valueSpec:
@@ -132,6 +136,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				}
 			}
 			for _, c := range n.child[:l] {
+				sc.dropImplicitImport(c.ident, baseName) // sbir patch 11
 				asImportName := filepath.Join(c.ident, baseName)
 				sym, exists := sc.sym[asImportName]
 				if !exists {
@@ -210,6 +215,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 			case ident == "init":
 				// init functions do not get declared as per the Go spec.
 			default:
+				sc.dropImplicitImport(ident, baseName) // sbir patch 11
 				asImportName := filepath.Join(ident, baseName)
 				if _, exists := sc.sym[asImportName]; exists {
 					// redeclaration error
@@ -264,17 +270,20 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					// map them by their names, otherwise we could have collisions from same-name
 					// imports in different source files of the same package. Therefore, we suffix
 					// the key with the basename of the source file.
+					pname := name
 					name = filepath.Join(name, baseName)
-					if sym, exists := sc.sym[name]; !exists {
+					// sbir patch 11: an import replaces one the host made
+					// implicitly, and a binary package may be imported again.
+					if sym, exists := sc.sym[name]; !exists || sym.kind == pkgSym && sym.implicit {
 						sc.sym[name] = &symbol{kind: pkgSym, typ: &itype{cat: binPkgT, path: ipath, scope: sc}}
 						break
-					} else if sym.kind == pkgSym && sym.typ.cat == srcPkgT && sym.typ.path == ipath {
+					} else if sym.kind == pkgSym && sym.typ.cat == binPkgT && sym.typ.path == ipath {
 						// ignore re-import of identical package
 						break
 					}
 
 					// redeclaration error. Not caught by the parser.
-					err = n.cfgErrorf("%s redeclared in this block", name)
+					err = n.cfgErrorf("%s redeclared in this block", pname)
 					return false
 				}
 			} else if pkgName, err = interp.importSrc(rpath, ipath, NoTest); err == nil {
@@ -291,8 +300,11 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					if name == "" {
 						name = pkgName
 					}
+					pname := name
 					name = filepath.Join(name, baseName)
-					if sym, exists := sc.sym[name]; !exists {
+					// sbir patch 11: an import replaces one the host made
+					// implicitly.
+					if sym, exists := sc.sym[name]; !exists || sym.kind == pkgSym && sym.implicit {
 						sc.sym[name] = &symbol{kind: pkgSym, typ: &itype{cat: srcPkgT, path: ipath, scope: sc}}
 						break
 					} else if sym.kind == pkgSym && sym.typ.cat == srcPkgT && sym.typ.path == ipath {
@@ -301,7 +313,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					}
 
 					// redeclaration error
-					err = n.cfgErrorf("%s redeclared as imported package name", name)
+					err = n.cfgErrorf("%s redeclared as imported package name", pname)
 					return false
 				}
 			} else {
@@ -352,6 +364,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 			}
 			n.typ.str = n.typ.path + "." + n.typ.name
 
+			sc.dropImplicitImport(typeName, baseName) // sbir patch 11
 			asImportName := filepath.Join(typeName, baseName)
 			if _, exists := sc.sym[asImportName]; exists {
 				// redeclaration error
@@ -426,6 +439,9 @@ func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) e
 				return err
 			}
 		}
+		if id := undefinedIdent(n); id != nil {
+			return id.cfgErrorf("undefined: %s", id.ident) // sbir patch 11a
+		}
 		return n.cfgErrorf("constant definition loop")
 	}
 	return nil
@@ -479,4 +495,59 @@ func equalNodes(a, b []*node) bool {
 		}
 	}
 	return true
+}
+
+// undefinedIdent returns the first identifier in the values of the
+// top-level definition n that names nothing: nodeType records an unknown
+// name as an incomplete type (it may be declared later), so a definition
+// using an undefined name is revisited until global analysis gives up,
+// and the error should name the identifier rather than a "constant
+// definition loop". The placeholder type is deleted (sbir patch 11a).
+func undefinedIdent(n *node) *node {
+	var values []*node
+	switch n.kind {
+	case defineStmt, assignStmt:
+		values = n.child[n.nleft:]
+	case valueSpec:
+		values = n.child[len(n.child)-1:]
+	default:
+		return nil
+	}
+	var found *node
+	for _, v := range values {
+		v.Walk(func(c *node) bool {
+			if found != nil || c.kind == funcLit {
+				return false
+			}
+			if c.kind != identExpr || c.anc != nil && isKey(c) {
+				return true
+			}
+			sc := c.scope
+			if sc == nil {
+				sc = n.scope
+			}
+			if sc == nil {
+				return true
+			}
+			sym, _, ok := sc.lookup(c.ident)
+			if !ok {
+				found = c
+			} else if sym.kind == typeSym && sym.typ != nil && sym.typ.incomplete && sym.typ.cat == nilT {
+				found = c
+				// Forget the placeholder, or a later evaluation using
+				// the name would find an incomplete type.
+				for s := sc; s != nil; s = s.anc {
+					if s.sym[c.ident] == sym {
+						delete(s.sym, c.ident)
+						break
+					}
+				}
+			}
+			return true
+		}, nil)
+		if found != nil {
+			break
+		}
+	}
+	return found
 }

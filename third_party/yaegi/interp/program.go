@@ -5,9 +5,12 @@ import (
 	"go/ast"
 	"go/token"
 	"os"
+	"path"
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 )
 
 // A Program is Go code that has been parsed and compiled.
@@ -79,7 +82,10 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 // import "importPath" finds it without a source file system; a package
 // is not limited to one file, and a file compiled later adds to it. It is
 // how a host provides packages whose path is not their name
-// ("math/rand/v2") as source (sbir patch 4).
+// ("math/rand/v2") as source (sbir patch 4). Execute the returned
+// program before calling the package's functions: until then their
+// package frame is not set up and non-generic functions return zero
+// values.
 func (interp *Interpreter) CompilePackage(importPath, src string) (*Program, error) {
 	if interp.name == "" {
 		interp.name = DefaultSourceName
@@ -140,8 +146,10 @@ func (interp *Interpreter) compileAST(n ast.Node, importPath string) (*Program, 
 	}
 	interp.mutex.Lock()
 	gs := interp.scopes[importPath]
-	if importPath != pkgName {
-		// sbir patch 4: a package compiled under its import path.
+	if importPath != pkgName || interp.binPkg[importPath] != nil {
+		// sbir patch 4: a package compiled under its import path. Or
+		// sbir patch 11c: source completing a binary package of the same
+		// path, which imports must keep finding (not the universe's).
 		interp.srcPkg[importPath] = gs.sym
 	} else if interp.universe.sym[pkgName] == nil {
 		// Make the package visible under a path identical to its name.
@@ -235,4 +243,45 @@ func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (
 	case <-done:
 	}
 	return res, err
+}
+
+// ImportImplicitly imports the packages at paths into the main package
+// the way a host does so that code needs no import statements: a later
+// import of another package under the same name, or a top-level
+// declaration of the name, replaces such an import instead of failing as
+// a redeclaration, as if the source's file had never imported it. An
+// explicit import of the same package makes it an ordinary import again
+// (sbir patch 11).
+func (interp *Interpreter) ImportImplicitly(paths ...string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, p := range paths {
+		b.WriteString("\t" + strconv.Quote(p) + "\n")
+	}
+	b.WriteString(")")
+	if _, err := interp.Eval(b.String()); err != nil {
+		return err
+	}
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		if base := path.Base(p); path.Dir(p) == base {
+			p = base // as gta records it
+		}
+		want[p] = true
+	}
+	interp.mutex.Lock()
+	defer interp.mutex.Unlock()
+	sc := interp.scopes[mainID]
+	if sc == nil {
+		return nil
+	}
+	for _, sym := range sc.sym {
+		if sym.kind == pkgSym && sym.typ != nil && want[sym.typ.path] {
+			sym.implicit = true
+		}
+	}
+	return nil
 }

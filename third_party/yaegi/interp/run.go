@@ -203,13 +203,33 @@ func panicFunc(s *scope) string {
 }
 
 // runCfg executes a node AST by walking its CFG and running node builtin at each step.
+// Exiter is implemented by panic values that end an evaluation the way
+// os.Exit ends a program: the deferred functions of the interpreted
+// frames they unwind do not run, so recover cannot stop them, and no
+// panic trace is printed. A host that must not let interpreted code end
+// its process provides os.Exit as a function that panics with such a
+// value, and finds it in the Panic that Eval returns (sbir patch 11b).
+type Exiter interface {
+	ExitStatus() int
+}
+
 func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
 	defer func() {
 		f.mutex.Lock()
 		f.recovered = recover()
+		// sbir patch 11b: an exit runs no deferred function (so no
+		// recover sees it) and prints no panic trace.
+		_, exit := f.recovered.(Exiter)
 		for _, val := range f.deferred {
+			if exit {
+				break
+			}
 			val[0].Call(val[1:])
+		}
+		if exit {
+			f.mutex.Unlock()
+			panic(f.recovered)
 		}
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
@@ -1212,7 +1232,17 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		if tc == structT {
+			// sbir patch 11d: the value is the struct itself, not an
+			// emulated interface: getConcreteValue would put its last
+			// field in the wrapper (HTTPError{404} became 404), which
+			// errors.As and assertions back to the type then miss.
+			for vi, ok := v.Interface().(valueInterface); ok; vi, ok = v.Interface().(valueInterface) {
+				v = vi.value
+			}
+		} else {
+			v = getConcreteValue(v)
+		}
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"log"
+	"path/filepath"
 	"reflect"
 	"strconv"
 )
@@ -55,6 +56,10 @@ type symbol struct {
 	rval    reflect.Value // default value (used for constants)
 	builtin bltnGenerator // Builtin function or nil
 	global  bool          // true if symbol is defined in global space
+	// implicit marks an import made by the host (ImportImplicitly) rather
+	// than by the source: a later import or top-level declaration of the
+	// same name replaces it (sbir patch 11).
+	implicit bool
 }
 
 // scope type stores symbols in maps, and frame layout as array of types
@@ -230,6 +235,17 @@ func (interp *Interpreter) initScopePkg(pkgID, pkgName string) *scope {
 	sc.pkgName = pkgName
 	interp.mutex.Unlock()
 	return sc
+}
+
+// dropImplicitImport deletes the import of a package under name in
+// file baseName when the host made it implicitly, so that a declaration
+// of name in the source takes its place, as in a Go file that does not
+// import the package (sbir patch 11).
+func (s *scope) dropImplicitImport(name, baseName string) {
+	key := filepath.Join(name, baseName)
+	if sym, ok := s.sym[key]; ok && sym.kind == pkgSym && sym.implicit {
+		delete(s.sym, key)
+	}
 }
 
 // Globals returns a map of global variables and constants in the main package.

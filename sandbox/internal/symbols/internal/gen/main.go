@@ -34,7 +34,8 @@ var stdPackages = []string{
 	"crypto/sha512", "crypto/subtle", "encoding", "encoding/ascii85", "encoding/base32",
 	"encoding/base64", "encoding/binary", "encoding/csv", "encoding/hex", "encoding/json",
 	"encoding/pem", "encoding/xml", "errors", "fmt", "hash", "hash/adler32", "hash/crc32",
-	"hash/crc64", "hash/fnv", "hash/maphash", "html", "html/template", "io", "iter", "log",
+	"hash/crc64", "hash/fnv", "hash/maphash", "html", "html/template", "image", "image/color",
+	"io", "io/fs", "iter", "log",
 	"maps", "math", "math/big", "math/bits", "math/cmplx", "math/rand", "math/rand/v2",
 	"net/netip", "net/url", "path", "regexp", "regexp/syntax", "slices", "sort", "strconv",
 	"strings", "sync", "sync/atomic", "text/scanner", "text/tabwriter", "text/template",
@@ -143,6 +144,9 @@ func run() error {
 var excludes = map[string][]string{
 	"context":       {"^AfterFunc$"},
 	"html/template": {"^ParseFS$", "^ParseFiles$", "^ParseGlob$"},
+	// A process-wide registry: a cell's decoder would be called by later
+	// cells' image.Decode.
+	"image":         {"^RegisterFormat$"},
 	"text/template": {"^ParseFS$", "^ParseFiles$", "^ParseGlob$"},
 	"time":          {"^AfterFunc$", "^LoadLocation$"},
 	"log":           {"^Logger$", "^Default$", "^Fatal$", "^Fatalf$", "^Fatalln$", "^New$", "^SetOutput$", "^Writer$", "^Output$"},
