@@ -1,6 +1,9 @@
 package cellprep
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // lineTable maps byte offsets of a cell to 1-based lines and columns in
 // O(log n), so that preparing a cell stays linear in its size however
@@ -11,7 +14,7 @@ type lineTable struct {
 }
 
 func newLineTable(code string) *lineTable {
-	t := &lineTable{starts: []int{0}, size: len(code)}
+	t := &lineTable{starts: make([]int, 1, strings.Count(code, "\n")+1), size: len(code)}
 	for i := 0; i < len(code); i++ {
 		if code[i] == '\n' {
 			t.starts = append(t.starts, i+1)

@@ -92,7 +92,12 @@ func parseCombined(fset *token.FileSet, code string, segs []segment) ([]parsedSe
 			if !ok || len(f.Decls) != 1 || fd.Body == nil {
 				return nil, false
 			}
-			for _, st := range fd.Body.List {
+			// Each segment's statements are a run of the body's, so each
+			// list is sized once from the run's length.
+			owners := make([]int, len(fd.Body.List))
+			counts := make(map[int]int, len(idx))
+			for k, st := range fd.Body.List {
+				owners[k] = -1
 				if _, empty := st.(*ast.EmptyStmt); empty {
 					continue // a blanked separator
 				}
@@ -100,9 +105,17 @@ func parseCombined(fset *token.FileSet, code string, segs []segment) ([]parsedSe
 				if !ok {
 					return nil, false
 				}
+				owners[k] = i
+				counts[i]++
+			}
+			for k, st := range fd.Body.List {
+				i := owners[k]
+				if i < 0 {
+					continue
+				}
 				ps := &parsed[i]
 				if ps.file == nil {
-					body := &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Rbrace}
+					body := &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Rbrace, List: make([]ast.Stmt, 0, counts[i])}
 					ps.file = &ast.File{Package: f.Package, Name: f.Name, Decls: []ast.Decl{
 						&ast.FuncDecl{Name: fd.Name, Type: fd.Type, Body: body},
 					}}

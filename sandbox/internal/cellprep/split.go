@@ -30,7 +30,7 @@ func splitTopLevel(code string) ([]segment, error) {
 			return
 		}
 		segs = append(segs, classify(start, lastEnd, toks))
-		start, toks = -1, nil
+		start, toks = -1, toks[:0] // classify keeps nothing of toks
 	}
 	for {
 		pos, tok, lit := s.Scan()
