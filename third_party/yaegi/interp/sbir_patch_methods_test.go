@@ -269,9 +269,14 @@ func main() {
 	x := 4
 	e.Value = x + 1
 	fmt.Println(e.Value)
+	var y any
+	y = x << 3
+	s := []any{nil}
+	s[0] = x * 2
+	fmt.Println(y, s)
 }
 `)
-	if want := "0 10 20 30 \n5\n"; got != want {
+	if want := "0 10 20 30 \n5\n32 [8]\n"; got != want {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
