@@ -100,6 +100,8 @@ func main() {
 	var pe *ParseError
 	fmt.Println(errors.As(err, &pe) && pe.Line == 2)
 	fmt.Println(errors.Is(check(3), errCode), errors.Is(fmt.Errorf("ctx: %w", err), strconv.ErrSyntax))
+	var ce error = codeErr{4}
+	fmt.Println(errors.Is(ce, errCode), ce)
 }
 `},
 	{"switch-case-list", `package main

@@ -749,8 +749,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface {
-						// Skip optimisation for assigned interface.
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT {
+						// Skip optimisation for assigned interface (sbir patch 9g: error too).
 						break
 					}
 					if dest.action == aGetIndex || dest.action == aStar {
@@ -3147,12 +3147,12 @@ func isValueUntyped(v reflect.Value) bool {
 
 // isArithmeticAction returns true if the node action is an arithmetic operator.
 // isBinInterfaceDest reports whether the operation n is assigned to a
-// destination of a compiled interface type (a field such as ring.Ring's
-// Value any): the operation cannot compute its result in place there
-// (sbir patch 9e).
+// destination of an interface type (a field such as ring.Ring's Value
+// any, a variable of type any): the operation cannot compute its result
+// in place there (sbir patch 9e).
 func isBinInterfaceDest(n *node) bool {
 	dest := n.anc.child[childPos(n)-n.anc.nright]
-	return dest.typ != nil && dest.typ.cat == valueT && dest.typ.rtype != nil && dest.typ.rtype.Kind() == reflect.Interface
+	return dest.typ != nil && isInterface(dest.typ)
 }
 
 func isArithmeticAction(n *node) bool {

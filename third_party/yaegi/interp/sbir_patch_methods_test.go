@@ -269,9 +269,14 @@ func main() {
 	x := 4
 	e.Value = x + 1
 	fmt.Println(e.Value)
+	var y any
+	y = x << 3
+	s := []any{nil}
+	s[0] = x * 2
+	fmt.Println(y, s)
 }
 `)
-	if want := "0 10 20 30 \n5\n"; got != want {
+	if want := "0 10 20 30 \n5\n32 [8]\n"; got != want {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
@@ -308,6 +313,36 @@ func main() {
 }
 `)
 	if want := "false true my error\nfalse true\nfalse\ntrue\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
+
+// Patch 9g: a composite literal assigned to an error variable is wrapped
+// as an error, as any other value is.
+func TestCompositeLiteralAssignedToError(t *testing.T) {
+	got := runMain(t, `package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+type codeErr struct{ code int }
+
+func (e codeErr) Error() string        { return fmt.Sprint("code ", e.code) }
+func (e codeErr) Is(target error) bool { return target == errCode }
+
+var errCode = errors.New("any code")
+
+func main() {
+	var ce error = codeErr{3}
+	fmt.Println(errors.Is(ce, errCode), ce)
+	var e2 error
+	e2 = codeErr{4}
+	fmt.Println(errors.Is(e2, errCode), e2, errors.Unwrap(e2) == nil)
+}
+`)
+	if want := "true code 3\ntrue code 4 true\n"; got != want {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
