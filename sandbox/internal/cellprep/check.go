@@ -82,9 +82,9 @@ type checker struct {
 	known      func(string) bool // declared by the session or this cell
 	isInt      func(string) bool
 	st         *State
-	renameMain bool // the cell or session declares func main
-	topLevel   bool // a statement segment
-	top        map[ast.Stmt]bool
+	renameMain bool                    // the cell or session declares func main
+	topLevel   bool                    // a statement segment
+	topList    []ast.Stmt              // the top-level statements, in order
 	topDefers  map[*ast.DeferStmt]bool // outside any function, at any depth
 
 	err       *CheckError
@@ -142,15 +142,15 @@ func (c *checker) noteInt(name string) {
 }
 
 // markTopLevel records the statements of a statement segment that are at
-// the cell's top level (not inside a function).
+// the cell's top level (not inside a function), and the defers outside
+// functions.
 func (c *checker) markTopLevel(f *ast.File) {
 	if !c.topLevel || len(f.Decls) == 0 {
 		return
 	}
-	c.top = map[ast.Stmt]bool{}
 	if fd, ok := f.Decls[len(f.Decls)-1].(*ast.FuncDecl); ok && fd.Body != nil {
+		c.topList = fd.Body.List
 		for _, s := range fd.Body.List {
-			c.top[s] = true
 			// A defer in a block, loop or if at the top level is the
 			// cell's too: it runs when the cell ends.
 			ast.Inspect(s, func(n ast.Node) bool {

@@ -34,8 +34,17 @@ import (
 // One walk over the segment: each identifier is matched against the
 // innermost loop declaring its name, so nesting costs nothing extra.
 func (c *checker) copyLoopVars(f *ast.File) {
-	w := loopWalker{top: c.top}
-	w.walk(f)
+	var w loopWalker
+	if c.topList != nil {
+		// Each top-level statement is walked as itself, so that a loop
+		// knows the statement that holds it.
+		for _, s := range c.topList {
+			w.cur = s
+			w.walk(s)
+		}
+	} else {
+		w.walk(f)
+	}
 	wrapped := map[ast.Stmt]bool{}
 	for _, l := range w.loops {
 		if !l.captured || l.assigned {
@@ -110,8 +119,7 @@ type loopWalker struct {
 	loops  []*loopScope
 	byName map[string][]*loopScope // innermost last
 	funcs  int
-	top    map[ast.Stmt]bool // the segment's top-level statements
-	cur    ast.Stmt          // the top-level statement being walked
+	cur    ast.Stmt // the top-level statement being walked
 }
 
 func (w *loopWalker) walk(n ast.Node) {
@@ -119,9 +127,6 @@ func (w *loopWalker) walk(n ast.Node) {
 		return
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
-		if s, ok := n.(ast.Stmt); ok && w.top[s] {
-			w.cur = s
-		}
 		switch n := n.(type) {
 		case *ast.ForStmt:
 			w.walk(n.Init)

@@ -72,6 +72,8 @@ func TestPrepareGolden(t *testing.T) {
 func TestPrepareRefusals(t *testing.T) {
 	for _, tt := range []struct{ code, want string }{
 		{"package stats", "line 1, column 1: package stats is not allowed"},
+		{"x := 0" + strings.Repeat("+1", maxChain+1), "line 1, column 20007: an expression of more than 10000 operators in a row is not allowed: compute it in parts, in several statements"},
+		{"x := " + strings.Repeat("(", maxNesting+1) + "1", "line 1, column 1006: nesting brackets more than 1000 deep is not allowed: name the inner parts: `a := ...` then use a"},
 		{"y := 2\nx := min(1, /*line :50:1*/y)", "line 2, column 13: the directive /*line is not allowed"},
 		{"//line foo.go:1\nx := 1", "line 1, column 1: the directive //line is not allowed"},
 		{"g := func() { for {} }\naaaa := 0\nf := func() {\n\tfor i := range /*line :6:5*/aaaa { _ = i }\n\t// func()int{go g();return 1}() {}\n}\nf()", "line 4, column 17: the directive /*line is not allowed"},
@@ -109,11 +111,13 @@ func worstCases() map[string]string {
 		return b.String()
 	}
 	return map[string]string{
-		"statements":    fill("x := 0\n", "x\n"),
-		"alternating":   fill("", "var a = 1\na++\n"),
-		"go":            fill("f := func(int) {}\n", "go f(1)\n")[:18+8*900],
-		"range":         fill("n := 3\n", "for i := range n { _ = i }\n"),
-		"one long line": fill("x := 0", "+1"),
+		"statements":  fill("x := 0\n", "x\n"),
+		"alternating": fill("", "var a = 1\na++\n"),
+		"go":          fill("f := func(int) {}\n", "go f(1)\n")[:18+8*900],
+		"range":       fill("n := 3\n", "for i := range n { _ = i }\n"),
+		// Longest operator chains allowed (maxChain), one line.
+		"one long line": fill("x := 0", strings.Repeat("+1", maxChain-1)+"; x = 0"),
+		"deep nesting":  fill("x := 0", strings.Repeat("(", maxNesting)+"1"+strings.Repeat(")", maxNesting)+"; x = 0"),
 	}
 }
 

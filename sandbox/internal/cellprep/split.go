@@ -3,6 +3,7 @@ package cellprep
 import (
 	"go/scanner"
 	"go/token"
+	"strconv"
 )
 
 // segment is one top-level declaration or statement of a cell.
@@ -10,6 +11,19 @@ type segment struct {
 	start, end int // byte offsets in the cell
 	decl       bool
 	pkgClause  bool
+}
+
+// Bounds on a cell's shape. The parser builds a chain of operators
+// (x+1+1+…) as a tree as deep as the chain, and every later walk, here
+// and in the interpreter, recurses that deep: a 100 KB line of `+1` is a
+// tree 50,000 deep. No program written by hand comes near these.
+const (
+	maxNesting = 1000  // brackets inside brackets
+	maxChain   = 10000 // operators in a row at one bracket depth
+)
+
+func shapeError(p token.Position, construct, reason string) error {
+	return &CheckError{Line: p.Line, Column: p.Column, Construct: construct, Reason: reason}
 }
 
 // splitTopLevel cuts code into top-level declarations and statements.
@@ -21,6 +35,7 @@ func splitTopLevel(code string) ([]segment, error) {
 	s.Init(file, []byte(code), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
 	var segs []segment
 	depth := 0
+	chains := []int{0} // operators in a row, by bracket depth
 	header := false
 	start := -1
 	var toks []token.Token
@@ -60,9 +75,23 @@ func splitTopLevel(code string) ([]segment, error) {
 		switch tok {
 		case token.LPAREN, token.LBRACK, token.LBRACE:
 			depth++
+			if depth > maxNesting {
+				return nil, shapeError(file.Position(pos), "nesting brackets more than "+strconv.Itoa(maxNesting)+" deep", "name the inner parts: `a := ...` then use a")
+			}
+			chains = append(chains[:depth], 0)
 		case token.RPAREN, token.RBRACK, token.RBRACE:
 			if depth > 0 {
 				depth--
+			}
+			chains = chains[:depth+1]
+		case token.COMMA, token.SEMICOLON, token.COLON, token.ASSIGN, token.DEFINE:
+			chains[depth] = 0
+		default:
+			if tok.IsOperator() && tok.Precedence() > 0 || tok == token.NOT || tok == token.ARROW {
+				chains[depth]++
+				if chains[depth] > maxChain {
+					return nil, shapeError(file.Position(pos), "an expression of more than "+strconv.Itoa(maxChain)+" operators in a row", "compute it in parts, in several statements")
+				}
 			}
 		}
 		if tok == token.SEMICOLON {
