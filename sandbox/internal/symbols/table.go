@@ -266,8 +266,16 @@ func Install(in *interp.Interpreter) error {
 		{"sync", fwdSync}, {"sync", syncExtra},
 		{"math/rand/v2", fwdRand}, {"math/rand/v2", randExtra},
 	} {
-		if _, err := in.CompilePackage(s.path, s.src); err != nil {
+		prog, err := in.CompilePackage(s.path, s.src)
+		if err != nil {
 			return fmt.Errorf("compiling the source of package %s: %w", s.path, err)
+		}
+		// A compiled package must also be executed, as an imported one
+		// is: until then its functions' frames are not set up, and a
+		// function returning a pointer or a func (sync.NewCond,
+		// sync.OnceFunc) returned nil.
+		if _, err := in.Execute(prog); err != nil {
+			return fmt.Errorf("initialising the source of package %s: %w", s.path, err)
 		}
 	}
 	return nil

@@ -1599,6 +1599,13 @@ func callBin(n *node) {
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
+			case isFuncSrc(c.typ) && c.kind == funcLit:
+				// sbir patch 10a: the literal has been evaluated (getFunc)
+				// into a closure over a copy of the frame where it stands;
+				// wrapped anew it would run over the caller's live frame,
+				// and compiled code calling it later (a goroutine, a kept
+				// callback) would see variables of later loop iterations.
+				values = append(values, genValue(c))
 			case isFuncSrc(c.typ):
 				values = append(values, genFunctionWrapper(c))
 			case c.typ.cat == arrayT || c.typ.cat == variadicT:

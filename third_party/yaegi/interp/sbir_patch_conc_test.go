@@ -1,0 +1,81 @@
+package interp_test
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Patch 10a: a function literal passed to compiled code keeps the
+// variables of the iteration that created it.
+func TestSbirConcFuncLitToCompiled(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	var kept []func()
+	if err := i.Use(interp.Exports{"keep/keep": {
+		"Keep": reflect.ValueOf(func(f func()) { kept = append(kept, f) }),
+		"Any":  reflect.ValueOf(func(f any) { kept = append(kept, f.(func())) }),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`package main
+import ("fmt"; "keep")
+func main() {
+	for i := 0; i < 3; i++ {
+		i := i
+		keep.Keep(func() { fmt.Print("k", i, " ") })
+		keep.Any(func() { fmt.Print("a", i, " ") })
+	}
+}`); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range kept {
+		f()
+	}
+	if got, want := out.String(), "k0 a0 k1 a1 k2 a2 "; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Patch 10b: ranging with a key and a value over a slice of channels
+// ranges over the slice, not over the value variable taken for a channel.
+func TestSbirConcRangeSliceOfChans(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`package main
+import "fmt"
+func lens(cs ...<-chan int) (n []int) {
+	for _, c := range cs {
+		n = append(n, len(c))
+	}
+	return n
+}
+func main() {
+	a, b := make(chan int, 2), make(chan int, 2)
+	a <- 1
+	b <- 1
+	b <- 2
+	fmt.Println(lens(a, b))
+	for i, c := range [2]chan int{a, b} {
+		fmt.Println(i, cap(c), c == a)
+	}
+	for v := range a {
+		fmt.Println("got", v)
+		close(a)
+	}
+}`); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "[1 2]\n0 2 true\n1 2 false\ngot 1\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
