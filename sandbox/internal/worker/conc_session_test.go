@@ -181,3 +181,35 @@ func TestConcurrencyAgainstGoRun(t *testing.T) {
 		})
 	}
 }
+
+// TestRuntimeErrorMessages checks that a cell's index and nil dereference
+// mistakes fail with gc's runtime errors (yaegi patch 10c), through a
+// real worker.
+func TestRuntimeErrorMessages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a sandbox session")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: sandbox.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const nilDeref = "runtime error: invalid memory address or nil pointer dereference"
+	for _, c := range []struct{ code, want string }{
+		{"xs := []int{1, 2, 3}\ni := 5\nfmt.Println(xs[i])", "runtime error: index out of range [5] with length 3"},
+		{"s := \"ab\"\ni := 2\nfmt.Println(s[i])", "runtime error: index out of range [2] with length 2"},
+		{"type node struct{ next *node; val int }\nn := &node{}\nfmt.Println(n.next.val)", nilDeref},
+		{"var p *int\nfmt.Println(*p)", nilDeref},
+		{"type I interface{ M() }\nvar v I\nv.M()", nilDeref},
+	} {
+		res, err := s.Run(ctx, c.code, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Success || res.ErrorName != sandbox.ClassRuntimeError || res.ErrorMessage != c.want {
+			t.Errorf("%s:\ngot success=%v %s: %s\nwant %s: %s", c.code, res.Success, res.ErrorName, res.ErrorMessage, sandbox.ClassRuntimeError, c.want)
+		}
+	}
+}

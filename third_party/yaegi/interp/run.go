@@ -847,7 +847,7 @@ func deref(n *node) {
 	if n.fnext != nil {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
-			r := value(f).Elem()
+			r := elemChecked(value(f)) // sbir patch 10c
 			if r.Bool() {
 				getFrame(f, l).data[i] = r
 				return tnext
@@ -856,7 +856,7 @@ func deref(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem()
+			getFrame(f, l).data[i] = elemChecked(value(f)) // sbir patch 10c
 			return tnext
 		}
 	}
@@ -1811,7 +1811,7 @@ func getIndexArray(n *node) {
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
-				r := value0(f).Index(ai)
+				r := indexChecked(value0(f), ai) // sbir patch 10c
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1820,7 +1820,7 @@ func getIndexArray(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value0(f).Index(ai)
+				getFrame(f, l).data[i] = indexChecked(value0(f), ai) // sbir patch 10c
 				return tnext
 			}
 		}
@@ -1831,7 +1831,7 @@ func getIndexArray(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				r := value0(f).Index(int(vi))
+				r := indexChecked(value0(f), int(vi)) // sbir patch 10c
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1841,7 +1841,7 @@ func getIndexArray(n *node) {
 		} else {
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				getFrame(f, l).data[i] = value0(f).Index(int(vi))
+				getFrame(f, l).data[i] = indexChecked(value0(f), int(vi)) // sbir patch 10c
 				return tnext
 			}
 		}
@@ -2066,6 +2066,9 @@ func getMethodByName(n *node) {
 		}
 		// Traverse nested interface values to get the concrete value.
 		for {
+			if !val.value.IsValid() {
+				nilPanic() // sbir patch 10c: a method of a nil interface value
+			}
 			v, ok := val.value.Interface().(valueInterface)
 			if !ok {
 				break
@@ -2184,7 +2187,7 @@ func getPtrIndexSeq(n *node) {
 	if n.fnext != nil {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
-			r := value(f).Elem().FieldByIndex(index)
+			r := elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 			getFrame(f, l).data[i] = r
 			if r.Bool() {
 				return tnext
@@ -2193,7 +2196,7 @@ func getPtrIndexSeq(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(index)
+			getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 			return tnext
 		}
 	}
@@ -2210,7 +2213,7 @@ func getIndexSeqField(n *node) {
 		fnext := getExec(n.fnext)
 		if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 			n.exec = func(f *frame) bltn {
-				r := value(f).Elem().FieldByIndex(index)
+				r := elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -2230,7 +2233,7 @@ func getIndexSeqField(n *node) {
 	} else {
 		if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(index)
+				getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 				return tnext
 			}
 		} else {
@@ -2259,7 +2262,7 @@ func getIndexSeqPtrMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(fi).Addr().Method(mi)
+				getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(fi).Addr().Method(mi) // sbir patch 10c
 				return next
 			}
 		}
@@ -2295,7 +2298,7 @@ func getIndexSeqMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(fi).Method(mi)
+				getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(fi).Method(mi) // sbir patch 10c
 				return next
 			}
 		}

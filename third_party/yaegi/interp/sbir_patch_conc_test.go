@@ -79,3 +79,61 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Patch 10c: index and nil dereference mistakes panic with gc's runtime
+// errors.
+func TestSbirConcRuntimeErrors(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`package main
+import (
+	"fmt"
+	"runtime"
+)
+type node struct {
+	next *node
+	val  int
+}
+type I interface{ M() }
+func try(f func()) {
+	defer func() {
+		r := recover()
+		_, isRuntime := r.(runtime.Error)
+		fmt.Println(r, isRuntime)
+	}()
+	f()
+}
+func main() {
+	xs := []int{1, 2, 3}
+	i := 5
+	try(func() { fmt.Println(xs[i]) })
+	try(func() { xs[i] = 1 })
+	try(func() { fmt.Println(xs[1:][i-3]) })
+	try(func() { a := [3]int{}; fmt.Println(a[i-2]) })
+	try(func() { s := "abc"; fmt.Println(s[i-2]) })
+	try(func() { j := -1; fmt.Println(xs[j]) })
+	try(func() { n := &node{val: 1}; fmt.Println(n.next.val) })
+	try(func() { var n *node; n.val = 3 })
+	try(func() { var p *int; fmt.Println(*p) })
+	try(func() { var v I; v.M() })
+}`); err != nil {
+		t.Fatal(err)
+	}
+	want := `runtime error: index out of range [5] with length 3 true
+runtime error: index out of range [5] with length 3 true
+runtime error: index out of range [2] with length 2 true
+runtime error: index out of range [3] with length 3 true
+runtime error: index out of range [3] with length 3 true
+runtime error: index out of range [-1] true
+runtime error: invalid memory address or nil pointer dereference true
+runtime error: invalid memory address or nil pointer dereference true
+runtime error: invalid memory address or nil pointer dereference true
+runtime error: invalid memory address or nil pointer dereference true
+`
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant (as gc)\n%s", got, want)
+	}
+}
