@@ -118,6 +118,7 @@ type frame struct {
 	deferred  [][]reflect.Value  // defer stack
 	recovered interface{}        // to handle panic recover
 	done      reflect.SelectCase // for cancellation of channel operations
+	orig      *frame             // the frame a clone copies (sbir patch 10d)
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -148,6 +149,10 @@ func (f *frame) clone() *frame {
 		id:        f.runid(),
 		done:      f.done,
 		debug:     f.debug,
+		orig:      f,
+	}
+	if f.orig != nil {
+		nf.orig = f.orig
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)

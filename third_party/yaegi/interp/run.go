@@ -208,9 +208,15 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	defer func() {
 		f.mutex.Lock()
 		f.recovered = recover()
-		for _, val := range f.deferred {
+		deferred := f.deferred
+		// sbir patch 10d: the deferred calls run without the frame's
+		// lock: a closure made in this frame takes it when it returns
+		// (getFunc), so "fn := func() {...}; defer fn()" hung for good.
+		f.mutex.Unlock()
+		for _, val := range deferred {
 			val[0].Call(val[1:])
 		}
+		f.mutex.Lock()
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
@@ -970,7 +976,13 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		if f.anc.recovered == nil {
+		// sbir patch 10d: a closure's frame is a copy of the frame it was
+		// made in (getFunc); the panic being recovered is in the original.
+		anc := f.anc
+		if anc.orig != nil {
+			anc = anc.orig
+		}
+		if anc.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -980,11 +992,11 @@ func _recover(n *node) {
 		}
 
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(f.anc.recovered))
+			dest(f).Set(reflect.ValueOf(anc.recovered))
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(f.anc.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(anc.recovered)}))
 		}
-		f.anc.recovered = nil
+		anc.recovered = nil
 		return tnext
 	}
 }

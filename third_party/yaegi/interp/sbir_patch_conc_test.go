@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -135,5 +136,51 @@ runtime error: invalid memory address or nil pointer dereference true
 `
 	if got := out.String(); got != want {
 		t.Errorf("got\n%s\nwant (as gc)\n%s", got, want)
+	}
+}
+
+// Patch 10d: deferring a closure held in a variable of the same function
+// does not hang, and the closure can recover.
+func TestSbirConcDeferClosureVariable(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := i.Eval(`package main
+import "fmt"
+func g() {
+	x := 1
+	cleanup := func() { fmt.Println("cleanup", x) }
+	defer cleanup()
+	x = 2
+}
+func h() (err error) {
+	rescue := func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered: %v", r)
+		}
+	}
+	defer rescue()
+	panic("boom")
+}
+func main() {
+	g()
+	fmt.Println(h())
+}`)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the deferred closure hung")
+	}
+	if got, want := out.String(), "cleanup 2\nrecovered: boom\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
