@@ -146,6 +146,54 @@ func main() {
 	fmt.Println(seen)
 }
 `},
+	// A go statement calling a method with a value of an interpreted
+	// type for an interface parameter, and a generic function: the call
+	// stays interpreted code (cellprep's closure over copies).
+	{"go-method-interface-generic", `package main
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+type Namer interface{ Name(i int) string }
+
+type prefix string
+
+func (p prefix) Name(i int) string { return fmt.Sprint(string(p), i) }
+
+type collector struct {
+	mu  sync.Mutex
+	wg  sync.WaitGroup
+	out []string
+}
+
+func (c *collector) Add(n Namer, i int) {
+	defer c.wg.Done()
+	c.mu.Lock()
+	c.out = append(c.out, n.Name(i))
+	c.mu.Unlock()
+}
+
+func send[T any](v T, ch chan<- T) { ch <- v }
+
+func main() {
+	c := &collector{}
+	var p prefix = "job"
+	for i := 0; i < 3; i++ {
+		c.wg.Add(1)
+		go c.Add(p, i)
+	}
+	c.wg.Wait()
+	sort.Strings(c.out)
+	fmt.Println(c.out)
+	ch := make(chan string, 1)
+	s := "generic"
+	go send(s, ch)
+	fmt.Println(<-ch)
+}
+`},
 }
 
 // TestConcurrencyAgainstGoRun runs each of concPrograms in a sandbox
