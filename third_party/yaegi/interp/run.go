@@ -1612,12 +1612,13 @@ func callBin(n *node) {
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ) && c.kind == funcLit:
-				// sbir patch 10a: the literal has been evaluated (getFunc)
-				// into a closure over a copy of the frame where it stands;
-				// wrapped anew it would run over the caller's live frame,
-				// and compiled code calling it later (a goroutine, a kept
-				// callback) would see variables of later loop iterations.
-				values = append(values, genValue(c))
+				// sbir patch 10a: wrapped over the caller's live frame, a
+				// literal that compiled code calls later (a goroutine, a
+				// kept callback) would see variables of later loop
+				// iterations: wrap it over a copy of the frame taken here,
+				// as getFunc does for a closure value.
+				w := genFunctionWrapper(c)
+				values = append(values, func(f *frame) reflect.Value { return w(f.clone()) })
 			case isFuncSrc(c.typ):
 				values = append(values, genFunctionWrapper(c))
 			case c.typ.cat == arrayT || c.typ.cat == variadicT:
