@@ -172,7 +172,7 @@ func TestErrorFields(t *testing.T) {
 		{`import "os/exec"`, CellError{Name: "NotAllowed", Line: 1, Column: 8}, "cells may import only"},
 		{`award_data.Where("Agncy", "==", "DOD")`, CellError{Name: "award_data.Error"}, `did you mean "Agency"?`},
 		{"x := 1\n/*line a.go:9:1*/x++", CellError{Name: "NotAllowed", Line: 2, Column: 1}, "remove the comment"},
-		{"var a []int\n_ = a[3]", CellError{Name: "Panic", Line: 2}, ""},
+		{"var a []int\n_ = a[3]", CellError{Name: "RuntimeError", Line: 2, Message: "runtime error: index out of range [3] with length 0"}, ""},
 	}
 	for _, tc := range tests {
 		out, _ := runGo(t, cs, map[string]any{"code": tc.code})

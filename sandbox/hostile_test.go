@@ -138,9 +138,13 @@ f(0)`, errName: "StackOverflow", errText: "recursed too deeply", lost: true},
 		{name: "200 KB of code", code: "x := 1\n" + strings.Repeat("// padding padding padding padding\n", 6000), errName: "CodeTooLarge", errText: "the limit is 100 KiB"},
 		{name: "interrupted top-level sleep", code: `time.Sleep(3 * time.Second)
 fmt.Println("MUST NOT APPEAR")`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
+		// Blocked for good: reported as gc does, long before the limit.
 		{name: "deadlock", code: `ch := make(chan int)
-<-ch`, limits: short, errName: "Timeout", errText: "time limit"},
-		{name: "select forever", code: `select {}`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
+<-ch`, limits: func(l *Limits) { l.CellTimeout = time.Minute }, errName: "Deadlock", errText: "all goroutines are asleep - deadlock!"},
+		// Blocked on a timer that would fire in an hour: not a deadlock,
+		// so the interrupt ends it.
+		{name: "select forever", code: `select { case <-time.After(time.Hour): }`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
+		{name: "blocked until the limit", code: `<-time.After(time.Hour)`, limits: short, errName: "Timeout", errText: "time limit"},
 		{name: "slow compile killed", code: "x := 0" + strings.Repeat(" + 1", 20000), limits: func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 200 * time.Millisecond }, errName: "Timeout", errText: "time limit", lost: true},
 		{name: "display flood", code: `s := strings.Repeat("x", 1<<20)
 for i := 0; i < 24; i++ { display.HTML(s) }`, limits: func(l *Limits) { l.CellTimeout = time.Minute }, check: func(t *testing.T, r *Result) {

@@ -46,6 +46,7 @@ const (
 	ClassRuntimeError  = wire.ClassRuntimeError
 	ClassInterrupted   = wire.ClassInterrupted
 	ClassTimeout       = wire.ClassTimeout
+	ClassDeadlock      = wire.ClassDeadlock
 	ClassMemoryError   = wire.ClassMemoryError
 	ClassStackOverflow = wire.ClassStackOverflow
 	ClassWorkerCrashed = wire.ClassWorkerCrashed

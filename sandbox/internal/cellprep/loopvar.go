@@ -15,7 +15,7 @@ import (
 // of the body:
 //
 //	for i := 0; i < n; i++ { go f(func() { use(i) }) }
-//	→ for i := 0; i < n; i++ { i := i; go f(func() { use(i) }) }
+//	→ for i := 0; i < n; i++ { i := i; { go f(func() { use(i) }) }}
 //
 // The copy is the per-iteration variable. It is exact for range loops,
 // whose variables the loop never reads back, and for three-clause loops
@@ -64,8 +64,14 @@ func (c *checker) copyLoopVars(f *ast.File) {
 				continue
 			}
 		}
+		end := c.off(l.body.Rbrace)
+		if end < at {
+			continue
+		}
+		// The body goes in a block of its own, so that a copy the body
+		// already makes (`i := i`, the pre-1.22 idiom) is legal.
 		names := strings.Join(l.names, ", ")
-		c.edits = append(c.edits, edit{at + 1, at + 1, " " + names + " := " + names + ";"})
+		c.edits = append(c.edits, edit{at + 1, at + 1, " " + names + " := " + names + "; {"}, edit{end, end, "}"})
 	}
 }
 

@@ -22,10 +22,12 @@ func (c *checker) addSite(stmt ast.Stmt, call *ast.CallExpr, fn string) {
 // finish rewrites the recorded go and defer statements, innermost first,
 // each with the already rewritten text of what it contains:
 //
-//	go f(x, y)       →  _sbir.Go(f, x, y)
+//	go f(x, y)       →  { _sbirG1_0, _sbirG1_1 := x, y; _sbir.Go(func() { f(_sbirG1_0, _sbirG1_1) }) }
+//	go c.M(x)        →  { _sbirG1_f, _sbirG1_0 := c.M, x; _sbir.Go(func() { _sbirG1_f(_sbirG1_0) }) }
+//	go f(), go f(1)  →  _sbir.Go(f), _sbir.Go(f, 1)
 //	go func() {…}()  →  _sbir.Go(func() {…})
 //	go println(x)    →  { _sbirG1_0 := x; _sbir.Go(func() { println(_sbirG1_0) }) }
-//	defer f(x)       →  _sbir.Defer(f, x)   (top level only)
+//	defer f(x)       →  { _sbirG1_0 := x; _sbir.Defer(func() { f(_sbirG1_0) }) }   (top level only)
 //
 // The arguments are evaluated where the statement stands, as Go does; the
 // helpers start the goroutine under the cell's supervision, or run the
@@ -108,23 +110,38 @@ func (r *renderer) siteText(k int, s site, start, end int) string {
 	fs, fe := c.off(call.Fun.Pos()), c.off(call.Fun.End())
 	fun := r.render(fs, fe)
 	var b strings.Builder
+	id, isIdent := call.Fun.(*ast.Ident)
+	builtin := isIdent && builtins[id.Name]
 	if lit, ok := call.Fun.(*ast.FuncLit); ok && len(call.Args) == 0 && lit.Type.Params.NumFields() == 0 {
 		// go func() { ... }(): the literal is the goroutine.
 		b.WriteString(s.fn + "(" + fun + ")")
-	} else if id, ok := call.Fun.(*ast.Ident); (!ok || !builtins[id.Name]) && !call.Ellipsis.IsValid() {
-		// go f(x, y) → _sbir.Go(f, x, y): the function value and the
-		// arguments are evaluated here and handed over by value. (A
-		// closure over copies would share one variable across loop
-		// iterations in the interpreter.)
+	} else if !builtin && !call.Ellipsis.IsValid() && allConst(call.Args) {
+		// go f() → _sbir.Go(f), go f(1, "a") → _sbir.Go(f, 1, "a"): the
+		// function value is evaluated here; literal constants need no
+		// copies (the helper converts them to the parameters' types).
 		b.WriteString(s.fn + "(" + fun)
 		for _, a := range call.Args {
 			b.WriteString(", " + r.render(c.off(a.Pos()), c.off(a.End())))
 		}
 		b.WriteString(")")
 	} else {
-		// A builtin (go println(x)) cannot be a value, and f(xs...) needs
-		// the spread: a closure over copies of the arguments.
+		// go f(x, y) → { _sbirGk_0, _sbirGk_1 := x, y; _sbir.Go(func() {
+		// f(_sbirGk_0, _sbirGk_1) }) }, go c.M(x) → { _sbirGk_f,
+		// _sbirGk_0 := c.M, x; _sbir.Go(func() { _sbirGk_f(_sbirGk_0) })
+		// }: the arguments, and a function value other than a name, are
+		// evaluated here, as Go does, and the call
+		// stays interpreted code, which converts the arguments to the
+		// parameters' types (a value of an interpreted type passed as an
+		// interface) and spreads f(xs...). The closure keeps the copies of
+		// its own loop iteration (yaegi patch 10a).
 		var names, values, args []string
+		if !isIdent {
+			// A name is called as written, so that a generic function's
+			// type arguments are inferred; other function values (method
+			// values, f[T], calls) are evaluated here.
+			names, values = append(names, "_sbirG"+strconv.Itoa(k)+"_f"), append(values, fun)
+			fun = names[0]
+		}
 		for i, a := range call.Args {
 			text := r.render(c.off(a.Pos()), c.off(a.End()))
 			if isConstArg(a) {
@@ -158,6 +175,16 @@ var builtins = map[string]bool{
 	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
 	"panic": true, "print": true, "println": true, "real": true, "recover": true,
 	helperMin: true, helperMax: true,
+}
+
+// allConst reports whether every argument is a literal constant.
+func allConst(args []ast.Expr) bool {
+	for _, a := range args {
+		if !isConstArg(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // isConstArg reports whether an argument is a literal constant, which is

@@ -281,9 +281,10 @@ func Install(in *interp.Interpreter) error {
 		if err != nil {
 			return fmt.Errorf("compiling the source of package %s: %w", s.path, err)
 		}
-		// Executing the compiled file sets up its package frame: without
-		// it, a plain (not generic) function of the package, such as the
-		// forwarders of math/rand/v2, returns zero values.
+		// Executing the compiled file sets up its package frame, as an
+		// import does: without it, a plain (not generic) function of the
+		// package returned zero values (the forwarders of math/rand/v2,
+		// sync.NewCond, sync.OnceFunc).
 		if _, err := in.Execute(prog); err != nil {
 			return fmt.Errorf("initialising the source of package %s: %w", s.path, err)
 		}

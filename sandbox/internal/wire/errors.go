@@ -11,6 +11,7 @@ const (
 	ClassRuntimeError  = "RuntimeError"  // a Go runtime error (nil map write, index out of range, ...)
 	ClassInterrupted   = "Interrupted"   // the user interrupted the cell
 	ClassTimeout       = "Timeout"       // the cell exceeded its wall-clock limit
+	ClassDeadlock      = "Deadlock"      // the cell and all its goroutines were blocked for good
 	ClassMemoryError   = "MemoryError"   // the session exceeded its heap limit
 	ClassStackOverflow = "StackOverflow" // recursion exceeded the stack limit
 	ClassWorkerCrashed = "WorkerCrashed" // the worker died for another reason

@@ -30,6 +30,11 @@ type cellGroup struct {
 	idle    chan struct{} // closed when running drops to 0
 	panic   *goroutinePanic
 	defers  []func()
+	// stuck is closed by the deadlock detector when the cell's statements
+	// are done and its goroutines are all blocked for good; stuckEnded
+	// records that the wait for them ended that way.
+	stuck      chan struct{}
+	stuckEnded bool
 }
 
 // goroutinePanic is a panic that ended one of a cell's goroutines: as in a
@@ -40,7 +45,7 @@ type goroutinePanic struct {
 }
 
 func (g *goroutines) begin(cancel context.CancelFunc) *cellGroup {
-	c := &cellGroup{cancel: cancel, idle: make(chan struct{})}
+	c := &cellGroup{cancel: cancel, idle: make(chan struct{}), stuck: make(chan struct{})}
 	close(c.idle)
 	g.mu.Lock()
 	g.cur = c
@@ -120,6 +125,14 @@ func (c *cellGroup) finish(ctx context.Context, g *goroutines, program bool, sto
 	select {
 	case <-idle:
 	case <-ctx.Done():
+	case <-c.stuck:
+		// No goroutine left can ever run again: as when main returns
+		// in a Go program, they end with the cell, without a word.
+		g.mu.Lock()
+		c.stuckEnded = true
+		g.mu.Unlock()
+		stop()
+		<-ctx.Done()
 	}
 }
 

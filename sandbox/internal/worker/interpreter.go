@@ -97,6 +97,8 @@ type session struct {
 	// finishCell is what _sbir.Finish runs for the cell ending.
 	gor        *goroutines
 	finishCell func()
+	// timers records the timers cells make, for the deadlock detector.
+	timers *timerWatch
 }
 
 // interpOptions returns the interpreter options of a worker whose package
@@ -136,6 +138,8 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
 	hideRefusedAPI(ex) // no reflect values reachable (reachable.go)
+	timers := &timerWatch{}
+	timers.wrap(ex)
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
 	gor := &goroutines{}
 	var sess *session
@@ -168,17 +172,19 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 		return nil, fmt.Errorf("compiling the formatting gate: %w", err)
 	}
 	gate.prog = prog
-	sess = &session{in: in, out: out, gate: gate, gor: gor, finishCell: func() {}}
+	sess = &session{in: in, out: out, gate: gate, gor: gor, finishCell: func() {}, timers: timers}
 	return sess, nil
 }
 
 // run evaluates the chunks of one cell and fills res. It returns when the
 // cell and the goroutines it started have ended, or ctx is cancelled.
 func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Result) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
 	cg := s.gor.begin(cancel)
 	cellContext.Store(&ctx)
+	go watchDeadlock(ctx, cancelCause, cg.stuck, s.timers)
 	program := false
 	ok := true
 	for _, ch := range chunks {
@@ -266,7 +272,10 @@ func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) (stu
 	close(release)
 	s.finishCell = func() {}
 	n, idle, p := cg.state(s.gor)
-	if n > 0 && p == nil && !program {
+	s.gor.mu.Lock()
+	stuckEnded := cg.stuckEnded
+	s.gor.mu.Unlock()
+	if n > 0 && p == nil && !program && !stuckEnded {
 		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were still running when it was interrupted; they were stopped]\n", n)))
 	}
 	return waitStopped(cg, s.gor, idle)
@@ -421,6 +430,12 @@ func cellPositions(msg string) string {
 // fail fills res from an evaluation error.
 func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *wire.Result) {
 	res.Success = false
+	if context.Cause(ctx) == errDeadlock {
+		res.ErrorName = wire.ClassDeadlock
+		res.ErrorMessage = deadlockMessage + "\n(the cell's code and every goroutine it started are blocked on channel operations, select or locks, and no timer is pending; as gc does, the cell ends here)"
+		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		return
+	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		res.ErrorName = wire.ClassInterrupted
 		res.ErrorMessage = "the cell was interrupted"

@@ -222,7 +222,8 @@ func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
 		res := &wire.Result{}
 		w.out.begin()
 		w.sess.run(ctx, chunks, res)
-		interrupted := ctx.Err() != nil
+		// A deadlocked cell was interrupted from within.
+		interrupted := ctx.Err() != nil || res.ErrorName == wire.ClassDeadlock
 		cancel()
 		w.out.end(res)
 		// The supervisor keeps its own copy of the streams.

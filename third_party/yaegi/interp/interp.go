@@ -119,7 +119,7 @@ type frame struct {
 	deferred  [][]reflect.Value  // defer stack
 	recovered interface{}        // to handle panic recover
 	done      reflect.SelectCase // for cancellation of channel operations
-	src       *frame             // sbir patch 13a: the frame this one is a clone of
+	orig      *frame             // the frame a clone copies (sbir patch 10d)
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -150,13 +150,13 @@ func (f *frame) clone() *frame {
 		id:        f.runid(),
 		done:      f.done,
 		debug:     f.debug,
+		orig:      f,
+	}
+	if f.orig != nil {
+		nf.orig = f.orig
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)
-	nf.src = f
-	if f.src != nil {
-		nf.src = f.src
-	}
 	return nf
 }
 

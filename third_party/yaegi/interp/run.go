@@ -218,19 +218,21 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	defer func() {
 		f.mutex.Lock()
 		f.recovered = recover()
+		deferred := f.deferred
 		// sbir patch 11b: an exit runs no deferred function (so no
 		// recover sees it) and prints no panic trace.
 		_, exit := f.recovered.(Exiter)
-		for _, val := range f.deferred {
-			if exit {
-				break
-			}
-			val[0].Call(val[1:])
-		}
+		// sbir patch 10d: the deferred calls run without the frame's
+		// lock: a closure made in this frame takes it when it returns
+		// (getFunc), so "fn := func() {...}; defer fn()" hung for good.
+		f.mutex.Unlock()
 		if exit {
-			f.mutex.Unlock()
 			panic(f.recovered)
 		}
+		for _, val := range deferred {
+			val[0].Call(val[1:])
+		}
+		f.mutex.Lock()
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
@@ -867,7 +869,7 @@ func deref(n *node) {
 	if n.fnext != nil {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
-			r := value(f).Elem()
+			r := elemChecked(value(f)) // sbir patch 10c
 			if r.Bool() {
 				getFrame(f, l).data[i] = r
 				return tnext
@@ -876,7 +878,7 @@ func deref(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem()
+			getFrame(f, l).data[i] = elemChecked(value(f)) // sbir patch 10c
 			return tnext
 		}
 	}
@@ -990,13 +992,13 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		// sbir patch 13a: a deferred closure's frame may be a clone of the
-		// function's; the panic is recorded on the function's own frame.
-		a := f.anc
-		if a.src != nil {
-			a = a.src
+		// sbir patch 10d: a closure's frame is a copy of the frame it was
+		// made in (getFunc); the panic being recovered is in the original.
+		anc := f.anc
+		if anc.orig != nil {
+			anc = anc.orig
 		}
-		if a.recovered == nil {
+		if anc.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -1006,11 +1008,11 @@ func _recover(n *node) {
 		}
 
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(a.recovered))
+			dest(f).Set(reflect.ValueOf(anc.recovered))
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(a.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(anc.recovered)}))
 		}
-		a.recovered = nil
+		anc.recovered = nil
 		return tnext
 	}
 }
@@ -1096,9 +1098,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 
 	return func(f *frame) reflect.Value {
 		if closure {
-			// sbir patch 13a: a function literal captures the variables as
-			// they are now, as getFunc does: a variable declared again later
-			// (the next iteration of a loop body) is a new variable.
+			// sbir patch 13a (and 10a): a function literal captures the
+			// variables as they are now, as getFunc does: a variable declared
+			// again later (the next iteration of a loop body) is a new one.
 			f = f.clone()
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
@@ -1893,7 +1895,7 @@ func getIndexArray(n *node) {
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
-				r := value0(f).Index(ai)
+				r := indexChecked(value0(f), ai) // sbir patch 10c
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1902,7 +1904,7 @@ func getIndexArray(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value0(f).Index(ai)
+				getFrame(f, l).data[i] = indexChecked(value0(f), ai) // sbir patch 10c
 				return tnext
 			}
 		}
@@ -1913,7 +1915,7 @@ func getIndexArray(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				r := value0(f).Index(int(vi))
+				r := indexChecked(value0(f), int(vi)) // sbir patch 10c
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1923,7 +1925,7 @@ func getIndexArray(n *node) {
 		} else {
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				getFrame(f, l).data[i] = value0(f).Index(int(vi))
+				getFrame(f, l).data[i] = indexChecked(value0(f), int(vi)) // sbir patch 10c
 				return tnext
 			}
 		}
@@ -2148,6 +2150,9 @@ func getMethodByName(n *node) {
 		}
 		// Traverse nested interface values to get the concrete value.
 		for {
+			if !val.value.IsValid() {
+				nilPanic() // sbir patch 10c: a method of a nil interface value
+			}
 			v, ok := val.value.Interface().(valueInterface)
 			if !ok {
 				break
@@ -2266,7 +2271,7 @@ func getPtrIndexSeq(n *node) {
 	if n.fnext != nil {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
-			r := value(f).Elem().FieldByIndex(index)
+			r := elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 			getFrame(f, l).data[i] = r
 			if r.Bool() {
 				return tnext
@@ -2275,7 +2280,7 @@ func getPtrIndexSeq(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(index)
+			getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 			return tnext
 		}
 	}
@@ -2292,7 +2297,7 @@ func getIndexSeqField(n *node) {
 		fnext := getExec(n.fnext)
 		if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 			n.exec = func(f *frame) bltn {
-				r := value(f).Elem().FieldByIndex(index)
+				r := elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -2312,7 +2317,7 @@ func getIndexSeqField(n *node) {
 	} else {
 		if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(index)
+				getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(index) // sbir patch 10c
 				return tnext
 			}
 		} else {
@@ -2341,7 +2346,7 @@ func getIndexSeqPtrMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(fi).Addr().Method(mi)
+				getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(fi).Addr().Method(mi) // sbir patch 10c
 				return next
 			}
 		}
@@ -2377,7 +2382,7 @@ func getIndexSeqMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(fi).Method(mi)
+				getFrame(f, l).data[i] = elemChecked(value(f)).FieldByIndex(fi).Method(mi) // sbir patch 10c
 				return next
 			}
 		}

@@ -154,6 +154,13 @@ func (s *scope) lookup(ident string) (*symbol, int, bool) {
 }
 
 func (s *scope) rangeChanType(n *node) *itype {
+	if len(n.child) != 3 {
+		// sbir patch 10b: a range over a channel has one variable at most
+		// (key, expression, body). With two, child[1] is the value
+		// variable: once typed (a slice of channels), it was taken for
+		// the ranged expression and the slice ranged as a channel.
+		return nil
+	}
 	if sym, _, found := s.lookup(n.child[1].ident); found {
 		if t := sym.typ; len(n.child) == 3 && t != nil && (t.cat == chanT || t.cat == chanRecvT) {
 			return t

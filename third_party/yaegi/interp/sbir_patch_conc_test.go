@@ -1,0 +1,186 @@
+package interp_test
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Patch 10a: a function literal passed to compiled code keeps the
+// variables of the iteration that created it.
+func TestSbirConcFuncLitToCompiled(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	var kept []func()
+	if err := i.Use(interp.Exports{"keep/keep": {
+		"Keep": reflect.ValueOf(func(f func()) { kept = append(kept, f) }),
+		"Any":  reflect.ValueOf(func(f any) { kept = append(kept, f.(func())) }),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`package main
+import ("fmt"; "keep")
+func main() {
+	for i := 0; i < 3; i++ {
+		i := i
+		keep.Keep(func() { fmt.Print("k", i, " ") })
+		keep.Any(func() { fmt.Print("a", i, " ") })
+	}
+}`); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range kept {
+		f()
+	}
+	if got, want := out.String(), "k0 a0 k1 a1 k2 a2 "; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Patch 10b: ranging with a key and a value over a slice of channels
+// ranges over the slice, not over the value variable taken for a channel.
+func TestSbirConcRangeSliceOfChans(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`package main
+import "fmt"
+func lens(cs ...<-chan int) (n []int) {
+	for _, c := range cs {
+		n = append(n, len(c))
+	}
+	return n
+}
+func main() {
+	a, b := make(chan int, 2), make(chan int, 2)
+	a <- 1
+	b <- 1
+	b <- 2
+	fmt.Println(lens(a, b))
+	for i, c := range [2]chan int{a, b} {
+		fmt.Println(i, cap(c), c == a)
+	}
+	for v := range a {
+		fmt.Println("got", v)
+		close(a)
+	}
+}`); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "[1 2]\n0 2 true\n1 2 false\ngot 1\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Patch 10c: index and nil dereference mistakes panic with gc's runtime
+// errors.
+func TestSbirConcRuntimeErrors(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`package main
+import (
+	"fmt"
+	"runtime"
+)
+type node struct {
+	next *node
+	val  int
+}
+type I interface{ M() }
+func try(f func()) {
+	defer func() {
+		r := recover()
+		_, isRuntime := r.(runtime.Error)
+		fmt.Println(r, isRuntime)
+	}()
+	f()
+}
+func main() {
+	xs := []int{1, 2, 3}
+	i := 5
+	try(func() { fmt.Println(xs[i]) })
+	try(func() { xs[i] = 1 })
+	try(func() { fmt.Println(xs[1:][i-3]) })
+	try(func() { a := [3]int{}; fmt.Println(a[i-2]) })
+	try(func() { s := "abc"; fmt.Println(s[i-2]) })
+	try(func() { j := -1; fmt.Println(xs[j]) })
+	try(func() { n := &node{val: 1}; fmt.Println(n.next.val) })
+	try(func() { var n *node; n.val = 3 })
+	try(func() { var p *int; fmt.Println(*p) })
+	try(func() { var v I; v.M() })
+}`); err != nil {
+		t.Fatal(err)
+	}
+	want := `runtime error: index out of range [5] with length 3 true
+runtime error: index out of range [5] with length 3 true
+runtime error: index out of range [2] with length 2 true
+runtime error: index out of range [3] with length 3 true
+runtime error: index out of range [3] with length 3 true
+runtime error: index out of range [-1] true
+runtime error: invalid memory address or nil pointer dereference true
+runtime error: invalid memory address or nil pointer dereference true
+runtime error: invalid memory address or nil pointer dereference true
+runtime error: invalid memory address or nil pointer dereference true
+`
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant (as gc)\n%s", got, want)
+	}
+}
+
+// Patch 10d: deferring a closure held in a variable of the same function
+// does not hang, and the closure can recover.
+func TestSbirConcDeferClosureVariable(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := i.Eval(`package main
+import "fmt"
+func g() {
+	x := 1
+	cleanup := func() { fmt.Println("cleanup", x) }
+	defer cleanup()
+	x = 2
+}
+func h() (err error) {
+	rescue := func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered: %v", r)
+		}
+	}
+	defer rescue()
+	panic("boom")
+}
+func main() {
+	g()
+	fmt.Println(h())
+}`)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the deferred closure hung")
+	}
+	if got, want := out.String(), "cleanup 2\nrecovered: boom\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
