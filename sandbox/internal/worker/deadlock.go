@@ -340,3 +340,48 @@ func judgeNow(buf *[]byte) verdict {
 		*buf = make([]byte, 2*len(*buf))
 	}
 }
+
+// cellGoFrame is the frame at the bottom of every goroutine a cell's go
+// statement started.
+const cellGoFrame = "/sandbox/internal/worker.(*goroutines).goStmt.func"
+
+// cellGoroutinesRunning dumps all goroutines into *buf (grown as needed)
+// and counts the cell-started ones that are running or waiting to run:
+// after the interpreter stopped them, those are inside compiled code.
+func cellGoroutinesRunning(buf *[]byte) int {
+	if len(*buf) == 0 {
+		*buf = make([]byte, 64<<10)
+	}
+	for {
+		n := runtime.Stack(*buf, true)
+		if n < len(*buf) {
+			return countRunning((*buf)[:n])
+		}
+		if len(*buf) >= maxStackDump {
+			return 0
+		}
+		*buf = make([]byte, 2*len(*buf))
+	}
+}
+
+// countRunning counts, in a dump, the goroutines started by cells' go
+// statements whose state is running or runnable.
+func countRunning(dump []byte) int {
+	n := 0
+	for _, g := range bytes.Split(dump, []byte("\n\n")) {
+		reason, funcs, ok := parseGoroutine(string(g))
+		if ok && (reason == "running" || reason == "runnable") && containsSubstring(funcs, cellGoFrame) {
+			n++
+		}
+	}
+	return n
+}
+
+func containsSubstring(funcs []string, sub string) bool {
+	for _, f := range funcs {
+		if strings.Contains(f, sub) {
+			return true
+		}
+	}
+	return false
+}

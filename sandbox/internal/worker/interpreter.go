@@ -295,6 +295,7 @@ const (
 // are still running code (using CPU) after stopGrace.
 func waitStopped(cg *cellGroup, g *goroutines, idle chan struct{}) int {
 	deadline := time.Now().Add(stopGrace)
+	var buf []byte
 	for {
 		before := cpuTime()
 		select {
@@ -302,7 +303,10 @@ func waitStopped(cg *cellGroup, g *goroutines, idle chan struct{}) int {
 			return 0
 		case <-time.After(stopSample):
 		}
-		busy := cpuTime()-before > stopSample/2
+		// Half a core's worth of CPU says a goroutine still runs; on a
+		// loaded host it may get far less, so a stack dump that shows one
+		// of the cell's goroutines running or runnable says so too.
+		busy := cpuTime()-before > stopSample/2 || cellGoroutinesRunning(&buf) > 0
 		if !busy {
 			return 0 // what is left is blocked, not running
 		}
