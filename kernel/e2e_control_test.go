@@ -299,12 +299,16 @@ type slowCloser struct{ *scriptEvaluator }
 
 func (slowCloser) Close() error { time.Sleep(5 * time.Second); return nil }
 
-func TestShutdownWithinOneSecondEvenIfCloseHangs(t *testing.T) {
+// TestShutdownDoesNotWaitForAHangingClose: the kernel gives the
+// evaluator's Close 500 ms; Close here takes 5 s. The 2 s allowed is the
+// 500 ms plus scheduling slack on a loaded host (1 s was exceeded by 20 ms
+// once), still far from the 5 s a kernel waiting for Close would take.
+func TestShutdownDoesNotWaitForAHangingClose(t *testing.T) {
 	k := startKernel(t, Config{Evaluator: slowCloser{&scriptEvaluator{}}})
 	c := k.client
 	begin := time.Now()
 	c.reply(c.controlC, c.send(c.control, "shutdown_request", map[string]any{"restart": false}))
-	if !k.wait(time.Second) {
+	if !k.wait(2 * time.Second) {
 		t.Fatalf("Serve still running %v after shutdown_request", time.Since(begin))
 	}
 }
