@@ -94,6 +94,7 @@ type hostileCase struct {
 // is contained with a clear error, nothing leaks, and the next cell runs.
 func TestHostileCells(t *testing.T) {
 	short := func(l *Limits) { l.CellTimeout = time.Second; l.KillGrace = 500 * time.Millisecond }
+	slow := func(l *Limits) { l.CellTimeout = 30 * time.Second }
 	cases := []hostileCase{
 		{name: "read /etc/passwd via os", code: `import "os"` + "\n" + `b, _ := os.ReadFile("/etc/passwd"); string(b)`, errName: "CompileError", errText: `os.ReadFile`},
 		{name: "read /proc/self/environ via ioutil", code: `import "io/ioutil"` + "\n" + `ioutil.ReadFile("/proc/self/environ")`, errName: "NotAllowed", errText: "cells may import only"},
@@ -124,9 +125,11 @@ for {
 		{name: "goroutine bomb", code: `for { go func() { for {} }() }`, errName: "Timeout", errText: "worker was killed", lost: true},
 		{name: "panic in a goroutine", code: `go func() { panic("boom") }()
 time.Sleep(time.Second)`, errName: "Panic", errText: "boom (in a goroutine the cell started)"},
+		// Generous limits: on a loaded host the 256 MiB stack and the
+		// million writes take longer than the default 5 s.
 		{name: "infinite recursion", code: `func f(n int) int { return f(n+1) + 1 }
-f(0)`, errName: "StackOverflow", errText: "recursed too deeply", lost: true},
-		{name: "10 MB of output", code: `for i := 0; i < 1000000; i++ { fmt.Println("0123456789") }`, check: func(t *testing.T, r *Result) {
+f(0)`, limits: slow, errName: "StackOverflow", errText: "recursed too deeply", lost: true},
+		{name: "10 MB of output", code: `for i := 0; i < 1000000; i++ { fmt.Println("0123456789") }`, limits: slow, check: func(t *testing.T, r *Result) {
 			const note = "... [output truncated at 1 MiB; dropped 9,951,424 bytes from 904,675 writes]\n"
 			if !r.Truncated || !strings.HasSuffix(r.Stdout, note) {
 				t.Errorf("not truncated: %d bytes, ends %q", len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-100):])
@@ -145,7 +148,8 @@ fmt.Println("MUST NOT APPEAR")`, cancel: 300 * time.Millisecond, errName: "Inter
 		// so the interrupt ends it.
 		{name: "select forever", code: `select { case <-time.After(time.Hour): }`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
 		{name: "blocked until the limit", code: `<-time.After(time.Hour)`, limits: short, errName: "Timeout", errText: "time limit"},
-		{name: "slow compile killed", code: "x := 0" + strings.Repeat(" + 1", 20000), limits: func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 200 * time.Millisecond }, errName: "Timeout", errText: "time limit", lost: true},
+		// Two chains just under cellprep's 10,000-operator bound.
+		{name: "slow compile killed", code: "x := 0" + strings.Repeat(" + 1", 9999) + "\ny := 0" + strings.Repeat(" + 1", 9999), limits: func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 200 * time.Millisecond }, errName: "Timeout", errText: "time limit", lost: true},
 		{name: "display flood", code: `s := strings.Repeat("x", 1<<20)
 for i := 0; i < 24; i++ { display.HTML(s) }`, limits: func(l *Limits) { l.CellTimeout = time.Minute }, check: func(t *testing.T, r *Result) {
 			if !r.Truncated || !strings.Contains(r.Stderr, "displays dropped") || !strings.Contains(r.Stderr, "the cell's displays exceeded 16 MiB]") {
