@@ -7,6 +7,9 @@ Usage (Debian's /usr/bin/python3 has jupyter_client):
         [--cases println,print,markdown,html] [--json out.json]
 
 A case may carry its own count: --cases println:200000,markdown:40000.
+--stall 5000:5 makes the client stop reading for 5 s after the 5,000th
+message of each cell, as a slow client would: the kernel disconnects it
+after 3 s, and it must still get its idle (it loses the output between).
 
 The binary's kernelspec is installed (`sbir-kernel install`) into a private
 JUPYTER_DATA_DIR and the kernel is started by jupyter_client's
@@ -113,7 +116,7 @@ class Sampler(threading.Thread):
         self.join()
 
 
-def run_case(kc, sock, kernel_pid, name, count, timeout):
+def run_case(kc, sock, kernel_pid, name, count, timeout, stall=None):
     code = CELLS[name].format(n=count)
     workers = children(kernel_pid)
     reset_ok = reset_peak(kernel_pid)
@@ -136,6 +139,11 @@ def run_case(kc, sock, kernel_pid, name, count, timeout):
         if not sock.poll(max(1, int((deadline - time.monotonic()) * 1000))):
             break
         frames = sock.recv_multipart(copy=True)
+        if stall and res["iopub_messages"] == stall[0] and "stalled_s" not in res:
+            # A client that stops reading (a busy notebook, a loaded host):
+            # the kernel disconnects it after 3 s; it must still get idle.
+            time.sleep(stall[1])
+            res["stalled_s"] = stall[1]
         _, parts = session.feed_identities(frames, copy=True)
         msg = session.deserialize(parts, content=True, copy=True)
         if msg["parent_header"].get("msg_id") != msg_id:
@@ -206,8 +214,17 @@ def main():
     ap.add_argument("--timeout", type=float, default=600, help="seconds each cell may take to reach idle")
     ap.add_argument("--install-arg", action="append", default=[], help="extra `sbir-kernel install` flag (repeatable)")
     ap.add_argument("--json", help="also write the results here")
+    ap.add_argument("--stall", metavar="N:SECONDS",
+                    help="stop reading iopub for SECONDS after the N-th message of each cell (a slow client)")
     args = ap.parse_args()
     binary = os.path.realpath(args.binary)
+    stall = None
+    if args.stall:
+        try:
+            n, secs = args.stall.split(":")
+            stall = (int(n), float(secs))
+        except ValueError:
+            sys.exit(f"flood.py: --stall {args.stall!r}: want N:SECONDS, e.g. 5000:5")
     cases = []  # (name, count)
     for c in args.cases.split(","):
         name, _, n = c.partition(":")
@@ -246,7 +263,7 @@ def main():
             # Start the worker and settle the kernel before measuring.
             run_case(kc, sock, kernel_pid, "warm", 1, 60)
             for name, count in cases:
-                res = run_case(kc, sock, kernel_pid, name, count, args.timeout)
+                res = run_case(kc, sock, kernel_pid, name, count, args.timeout, stall)
                 results.append(res)
                 print(json.dumps(res), flush=True)
                 if not res["idle"]:

@@ -111,6 +111,30 @@ func TestE2EOutputFlood(t *testing.T) {
 	if t.Failed() {
 		t.Logf("flood.py stderr (kernel log included):\n%s", lastLines(stderr.String(), 30))
 	}
+
+	t.Run("stalled_client", func(t *testing.T) {
+		// A client that stops reading for 5 s mid-flood is disconnected
+		// (3 s stall timeout) and loses the output sent meanwhile, but
+		// gets the idle status when it reconnects.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", "2000:5", "--timeout", "90")
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+		var r floodResult
+		if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &r); jerr != nil || r.Case != "markdown" {
+			t.Fatalf("flood.py --stall printed no markdown result (%v, %v):\n%s\nstderr:\n%s", err, jerr, stdout.String(), lastLines(stderr.String(), 30))
+		}
+		t.Logf("stalled client: idle %v after %.2f s, %d iopub messages", r.Idle, r.ToIdle, r.IOPubMessages)
+		if !r.Idle || r.ReplyStatus != "ok" {
+			t.Errorf("stalled client: idle %v, reply %q: it would wait forever", r.Idle, r.ReplyStatus)
+		}
+		if err != nil {
+			t.Errorf("flood.py --stall: %v\nstderr:\n%s", err, lastLines(stderr.String(), 30))
+		}
+	})
 }
 
 // atoiCommas parses a count written with thousands separators.
