@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-zeromq/zmq4"
 )
 
 // Regression tests for the kernel's side of issue 13, each with the input
@@ -204,5 +206,53 @@ func TestRequestsUnderTheCodeCap(t *testing.T) {
 	}
 	if n := ev.requests.Load(); n != 1 {
 		t.Errorf("the evaluator was called %d times for over-cap code", n-1)
+	}
+}
+
+// TestLateSubscriberGetsLastStatus: an iopub subscriber that the kernel
+// disconnected for stalling (iopubStallTimeout) misses what was sent
+// until it reconnects. Measured with bench/flood.py, a client that paused
+// 5 s during a flood of displays never got its idle and hung. A
+// subscriber that connects after the cell ended must get its idle.
+func TestLateSubscriberGetsLastStatus(t *testing.T) {
+	k := startKernel(t, Config{})
+	c := k.client
+	id := c.execute("displays 100", nil)
+	if rep := content(t, c.reply(c.shellC, id)); rep["status"] != "ok" {
+		t.Fatalf("reply %v", rep)
+	}
+	for idle := false; !idle; { // the connected client's idle
+		select {
+		case m := <-c.iopubC:
+			idle = m.Header.MsgType == "status" && m.ParentHeader != nil && m.ParentHeader.MsgID == id &&
+				content(t, m)["execution_state"] == "idle"
+		case <-time.After(waitTime):
+			t.Fatal("no idle on the connected client")
+		}
+	}
+
+	late := zmq4.NewSub(c.ctx)
+	defer late.Close()
+	if err := late.Dial(k.conn.endpoint(k.conn.IOPubPort)); err != nil {
+		t.Fatal(err)
+	}
+	if err := late.SetOption(zmq4.OptionSubscribe, ""); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan zmq4.Msg, 1)
+	go func() {
+		m, err := late.Recv()
+		if err == nil {
+			got <- m
+		}
+	}()
+	select {
+	case m := <-got:
+		f := m.Frames
+		if len(f) < 7 || string(f[0]) != "status" || !strings.Contains(string(f[4]), id) || !strings.Contains(string(f[6]), `"idle"`) {
+			t.Fatalf("a late subscriber's first message is %q, want the cell's idle status", f)
+		}
+	case <-time.After(waitTime):
+		t.Fatal("a subscriber that connected after the cell ended got nothing: it would wait for idle forever")
 	}
 }

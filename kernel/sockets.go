@@ -150,5 +150,14 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 		t.close()
 		return transport{}, ci, fmt.Errorf("set iopub no-drop: %w", err)
 	}
+	// A subscriber disconnected for stalling (iopubStallTimeout) loses
+	// what was sent until it reconnects, its cell's idle status included;
+	// on reconnecting it gets the last status again, so that it is never
+	// left waiting for an idle the kernel has already sent. Status
+	// messages go out with their type as topic (publisher.encodeRaw).
+	if err := iopub.SetOption(zmq4.OptionLastValue, "status"); err != nil {
+		t.close()
+		return transport{}, ci, fmt.Errorf("set iopub last value: %w", err)
+	}
 	return t, ci, nil
 }

@@ -138,4 +138,11 @@ const (
 	// socket's send timeout, for room in a queue at its high-water mark
 	// instead of dropping the message, as ZMQ_XPUB_NODROP does in libzmq.
 	OptionNoDrop = "NODROP"
+
+	// OptionLastValue (a string, PUB sockets only) names a topic whose
+	// last message the socket keeps and sends again to each connection
+	// when it subscribes to that topic: a subscriber that was
+	// disconnected (a write timeout) and reconnects learns the current
+	// state even if the message was sent while it was away.
+	OptionLastValue = "LASTVALUE"
 )

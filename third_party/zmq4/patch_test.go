@@ -436,3 +436,57 @@ func TestPubIgnoresNonSubscriptionMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestPubLastValueReplayedOnSubscribe: a subscriber that connects after
+// the last "status" message was sent still gets it, and only it.
+func TestPubLastValueReplayedOnSubscribe(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pub := NewPub(ctx, quiet())
+	defer pub.Close()
+	if err := pub.Listen("tcp://127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.SetOption(OptionLastValue, "status"); err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.SetOption(OptionLastValue, 3); err != ErrBadProperty {
+		t.Fatalf("OptionLastValue 3: %v, want ErrBadProperty", err)
+	}
+	if err := pub.SetOption(OptionLastValue, "status"); err != nil {
+		t.Fatal(err)
+	}
+	// Nobody listens: these go nowhere, but the last status is kept.
+	for _, m := range [][]string{{"status", "busy"}, {"stream", "out"}, {"status", "idle"}, {"stream", "late"}} {
+		if err := pub.SendMulti(NewMsgFromString(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // let the writer goroutine send them
+	sub := NewSub(ctx, quiet())
+	defer sub.Close()
+	if err := sub.Dial("tcp://" + pub.Addr().String()); err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.SetOption(OptionSubscribe, ""); err != nil {
+		t.Fatal(err)
+	}
+	m, err := sub.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Frames) != 2 || string(m.Frames[0]) != "status" || string(m.Frames[1]) != "idle" {
+		t.Fatalf("first message after subscribing: %q, want [status idle]", m.Frames)
+	}
+	// Later messages follow in order.
+	if err := pub.SendMulti(NewMsgFromString([]string{"stream", "next"})); err != nil {
+		t.Fatal(err)
+	}
+	m, err = sub.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(m.Frames[1]) != "next" {
+		t.Fatalf("then %q, want [stream next]", m.Frames)
+	}
+}

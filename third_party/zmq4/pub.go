@@ -21,8 +21,9 @@ type Topics interface {
 // The returned socket value is initially unbound.
 func NewPub(ctx context.Context, opts ...Option) Socket {
 	pub := &pubSocket{sck: newSocket(ctx, Pub, opts...)}
-	pub.sck.w = newPubMWriter(pub.sck.ctx)
-	pub.sck.r = newPubQReader(pub.sck.ctx)
+	w := newPubMWriter(pub.sck.ctx)
+	pub.sck.w = w
+	pub.sck.r = newPubQReader(pub.sck.ctx, w)
 	return pub
 }
 
@@ -113,6 +114,15 @@ func (pub *pubSocket) SetOption(name string, value interface{}) error {
 		w.nodrop = nodrop
 		w.qmu.Unlock()
 		return nil
+	case OptionLastValue:
+		topic, ok := value.(string)
+		if !ok {
+			return ErrBadProperty
+		}
+		w.mu.Lock()
+		w.lvTopic, w.lvSet, w.lvMsg = topic, true, nil
+		w.mu.Unlock()
+		return nil
 	}
 	return ErrBadProperty
 }
@@ -131,12 +141,15 @@ type pubQReader struct {
 	c  chan Msg
 
 	sem *semaphore // ready when a connection is live.
+
+	w *pubMWriter // replays the OptionLastValue topic on subscription
 }
 
-func newPubQReader(ctx context.Context) *pubQReader {
+func newPubQReader(ctx context.Context, w *pubMWriter) *pubQReader {
 	const qrsize = 10
 	return &pubQReader{
 		ctx: ctx,
+		w:   w,
 		c:   make(chan Msg, qrsize),
 		sem: newSemaphore(),
 	}
@@ -207,6 +220,9 @@ func (q *pubQReader) listen(ctx context.Context, r *Conn) {
 			// would block this reader once the queue is full).
 			if q.topic(msg) {
 				r.subscribe(msg)
+				if msg.Frames[0][0] == 1 && q.w != nil {
+					q.w.replayLastValue(r)
+				}
 			}
 		}
 	}
@@ -228,6 +244,11 @@ type pubMWriter struct {
 	ctx context.Context
 	mu  sync.Mutex
 	ws  []*Conn
+
+	// OptionLastValue, guarded by mu.
+	lvTopic string
+	lvSet   bool
+	lvMsg   *Msg
 
 	qmu    sync.Mutex
 	qcond  *sync.Cond
@@ -339,10 +360,25 @@ func (w *pubMWriter) write(ctx context.Context, msg Msg) error {
 	return nil
 }
 
+// replayLastValue sends the last message of the OptionLastValue topic to
+// c, if c subscribes to it. w.mu orders it with sendMsg: c gets the
+// replayed message before any newer one.
+func (w *pubMWriter) replayLastValue(c *Conn) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.lvMsg == nil || !c.subscribed(w.lvTopic) {
+		return
+	}
+	_ = c.SendMsg(*w.lvMsg)
+}
+
 func (w *pubMWriter) sendMsg(msg Msg) {
 	topic := string(msg.Frames[0])
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.lvSet && topic == w.lvTopic {
+		w.lvMsg = &msg
+	}
 	// TODO(inphi): distribute messages across subscribers at once
 	for i := range w.ws {
 		ww := w.ws[i]

@@ -14,7 +14,7 @@ import (
 func NewXPub(ctx context.Context, opts ...Option) Socket {
 	xpub := &xpubSocket{newSocket(ctx, XPub, opts...)}
 	xpub.sck.w = newPubMWriter(xpub.sck.ctx)
-	xpub.sck.r = newPubQReader(xpub.sck.ctx)
+	xpub.sck.r = newPubQReader(xpub.sck.ctx, nil)
 	return xpub
 }
 

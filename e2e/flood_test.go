@@ -1,0 +1,149 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// floodResult is the part of one bench/flood.py result line the test reads.
+type floodResult struct {
+	Case          string         `json:"case"`
+	Count         int            `json:"count"`
+	Idle          bool           `json:"idle"`
+	ReplyStatus   string         `json:"reply_status"`
+	IOPubMessages int            `json:"iopub_messages"`
+	IOPubBytes    int            `json:"iopub_bytes"`
+	ByType        map[string]int `json:"by_type"`
+	StreamBytes   int            `json:"stream_bytes"`
+	ToIdle        float64        `json:"to_idle_s"`
+	KernelHWM     float64        `json:"kernel_vmhwm_mib"`
+	WorkerHWM     float64        `json:"worker_vmhwm_mib"`
+	Notes         []struct {
+		Stream string `json:"stream"`
+		Text   string `json:"text"`
+	} `json:"notes"`
+}
+
+// TestE2EOutputFlood runs bench/flood.py (the measurement behind the
+// "1,000,000 small outputs" number in docs/performance.md) on smaller
+// counts: a cell printing past the 1 MiB output cap and a cell displaying
+// past the 16 MiB display budget, through jupyter_client's KernelManager.
+// Each must end in status idle and an ok reply, and the note the kernel
+// adds must say exactly what was dropped. Memory and time are logged, not
+// asserted: they belong to the benchmark.
+func TestE2EOutputFlood(t *testing.T) {
+	requirePython(t, map[string]string{"jupyter_client": "python3-jupyter-client", "zmq": "python3-zmq"})
+	j := newJupyterEnv(t)
+	script, err := filepath.Abs(filepath.Join("..", "bench", "flood.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 200,000 lines of 0..199,999 are 1,288,890 bytes: 240,314 over 1 MiB.
+	// 40,000 Markdown displays are charged about 22 MB against 16 MiB.
+	const cases = "println:200000,markdown:40000"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", cases, "--timeout", "180")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+
+	got := map[string]floodResult{}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var r floodResult
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("flood.py printed a line that is not a result (%v): %q\nstderr:\n%s", err, line, lastLines(stderr.String(), 30))
+		}
+		if r.Case != "warm" {
+			got[r.Case] = r
+		}
+	}
+	if runErr != nil {
+		t.Errorf("flood.py: %v\nstderr:\n%s", runErr, lastLines(stderr.String(), 30))
+	}
+
+	want := []struct {
+		name string
+		note *regexp.Regexp // the whole note, numbers included
+	}{
+		{"println", regexp.MustCompile(`^\.\.\. \[output truncated at 1 MiB; dropped 240,314 bytes from [\d,]+ writes\]$`)},
+		{"markdown", regexp.MustCompile(`^\.\.\. \[[\d,]+ displays dropped \(about [\d.]+ [kMG]B\): the cell's displays exceeded 16 MiB\]$`)},
+	}
+	for _, w := range want {
+		r, ok := got[w.name]
+		if !ok {
+			t.Errorf("%s: flood.py reported nothing for this case", w.name)
+			continue
+		}
+		t.Logf("%s x%d: idle after %.2f s; %d iopub messages, %d bytes (%v); kernel VmHWM %.1f MiB, worker %.1f MiB; notes %v",
+			r.Case, r.Count, r.ToIdle, r.IOPubMessages, r.IOPubBytes, r.ByType, r.KernelHWM, r.WorkerHWM, r.Notes)
+		if !r.Idle {
+			t.Errorf("%s: the client never got status idle (%d iopub messages received)", w.name, r.IOPubMessages)
+		}
+		if r.ReplyStatus != "ok" {
+			t.Errorf("%s: execute_reply status %q, want ok", w.name, r.ReplyStatus)
+		}
+		if len(r.Notes) != 1 || !w.note.MatchString(r.Notes[0].Text) {
+			t.Errorf("%s: notes %+v, want exactly one matching %s", w.name, r.Notes, w.note)
+		}
+	}
+	if r, ok := got["markdown"]; ok && len(r.Notes) == 1 {
+		// The displays shown and the displays dropped make the cell's 40,000.
+		shown := r.ByType["display_data"]
+		m := regexp.MustCompile(`^\.\.\. \[([\d,]+) displays dropped`).FindStringSubmatch(r.Notes[0].Text)
+		if m != nil {
+			if dropped := atoiCommas(m[1]); shown+dropped != r.Count {
+				t.Errorf("markdown: %d displays received + %d reported dropped = %d, want %d", shown, dropped, shown+dropped, r.Count)
+			}
+		}
+	}
+	if r, ok := got["println"]; ok && r.StreamBytes > 1<<20+200 {
+		t.Errorf("println: %d stream bytes reached the client, over the 1 MiB cap and its note", r.StreamBytes)
+	}
+	if t.Failed() {
+		t.Logf("flood.py stderr (kernel log included):\n%s", lastLines(stderr.String(), 30))
+	}
+
+	t.Run("stalled_client", func(t *testing.T) {
+		// A client that stops reading for 5 s mid-flood is disconnected
+		// (3 s stall timeout) and loses the output sent meanwhile, but
+		// gets the idle status when it reconnects.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", "2000:5", "--timeout", "90")
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+		var r floodResult
+		if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &r); jerr != nil || r.Case != "markdown" {
+			t.Fatalf("flood.py --stall printed no markdown result (%v, %v):\n%s\nstderr:\n%s", err, jerr, stdout.String(), lastLines(stderr.String(), 30))
+		}
+		t.Logf("stalled client: idle %v after %.2f s, %d iopub messages", r.Idle, r.ToIdle, r.IOPubMessages)
+		if !r.Idle || r.ReplyStatus != "ok" {
+			t.Errorf("stalled client: idle %v, reply %q: it would wait forever", r.Idle, r.ReplyStatus)
+		}
+		if err != nil {
+			t.Errorf("flood.py --stall: %v\nstderr:\n%s", err, lastLines(stderr.String(), 30))
+		}
+	})
+}
+
+// atoiCommas parses a count written with thousands separators.
+func atoiCommas(s string) int {
+	n := 0
+	for _, c := range s {
+		if c >= '0' && c <= '9' {
+			n = n*10 + int(c-'0')
+		}
+	}
+	return n
+}
