@@ -141,6 +141,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					e.typ = t.val
 					e.findex = index
 					n.anc.gen = rangeChan
+				} else if args, yield, ok := rangeFuncArgs(rangeOperand(n.anc).typ); ok {
+					// range over function (sbir patch 8a)
+					if err = sc.addRangeFunc(n.anc, args, yield); err != nil {
+						return false
+					}
 				} else {
 					// range over array or map
 					var ktyp, vtyp *itype
@@ -1729,6 +1734,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.rval = c.rval
 
 		case rangeStmt:
+			if rf, ok := n.val.(*rangeFuncLoop); ok {
+				rf.wire(n) // sbir patch 8a
+				break
+			}
 			if sc.rangeChanType(n) != nil {
 				n.start = n.child[1].start // Get chan
 				n.child[1].tnext = n       // then go to range function
