@@ -845,8 +845,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case defineXStmt:
 			wireChild(n)
-			if sc.def == nil {
-				// In global scope, type definition already handled by GTA.
+			if sc.def == nil && !inNestedBlock(n) {
+				// In global scope, type definition already handled by GTA
+				// (sbir patch 8c: except in a block, which GTA skips).
+				if src := n.lastChild(); src.kind == indexExpr {
+					// sbir patch 8c: v, ok := m[k]. GTA set the generator
+					// of the map index, compiling it has reset it since.
+					src.gen = getIndexMap2
+				}
 				break
 			}
 			err = compDefineX(sc, n)
@@ -2238,6 +2244,34 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 	return initNodes, err
 }
 
+// inNestedBlock reports whether n is inside a block other than the root of
+// its tree (sbir patch 8c): global type analysis skips such blocks.
+func inNestedBlock(n *node) bool {
+	for a := n.anc; a != nil; a = a.anc {
+		if a.kind == blockStmt && a.anc != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// defineXType returns the type of the value of n in a comma-ok definition.
+// Global type analysis of top-level statements (a REPL) gets here before n
+// is compiled, so its type is computed then (sbir patch 8c).
+func defineXType(sc *scope, n *node) (*itype, error) {
+	if n.typ != nil {
+		return n.typ, nil
+	}
+	t, err := nodeType(n.interp, sc, n)
+	if err == nil && t != nil && n.kind == unaryExpr && n.action == aRecv {
+		t = chanElement(t) // nodeType gives the channel's type
+	}
+	if err == nil && t == nil {
+		err = n.cfgErrorf("cannot determine the type of %s", n.name())
+	}
+	return t, err
+}
+
 func compDefineX(sc *scope, n *node) error {
 	l := len(n.child) - 1
 	types := []*itype{}
@@ -2286,7 +2320,11 @@ func compDefineX(sc *scope, n *node) error {
 		}
 
 	case indexExpr:
-		types = append(types, src.typ, sc.getType("bool"))
+		t, err := defineXType(sc, src)
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.child[l].gen = getIndexMap2
 		n.gen = nop
 
@@ -2296,12 +2334,20 @@ func compDefineX(sc *scope, n *node) error {
 		} else {
 			n.child[l].gen = typeAssertLong
 		}
-		types = append(types, n.child[l].child[1].typ, sc.getType("bool"))
+		t, err := defineXType(sc, n.child[l].child[1])
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.gen = nop
 
 	case unaryExpr:
 		if n.child[l].action == aRecv {
-			types = append(types, src.typ, sc.getType("bool"))
+			t, err := defineXType(sc, src)
+			if err != nil {
+				return err
+			}
+			types = append(types, t, sc.getType("bool"))
 			n.child[l].gen = recv2
 			n.gen = nop
 		}

@@ -1924,8 +1924,10 @@ func getIndexMap2(n *node) {
 		default:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(mi)
-				if v.IsValid() {
-					dest(f).Set(v)
+				if d := dest(f); v.IsValid() {
+					d.Set(v)
+				} else {
+					d.Set(reflect.Zero(d.Type())) // sbir patch 8c: a missing key gives the zero value
 				}
 				if doStatus {
 					value2(f).SetBool(v.IsValid())
@@ -1945,8 +1947,10 @@ func getIndexMap2(n *node) {
 		default:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(value1(f))
-				if v.IsValid() {
-					dest(f).Set(v)
+				if d := dest(f); v.IsValid() {
+					d.Set(v)
+				} else {
+					d.Set(reflect.Zero(d.Type())) // sbir patch 8c: a missing key gives the zero value
 				}
 				if doStatus {
 					value2(f).SetBool(v.IsValid())

@@ -423,3 +423,44 @@ func main() { f() }`)
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8c: comma-ok definitions at top level (a REPL's statements).
+func TestTopLevelCommaOk(t *testing.T) {
+	i, out := newIterInterp(t)
+	for _, src := range []string{
+		`import "fmt"`,
+		`type Reader interface{ Read() string }
+type buf struct{}
+func (buf) Read() string { return "r" }`,
+		`m := map[string]int{"a": 42}
+v, ok := m["a"]
+w, ok2 := m["zz"]
+_, ok3 := m["a"]
+var x Reader = buf{}
+_, isReader := x.(Reader)
+var a any = 3.5
+_, isInt := a.(int)
+ch := make(chan string, 1)
+ch <- "c"
+c, open := <-ch
+fmt.Println(v, ok, w, ok2, ok3, isReader, isInt, c, open)`,
+		`k, found := m["a"]`,
+		`fmt.Println(k, found)`,
+		`f := func() (int, bool) { return 7, true }
+for _, key := range []string{"a", "b"} {
+	n, ok := m[key]
+	r, ok2 := f()
+	if s, ok3 := m[key]; ok3 {
+		fmt.Println("if", s)
+	}
+	fmt.Println(n, ok, r, ok2)
+}`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got, want := out.String(), "42 true 0 false true true false c true\n42 true\nif 42\n42 true 7 true\n0 false 7 true\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
