@@ -211,6 +211,9 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		for _, val := range f.deferred {
 			val[0].Call(val[1:])
 		}
+		// sbir patch 8d: the root frame outlives this run (a REPL evaluates
+		// again in it); its deferred calls must not run again.
+		f.deferred = nil
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {

@@ -464,3 +464,25 @@ for _, key := range []string{"a", "b"} {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8d: a deferred call in a top-level block runs once, at the end of
+// its evaluation, not again at every later one.
+func TestTopLevelDeferRunsOnce(t *testing.T) {
+	i, out := newIterInterp(t)
+	for _, src := range []string{
+		`import "fmt"`,
+		`for i := 0; i < 2; i++ {
+	defer fmt.Println("deferred", i)
+}
+fmt.Println("body")`,
+		`fmt.Println("next")`,
+		`fmt.Println("last")`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got, want := out.String(), "body\ndeferred 1\ndeferred 0\nnext\nlast\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
