@@ -2482,9 +2482,19 @@ func getVars(n *node) (vars []*node) {
 func genGlobalVarDecl(nodes []*node, sc *scope) (*node, error) {
 	varNode := &node{kind: varDecl, action: aNop, gen: nop}
 
+	// sbir patch 8e: only variables declared in these nodes are waited
+	// for; others (defined by earlier evaluations of a REPL) are set.
+	pending := map[*node]bool{}
+	for _, n := range nodes {
+		pending[n] = true
+	}
 	deps := map[*node][]*node{}
 	for _, n := range nodes {
-		deps[n] = getVarDependencies(n, sc)
+		for _, d := range getVarDependencies(n, sc) {
+			if pending[d] {
+				deps[n] = append(deps[n], d)
+			}
+		}
 	}
 
 	inited := map[*node]bool{}

@@ -486,3 +486,24 @@ fmt.Println("body")`,
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8e: a var declaration may use a variable an earlier evaluation
+// defined with :=, and globals of one evaluation still wait for each other.
+func TestVarUsesEarlierDefinition(t *testing.T) {
+	i, out := newIterInterp(t)
+	for _, src := range []string{
+		`import "fmt"`,
+		`primes := [6]int{2, 3, 5, 7, 11, 13}`,
+		`var s []int = primes[1:4]`,
+		`var b = a + len(s)
+var a = primes[0]`,
+		`fmt.Println(s, a, b)`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got, want := out.String(), "[3 5 7] 2 5\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
