@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"reflect"
 	"strings"
 	"sync/atomic"
 )
@@ -387,6 +388,10 @@ func matchTypeParams(param, input *itype, byName map[string]*itype) {
 		}
 		return
 	}
+	if input.cat == valueT && input.rtype != nil && param.cat != valueT {
+		matchBinTypeParams(param, input.rtype, byName) // sbir patch 8f
+		return
+	}
 	if input.cat != param.cat {
 		input = input.underlying()
 	}
@@ -417,6 +422,46 @@ func matchTypeParams(param, input *itype, byName map[string]*itype) {
 		for i, r := range param.ret {
 			if i < len(input.ret) {
 				matchTypeParams(r, input.ret[i], byName)
+			}
+		}
+	}
+}
+
+// matchBinTypeParams is matchTypeParams for an argument of a compiled type,
+// such as strconv.Itoa passed for a func(T) U parameter (sbir patch 8f).
+func matchBinTypeParams(param *itype, rt reflect.Type, byName map[string]*itype) {
+	switch param.cat {
+	case linkedT:
+		matchBinTypeParams(param.val, rt, byName)
+	case arrayT, sliceT, variadicT:
+		if k := rt.Kind(); k == reflect.Slice || k == reflect.Array {
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case ptrT:
+		if rt.Kind() == reflect.Ptr {
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case chanT, chanRecvT, chanSendT:
+		if rt.Kind() == reflect.Chan {
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case mapT:
+		if rt.Kind() == reflect.Map {
+			matchTypeParams(param.key, valueTOf(rt.Key()), byName)
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case funcT:
+		if rt.Kind() != reflect.Func {
+			return
+		}
+		for i, a := range param.arg {
+			if i < rt.NumIn() {
+				matchTypeParams(a, valueTOf(rt.In(i)), byName)
+			}
+		}
+		for i, r := range param.ret {
+			if i < rt.NumOut() {
+				matchTypeParams(r, valueTOf(rt.Out(i)), byName)
 			}
 		}
 	}

@@ -507,3 +507,41 @@ var a = primes[0]`,
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8f: type parameters inferred from arguments of compiled types.
+func TestGenericInferenceFromCompiledTypes(t *testing.T) {
+	i, out := newIterInterp(t)
+	_, err := i.Eval(`package main
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+func Map[T, U any](s []T, f func(T) U) []U {
+	out := make([]U, 0, len(s))
+	for _, v := range s {
+		out = append(out, f(v))
+	}
+	return out
+}
+
+func Head[E any](s []E) E { return s[0] }
+
+func Keys[K comparable, V any](m map[K]V) int { return len(m) }
+
+func main() {
+	strs := Map([]int{1, 22}, strconv.Itoa)
+	fmt.Println(strs, len(strs[1]))
+	lens := Map(strs, func(s string) int { return len(s) })
+	fmt.Println(lens, Head(strings.Fields("x y")), Keys(url.Values{"a": nil}))
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "[1 22] 2\n[1 2] x 1\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
