@@ -2617,7 +2617,7 @@ func (n *node) isType(sc *scope) bool {
 		}
 	case identExpr:
 		return sc.getType(n.ident) != nil
-	case indexExpr:
+	case indexExpr, indexListExpr: // sbir patch 8g: indexListExpr too
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym

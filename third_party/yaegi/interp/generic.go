@@ -45,7 +45,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			nod = copyNode(nt, anc, true)
 			nod.typ = nt.typ
 
-		case indexExpr:
+		case indexExpr, indexListExpr: // sbir patch 8g: indexListExpr too
 			// Catch a possible recursive generic type definition
 			if root.kind != typeSpec {
 				break

@@ -545,3 +545,69 @@ func main() {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8g: generic types with several type parameters: recursive ones,
+// and composite literals of one instance sharing its type.
+func TestGenericMultiParamTypes(t *testing.T) {
+	i, out := newIterInterp(t)
+	_, err := i.Eval(`package main
+
+import (
+	"cmp"
+	"fmt"
+)
+
+type node[K cmp.Ordered, V any] struct {
+	k           K
+	v           V
+	left, right *node[K, V]
+}
+
+type Tree[K cmp.Ordered, V any] struct{ root *node[K, V] }
+
+func (t *Tree[K, V]) Put(k K, v V) {
+	p := &t.root
+	for *p != nil {
+		if k < (*p).k {
+			p = &(*p).left
+		} else {
+			p = &(*p).right
+		}
+	}
+	*p = &node[K, V]{k: k, v: v}
+}
+
+func (t *Tree[K, V]) Walk(f func(K, V)) {
+	var walk func(n *node[K, V])
+	walk = func(n *node[K, V]) {
+		if n != nil {
+			walk(n.left)
+			f(n.k, n.v)
+			walk(n.right)
+		}
+	}
+	walk(t.root)
+}
+
+type pair[A, B any] struct {
+	a A
+	b B
+}
+
+func main() {
+	var t Tree[string, int]
+	for i, w := range []string{"m", "c", "x"} {
+		t.Put(w, i)
+	}
+	t.Walk(func(k string, v int) { fmt.Print(k, v, " ") })
+	x := pair[string, int]{a: "a"}
+	y := pair[string, int]{a: "b", b: 2}
+	fmt.Println(x.a, y.a, y.b)
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "c1 m0 x2 a b 2\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
