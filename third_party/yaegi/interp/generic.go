@@ -340,7 +340,9 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 					fromUntyped[typ.name] = true
 				}
 			}
-			matchTypeParams(typ, at, byName)
+			if !matchGenericInstance(fun.interp, sc, c.lastChild(), at, byName) {
+				matchTypeParams(typ, at, byName)
+			}
 		}
 	}
 	// Type parameters constrained by ~[]E, ~map[K]V (or []E, map[K]V)
@@ -425,6 +427,53 @@ func matchTypeParams(param, input *itype, byName map[string]*itype) {
 			}
 		}
 	}
+}
+
+// matchGenericInstance matches a parameter type written as an instance of a
+// generic type, such as Seq[T] for type Seq[V any] func(yield func(V) bool),
+// with the type of an argument: the generic type's definition is matched
+// first, giving V, then each type argument (T) with what its type
+// parameter (V) matched (sbir patch 8h). It reports whether pn is such a
+// parameter type.
+func matchGenericInstance(interp *Interpreter, sc *scope, pn *node, input *itype, byName map[string]*itype) bool {
+	if pn.kind != indexExpr && pn.kind != indexListExpr {
+		return false
+	}
+	gt, err := nodeType(interp, sc, pn.child[0])
+	if err != nil || gt == nil || gt.cat != genericT || gt.node == nil || gt.node.anc == nil || gt.node.anc.kind != typeSpec {
+		return false
+	}
+	spec := gt.node.anc
+	if len(spec.child) != 3 {
+		return false
+	}
+	var names []string
+	for _, f := range spec.child[1].child {
+		for _, id := range f.child[:len(f.child)-1] {
+			names = append(names, id.ident)
+		}
+	}
+	dsc := spec.scope
+	if dsc == nil {
+		dsc = sc
+	}
+	def, err := nodeType(interp, dsc, spec.lastChild())
+	if err != nil || def == nil {
+		return false
+	}
+	inner := map[string]*itype{}
+	matchTypeParams(def, input, inner)
+	for i, a := range pn.child[1:] {
+		if i >= len(names) || inner[names[i]] == nil {
+			continue
+		}
+		at, err := nodeType(interp, sc, a)
+		if err != nil || at == nil {
+			continue
+		}
+		matchTypeParams(at, inner[names[i]], byName)
+	}
+	return true
 }
 
 // matchBinTypeParams is matchTypeParams for an argument of a compiled type,

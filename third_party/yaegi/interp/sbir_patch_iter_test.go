@@ -611,3 +611,53 @@ func main() {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8h: type parameters inferred through a parameter written as an
+// instance of a generic type (seq Seq[T]).
+func TestGenericInstanceParams(t *testing.T) {
+	i, out := newIterInterp(t)
+	_, err := i.Eval(`package main
+
+import "fmt"
+
+type Seq[V any] func(yield func(V) bool)
+
+func Values[V any](s []V) Seq[V] {
+	return func(yield func(V) bool) {
+		for _, v := range s {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+func Sum[T int | float64](seq Seq[T]) T {
+	var s T
+	for v := range seq {
+		s += v
+	}
+	return s
+}
+
+func Filter[V any](seq Seq[V], keep func(V) bool) Seq[V] {
+	return func(yield func(V) bool) {
+		for v := range seq {
+			if keep(v) && !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+func main() {
+	even := Filter(Values([]int{1, 2, 3, 4}), func(v int) bool { return v%2 == 0 })
+	fmt.Println(Sum(even), Sum(Values([]float64{1.5, 2})))
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "6 3.5\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
