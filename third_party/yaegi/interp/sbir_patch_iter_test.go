@@ -661,3 +661,28 @@ func main() {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8i: %T of an instance of a recursive generic struct type names it
+// (it recursed through its fields until the stack overflowed).
+func TestTypeVerbGenericStruct(t *testing.T) {
+	i, out := newIterInterp(t)
+	_, err := i.Eval(`package main
+
+import "fmt"
+
+type tn[K any] struct {
+	k    K
+	left *tn[K]
+}
+
+func main() {
+	type local struct{ a int }
+	fmt.Printf("%T %T %+v\n", tn[int]{}, local{}, tn[string]{k: "x"})
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "main.tn[int] main.local {k:x left:<nil>}\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
