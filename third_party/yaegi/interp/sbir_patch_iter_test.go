@@ -686,3 +686,50 @@ func main() {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8j: range statements that assign to existing variables.
+func TestRangeAssign(t *testing.T) {
+	i, out := newIterInterp(t)
+	_, err := i.Eval(`package main
+
+import "fmt"
+
+type P struct{ x int }
+
+func seq(yield func(string, int) bool) {
+	yield("a", 1)
+	yield("b", 2)
+}
+
+func main() {
+	var i, v int
+	for i, v = range []int{7, 8} {
+	}
+	var k string
+	m := map[string]int{"only": 1}
+	for k = range m {
+	}
+	var p P
+	for _, p.x = range []int{3, 4} {
+	}
+	var s string
+	var n int
+	for s, n = range seq {
+		if n == 2 {
+			break
+		}
+	}
+	for i = range []int{1, 2, 3} {
+		if i == 1 {
+			continue
+		}
+	}
+	fmt.Println(i, v, k, p.x, s, n)
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "2 8 only 4 b 2\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
