@@ -258,11 +258,13 @@ func rangeFunc(n *node) {
 			case rangeExhausted:
 				panic(rangeExhaustedError)
 			}
+			// Each iteration has its own variables (Go 1.22): closures
+			// made by an earlier iteration keep theirs.
 			if kindex >= 0 {
-				setRangeVar(f.data[kindex], in[0])
+				f.data[kindex] = newRangeVar(f.data[kindex].Type(), in[0])
 			}
 			if vindex >= 0 {
-				setRangeVar(f.data[vindex], in[1])
+				f.data[vindex] = newRangeVar(f.data[vindex].Type(), in[1])
 			}
 			stage = rangeInBody
 			f.data[state].SetInt(rangeFuncRunning)
@@ -294,6 +296,13 @@ func rangeFunc(n *node) {
 		}
 		return fnext
 	}
+}
+
+// newRangeVar returns a new iteration variable of type t holding src.
+func newRangeVar(t reflect.Type, src reflect.Value) reflect.Value {
+	v := reflect.New(t).Elem()
+	setRangeVar(v, src)
+	return v
 }
 
 // setRangeVar stores a yielded value in an iteration variable.

@@ -733,3 +733,34 @@ func main() {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// Patch 8a: each iteration of a range over a function has its own
+// variables, as in Go 1.22.
+func TestRangeFuncPerIterationVariables(t *testing.T) {
+	i, out := newIterInterp(t)
+	_, err := i.Eval(`package main
+
+import "fmt"
+
+func pairs(yield func(int, string) bool) {
+	yield(1, "a")
+	yield(2, "b")
+}
+
+func main() {
+	var fs []func() string
+	for k, v := range pairs {
+		fs = append(fs, func() string { return fmt.Sprint(k, v) })
+	}
+	for _, f := range fs {
+		fmt.Print(f(), " ")
+	}
+	fmt.Println()
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "1a 2b \n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
