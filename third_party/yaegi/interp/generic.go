@@ -444,7 +444,9 @@ func matchGenericInstance(interp *Interpreter, sc *scope, pn *node, input *itype
 		return false
 	}
 	spec := gt.node.anc
-	if len(spec.child) != 3 {
+	if len(spec.child) != 3 || spec.lastChild().kind == structType {
+		// Typing a generic struct's definition here would register it
+		// under the generic's name; such parameters are left as they were.
 		return false
 	}
 	var names []string
