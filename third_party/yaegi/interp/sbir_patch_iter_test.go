@@ -3,10 +3,8 @@ package interp_test
 import (
 	"bytes"
 	"errors"
-	"maps"
 	"reflect"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
@@ -25,11 +23,11 @@ func newIterInterp(t *testing.T) (*interp.Interpreter, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	if err := i.Use(interp.Exports{"seqs/seqs": {
-		"Lines":    reflect.ValueOf(strings.Lines),
-		"SplitSeq": reflect.ValueOf(strings.SplitSeq),
-		"Ints":     reflect.ValueOf(slices.Values[[]int]),
-		"Pairs":    reflect.ValueOf(slices.All[[]string]),
-		"Keys":     reflect.ValueOf(maps.Keys[map[string]int]),
+		"Lines":    reflect.ValueOf(compiledLines),
+		"SplitSeq": reflect.ValueOf(compiledSplit),
+		"Ints":     reflect.ValueOf(compiledValues[int]),
+		"Pairs":    reflect.ValueOf(compiledAll[string]),
+		"Keys":     reflect.ValueOf(compiledKeys[string, int]),
 		"Count": reflect.ValueOf(func(n int) func(func() bool) {
 			return func(yield func() bool) {
 				for i := 0; i < n; i++ {
@@ -43,6 +41,65 @@ func newIterInterp(t *testing.T) (*interp.Interpreter, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	return i, &out
+}
+
+// Compiled range functions, as the standard library's (this module is
+// go1.21, so strings.Lines, slices.Values and maps.Keys are not used).
+type stringSeq func(yield func(string) bool)
+
+func compiledLines(s string) stringSeq {
+	return func(yield func(string) bool) {
+		for len(s) > 0 {
+			i := strings.IndexByte(s, '\n') + 1
+			if i == 0 {
+				i = len(s)
+			}
+			if !yield(s[:i]) {
+				return
+			}
+			s = s[i:]
+		}
+	}
+}
+
+func compiledSplit(s, sep string) stringSeq {
+	return func(yield func(string) bool) {
+		for _, p := range strings.Split(s, sep) {
+			if !yield(p) {
+				return
+			}
+		}
+	}
+}
+
+func compiledValues[E any](s []E) func(func(E) bool) {
+	return func(yield func(E) bool) {
+		for _, v := range s {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+func compiledAll[E any](s []E) func(func(int, E) bool) {
+	return func(yield func(int, E) bool) {
+		for i, v := range s {
+			if !yield(i, v) {
+				return
+			}
+		}
+	}
+}
+
+func compiledKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
 }
 
 // Patch 8a: range over functions.
