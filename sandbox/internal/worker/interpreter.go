@@ -457,7 +457,7 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 			res.ErrorMessage = "the cell was interrupted"
 		case isCompilePanic(p):
 			res.ErrorName = wire.ClassCompileError
-			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as range over a function, an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with plain loops and named types"
+			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with named types"
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
 		}

@@ -813,6 +813,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 			st.push(addChild(&root, anc, pos, parenExpr, aNop), nod)
 
 		case *ast.RangeStmt:
+			assignRangeVars(a)
 			// Insert a missing ForRangeStmt for AST correctness
 			n := addChild(&root, anc, pos, forRangeStmt, aNop)
 			r := addChild(&root, astNode{n, nod}, pos, rangeStmt, aRange)
@@ -975,4 +976,33 @@ func (interp *Interpreter) dup(nod, anc *node) *node {
 		n.child = append(n.child, interp.dup(c, &n))
 	}
 	return &n
+}
+
+// assignRangeVars rewrites "for k, v = range x { ... }" as
+// "for k', v' := range x { k, v = k', v'; ... }" (sbir patch 8j): range
+// statements always defined new iteration variables, so the assigned
+// variables kept their values.
+func assignRangeVars(a *ast.RangeStmt) {
+	if a.Tok != token.ASSIGN || a.Body == nil {
+		return
+	}
+	var lhs, rhs []ast.Expr
+	for i, e := range []*ast.Expr{&a.Key, &a.Value} {
+		if *e == nil {
+			continue
+		}
+		if id, ok := (*e).(*ast.Ident); ok && id.Name == "_" {
+			continue
+		}
+		tmp := &ast.Ident{NamePos: (*e).Pos(), Name: [...]string{"_sbirRangeKey", "_sbirRangeValue"}[i]}
+		lhs = append(lhs, *e)
+		rhs = append(rhs, tmp)
+		*e = tmp
+	}
+	a.Tok = token.DEFINE
+	if len(lhs) == 0 {
+		return
+	}
+	assign := &ast.AssignStmt{Lhs: lhs, TokPos: a.TokPos, Tok: token.ASSIGN, Rhs: rhs}
+	a.Body.List = append([]ast.Stmt{assign}, a.Body.List...)
 }

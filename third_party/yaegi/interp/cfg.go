@@ -141,6 +141,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					e.typ = t.val
 					e.findex = index
 					n.anc.gen = rangeChan
+				} else if args, yield, ok := rangeFuncArgs(rangeOperand(n.anc).typ); ok {
+					// range over function (sbir patch 8a)
+					if err = sc.addRangeFunc(n.anc, args, yield); err != nil {
+						return false
+					}
 				} else {
 					// range over array or map
 					var ktyp, vtyp *itype
@@ -845,9 +850,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case defineXStmt:
 			wireChild(n)
-			if pkg := interp.scopes[importPath]; sc.def == nil && (sc == pkg || sc.anc == pkg) {
-				// In global scope, type definition already handled by GTA.
-				// sbir patch 13: but not in blocks nested there, which GTA skips.
+			if pkg := interp.scopes[importPath]; sc.def == nil && (sc == pkg || sc.anc == pkg) && !inNestedBlock(n) {
+				// In global scope, type definition already handled by GTA
+				// (sbir patches 8c and 13: except in a block or an if, for,
+				// switch or select statement, which GTA skips).
+				if src := n.lastChild(); src.kind == indexExpr {
+					// sbir patch 8c: v, ok := m[k]. GTA set the generator
+					// of the map index, compiling it has reset it since.
+					src.gen = getIndexMap2
+				}
 				break
 			}
 			err = compDefineX(sc, n)
@@ -1735,6 +1746,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.rval = c.rval
 
 		case rangeStmt:
+			if rf, ok := n.val.(*rangeFuncLoop); ok {
+				rf.wire(n) // sbir patch 8a
+				break
+			}
 			if sc.rangeChanType(n) != nil {
 				n.start = n.child[1].start // Get chan
 				n.child[1].tnext = n       // then go to range function
@@ -2255,6 +2270,34 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 	return initNodes, err
 }
 
+// inNestedBlock reports whether n is inside a block other than the root of
+// its tree (sbir patch 8c): global type analysis skips such blocks.
+func inNestedBlock(n *node) bool {
+	for a := n.anc; a != nil; a = a.anc {
+		if a.kind == blockStmt && a.anc != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// defineXType returns the type of the value of n in a comma-ok definition.
+// Global type analysis of top-level statements (a REPL) gets here before n
+// is compiled, so its type is computed then (sbir patch 8c).
+func defineXType(sc *scope, n *node) (*itype, error) {
+	if n.typ != nil {
+		return n.typ, nil
+	}
+	t, err := nodeType(n.interp, sc, n)
+	if err == nil && t != nil && n.kind == unaryExpr && n.action == aRecv {
+		t = chanElement(t) // nodeType gives the channel's type
+	}
+	if err == nil && t == nil {
+		err = n.cfgErrorf("cannot determine the type of %s", n.name())
+	}
+	return t, err
+}
+
 func compDefineX(sc *scope, n *node) error {
 	l := len(n.child) - 1
 	types := []*itype{}
@@ -2303,7 +2346,11 @@ func compDefineX(sc *scope, n *node) error {
 		}
 
 	case indexExpr:
-		types = append(types, src.typ, sc.getType("bool"))
+		t, err := defineXType(sc, src)
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.child[l].gen = getIndexMap2
 		n.gen = nop
 
@@ -2313,12 +2360,20 @@ func compDefineX(sc *scope, n *node) error {
 		} else {
 			n.child[l].gen = typeAssertLong
 		}
-		types = append(types, n.child[l].child[1].typ, sc.getType("bool"))
+		t, err := defineXType(sc, n.child[l].child[1])
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.gen = nop
 
 	case unaryExpr:
 		if n.child[l].action == aRecv {
-			types = append(types, src.typ, sc.getType("bool"))
+			t, err := defineXType(sc, src)
+			if err != nil {
+				return err
+			}
+			types = append(types, t, sc.getType("bool"))
 			n.child[l].gen = recv2
 			n.gen = nop
 		}
@@ -2453,9 +2508,19 @@ func getVars(n *node) (vars []*node) {
 func genGlobalVarDecl(nodes []*node, sc *scope) (*node, error) {
 	varNode := &node{kind: varDecl, action: aNop, gen: nop}
 
+	// sbir patch 8e: only variables declared in these nodes are waited
+	// for; others (defined by earlier evaluations of a REPL) are set.
+	pending := map[*node]bool{}
+	for _, n := range nodes {
+		pending[n] = true
+	}
 	deps := map[*node][]*node{}
 	for _, n := range nodes {
-		deps[n] = getVarDependencies(n, sc)
+		for _, d := range getVarDependencies(n, sc) {
+			if pending[d] {
+				deps[n] = append(deps[n], d)
+			}
+		}
 	}
 
 	inited := map[*node]bool{}
@@ -2578,7 +2643,7 @@ func (n *node) isType(sc *scope) bool {
 		}
 	case identExpr:
 		return sc.getType(n.ident) != nil
-	case indexExpr:
+	case indexExpr, indexListExpr: // sbir patch 8g: indexListExpr too
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"reflect"
 	"strings"
 	"sync/atomic"
 )
@@ -44,7 +45,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			nod = copyNode(nt, anc, true)
 			nod.typ = nt.typ
 
-		case indexExpr:
+		case indexExpr, indexListExpr: // sbir patch 8g: indexListExpr too
 			// Catch a possible recursive generic type definition
 			if root.kind != typeSpec {
 				break
@@ -340,7 +341,9 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 					fromUntyped[typ.name] = true
 				}
 			}
-			matchTypeParams(typ, at, byName)
+			if !matchGenericInstance(fun.interp, sc, c.lastChild(), at, byName) {
+				matchTypeParams(typ, at, byName)
+			}
 		}
 	}
 	// Type parameters constrained by ~[]E, ~map[K]V (or []E, map[K]V)
@@ -388,6 +391,10 @@ func matchTypeParams(param, input *itype, byName map[string]*itype) {
 		}
 		return
 	}
+	if input.cat == valueT && input.rtype != nil && param.cat != valueT {
+		matchBinTypeParams(param, input.rtype, byName) // sbir patch 8f
+		return
+	}
 	if input.cat != param.cat {
 		input = input.underlying()
 	}
@@ -418,6 +425,95 @@ func matchTypeParams(param, input *itype, byName map[string]*itype) {
 		for i, r := range param.ret {
 			if i < len(input.ret) {
 				matchTypeParams(r, input.ret[i], byName)
+			}
+		}
+	}
+}
+
+// matchGenericInstance matches a parameter type written as an instance of a
+// generic type, such as Seq[T] for type Seq[V any] func(yield func(V) bool),
+// with the type of an argument: the generic type's definition is matched
+// first, giving V, then each type argument (T) with what its type
+// parameter (V) matched (sbir patch 8h). It reports whether pn is such a
+// parameter type.
+func matchGenericInstance(interp *Interpreter, sc *scope, pn *node, input *itype, byName map[string]*itype) bool {
+	if pn.kind != indexExpr && pn.kind != indexListExpr {
+		return false
+	}
+	gt, err := nodeType(interp, sc, pn.child[0])
+	if err != nil || gt == nil || gt.cat != genericT || gt.node == nil || gt.node.anc == nil || gt.node.anc.kind != typeSpec {
+		return false
+	}
+	spec := gt.node.anc
+	if len(spec.child) != 3 || spec.lastChild().kind == structType {
+		// Typing a generic struct's definition here would register it
+		// under the generic's name; such parameters are left as they were.
+		return false
+	}
+	var names []string
+	for _, f := range spec.child[1].child {
+		for _, id := range f.child[:len(f.child)-1] {
+			names = append(names, id.ident)
+		}
+	}
+	dsc := spec.scope
+	if dsc == nil {
+		dsc = sc
+	}
+	def, err := nodeType(interp, dsc, spec.lastChild())
+	if err != nil || def == nil {
+		return false
+	}
+	inner := map[string]*itype{}
+	matchTypeParams(def, input, inner)
+	for i, a := range pn.child[1:] {
+		if i >= len(names) || inner[names[i]] == nil {
+			continue
+		}
+		at, err := nodeType(interp, sc, a)
+		if err != nil || at == nil {
+			continue
+		}
+		matchTypeParams(at, inner[names[i]], byName)
+	}
+	return true
+}
+
+// matchBinTypeParams is matchTypeParams for an argument of a compiled type,
+// such as strconv.Itoa passed for a func(T) U parameter (sbir patch 8f).
+func matchBinTypeParams(param *itype, rt reflect.Type, byName map[string]*itype) {
+	switch param.cat {
+	case linkedT:
+		matchBinTypeParams(param.val, rt, byName)
+	case arrayT, sliceT, variadicT:
+		if k := rt.Kind(); k == reflect.Slice || k == reflect.Array {
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case ptrT:
+		if rt.Kind() == reflect.Ptr {
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case chanT, chanRecvT, chanSendT:
+		if rt.Kind() == reflect.Chan {
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case mapT:
+		if rt.Kind() == reflect.Map {
+			matchTypeParams(param.key, valueTOf(rt.Key()), byName)
+			matchTypeParams(param.val, valueTOf(rt.Elem()), byName)
+		}
+	case funcT:
+		if rt.Kind() != reflect.Func {
+			return
+		}
+		for i, a := range param.arg {
+			if i < rt.NumIn() {
+				matchTypeParams(a, valueTOf(rt.In(i)), byName)
+			}
+		}
+		for i, r := range param.ret {
+			if i < rt.NumOut() {
+				matchTypeParams(r, valueTOf(rt.Out(i)), byName)
 			}
 		}
 	}

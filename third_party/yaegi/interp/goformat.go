@@ -336,7 +336,7 @@ func typeString(t *itype) string {
 			return "map[" + typeString(t.key) + "]" + typeString(t.val)
 		}
 	}
-	if t.name != "" && t.path != "" {
+	if t.name != "" && (t.path != "" || t.cat == structT) { // sbir patch 8i: instances of generic types have no path
 		pkg := t.path
 		if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
 			pkg = pkg[i+1:]

@@ -233,6 +233,9 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			val[0].Call(val[1:])
 		}
 		f.mutex.Lock()
+		// sbir patch 8d: the root frame outlives this run (a REPL evaluates
+		// again in it); its deferred calls must not run again.
+		f.deferred = nil
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
@@ -1025,20 +1028,6 @@ func _panic(n *node) {
 	}
 }
 
-// detach returns a copy of v that later assignments to the variable v may
-// be cannot change. sbir patch 13b: a deferred call's arguments are
-// evaluated where the defer statement stands, as the spec says; the
-// frame's value of a variable is the variable itself, so `defer
-// fmt.Println(i)` in a loop printed i's final value for every call.
-func detach(v reflect.Value) reflect.Value {
-	if !v.IsValid() || !v.CanAddr() || !v.CanInterface() {
-		return v
-	}
-	c := reflect.New(v.Type()).Elem()
-	c.Set(v)
-	return c
-}
-
 func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn func([]reflect.Value) []reflect.Value) {
 	next := getExec(n.tnext)
 
@@ -1047,7 +1036,7 @@ func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn fu
 			val := make([]reflect.Value, len(in)+1)
 			inTypes := make([]reflect.Type, len(in))
 			for i, v := range in {
-				val[i+1] = detach(v(f))
+				val[i+1] = deferArg(v(f)) // sbir patch 8b
 				inTypes[i] = val[i+1].Type()
 			}
 			outTypes := make([]reflect.Type, len(out))
@@ -1428,9 +1417,9 @@ func call(n *node) {
 		value = genFunctionWrapper(c0)
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
-			val[0] = value(f)
+			val[0] = deferArg(value(f)) // sbir patch 8b
 			for i, v := range values {
-				val[i+1] = detach(v(f))
+				val[i+1] = deferArg(v(f))
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -1720,7 +1709,7 @@ func callBin(n *node) {
 			val := make([]reflect.Value, l+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = detach(getBinValue(getMapType, v, f))
+				val[i+1] = deferArg(getBinValue(getMapType, v, f)) // sbir patch 8b
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -2015,8 +2004,10 @@ func getIndexMap2(n *node) {
 		default:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(mi)
-				if v.IsValid() {
-					dest(f).Set(v)
+				if d := dest(f); v.IsValid() {
+					d.Set(v)
+				} else {
+					d.Set(reflect.Zero(d.Type())) // sbir patch 8c: a missing key gives the zero value
 				}
 				if doStatus {
 					value2(f).SetBool(v.IsValid())
@@ -2036,8 +2027,10 @@ func getIndexMap2(n *node) {
 		default:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(value1(f))
-				if v.IsValid() {
-					dest(f).Set(v)
+				if d := dest(f); v.IsValid() {
+					d.Set(v)
+				} else {
+					d.Set(reflect.Zero(d.Type())) // sbir patch 8c: a missing key gives the zero value
 				}
 				if doStatus {
 					value2(f).SetBool(v.IsValid())
@@ -4257,4 +4250,18 @@ func realConst(n *node) {
 		n.rval = reflect.ValueOf(real(v.Complex()))
 		n.gen = nop
 	}
+}
+
+// deferArg returns a copy of v if it is a variable (sbir patch 8b): the
+// function value and arguments of a deferred call are evaluated when the
+// defer statement executes, so later assignments must not change them.
+func deferArg(v reflect.Value) reflect.Value {
+	// A value read through an unexported field cannot be Set into the
+	// copy; it cannot be assigned later either (sbir patch 13b).
+	if !v.IsValid() || !v.CanAddr() || !v.CanInterface() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
 }
