@@ -84,17 +84,19 @@ func (s *server) handleExecute(r *request) error {
 		if storeHistory && res.Err.Name != ErrorCodeTooLarge {
 			s.hist.add(count, c.Code, "", false)
 		}
+		if stopOnError {
+			// Abort the execute requests already waiting, as ipykernel
+			// does: a "Run All" must stop at the first failing cell.
+			// Counted before the reply goes out: a client that answers
+			// the reply with a new request must not see it aborted.
+			s.abortN = len(s.shellQ)
+		}
 		s.reply(r, "execute_reply", executeErrorReplyContent{
 			errorContent:    newErrorContent("error", res.Err),
 			ExecutionCount:  count,
 			UserExpressions: map[string]any{},
 			Payload:         []any{},
 		})
-		if stopOnError {
-			// Abort the execute requests already waiting, as ipykernel
-			// does: a "Run All" must stop at the first failing cell.
-			s.abortN = len(s.shellQ)
-		}
 		return nil
 	}
 
