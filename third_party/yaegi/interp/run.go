@@ -1565,6 +1565,45 @@ func getFrame(f *frame, l int) *frame {
 }
 
 // Callbin calls a function from a bin import, accessible through reflect.
+// callDirect calls v with in. sbir patch 14: the printing signatures of
+// fmt (Print, Println, Printf, Sprint, Sprintf, ...) are called directly
+// rather than through reflect.Value.Call, which costs more than the
+// formatting itself in a loop that prints; any other function goes
+// through Call.
+func callDirect(v reflect.Value, in []reflect.Value) []reflect.Value {
+	switch fn := v.Interface().(type) {
+	case func(...interface{}) (int, error):
+		n, err := fn(anyArgs(in, 0)...)
+		return []reflect.Value{reflect.ValueOf(n), reflect.ValueOf(&err).Elem()}
+	case func(string, ...interface{}) (int, error):
+		if len(in) == 0 || in[0].Kind() != reflect.String {
+			break
+		}
+		n, err := fn(in[0].String(), anyArgs(in, 1)...)
+		return []reflect.Value{reflect.ValueOf(n), reflect.ValueOf(&err).Elem()}
+	case func(...interface{}) string:
+		return []reflect.Value{reflect.ValueOf(fn(anyArgs(in, 0)...))}
+	case func(string, ...interface{}) string:
+		if len(in) == 0 || in[0].Kind() != reflect.String {
+			break
+		}
+		return []reflect.Value{reflect.ValueOf(fn(in[0].String(), anyArgs(in, 1)...))}
+	}
+	return v.Call(in)
+}
+
+// anyArgs returns in[from:] as the operands reflect.Value.Call would pass
+// to a ...interface{} parameter.
+func anyArgs(in []reflect.Value, from int) []interface{} {
+	args := make([]interface{}, len(in)-from)
+	for i, v := range in[from:] {
+		if v.IsValid() {
+			args[i] = v.Interface()
+		}
+	}
+	return args
+}
+
 func callBin(n *node) {
 	tnext := getExec(n.tnext)
 	fnext := getExec(n.fnext)
@@ -1601,7 +1640,7 @@ func callBin(n *node) {
 	}
 
 	// Determine if we should use `Call` or `CallSlice` on the function Value.
-	callFn := func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.Call(in) }
+	callFn := callDirect
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	}
