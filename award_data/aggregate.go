@@ -199,7 +199,7 @@ func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.V
 	if !(q >= 0 && q <= 1) {
 		return nil, errorf(op, "q is %v; it must be between 0 and 1", q)
 	}
-	// Bucket the values by group (counting sort), then sort each bucket.
+	// Bucket the values by group (counting sort), then select in each bucket.
 	start := make([]int, len(g.rep)+1)
 	ids := g.idList()
 	for k, id := range ids {
@@ -225,8 +225,7 @@ func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.V
 			out.SetNull(id)
 			continue
 		}
-		slices.Sort(seg)
-		out.Floats[id] = columnar.QuantileSorted(seg, q)
+		out.Floats[id] = columnar.Quantile(seg, q)
 	}
 	return out, nil
 }

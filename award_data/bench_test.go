@@ -99,6 +99,7 @@ var benchCells = []struct{ name, code string }{
 	{"PivotAgencyYear", `award_data.Pivot(award_data.PivotOptions{Rows: "Agency", Columns: "Award Year", Values: "Award Amount"}).Len()`},
 	{"Join10k", `award_data.Head(10000).Select("Company", "Award Year", "Award Amount").Join(award_data.Slice(5000, 15000).Select("Company", "Award Year", "Phase"), "inner", "Company", "Award Year").Len()`},
 	{"ExportCSV", `len(award_data.Select("Company", "Agency", "Award Year", "Award Amount", "Proposal Award Date").ToCSV())`},
+	{"MedianPhaseIByYear", `award_data.Where("Phase", "==", "Phase I").GroupBy("Award Year").Median("Award Amount").Len()`},
 }
 
 // BenchmarkDirect runs the questions as compiled Go.
@@ -123,6 +124,9 @@ func BenchmarkDirect(b *testing.B) {
 		},
 		"ExportCSV": func() any {
 			return len(award_data.Select("Company", "Agency", "Award Year", "Award Amount", "Proposal Award Date").ToCSV())
+		},
+		"MedianPhaseIByYear": func() any {
+			return award_data.Where("Phase", "==", "Phase I").GroupBy("Award Year").Median("Award Amount").Len()
 		},
 	}
 	for _, c := range benchCells {

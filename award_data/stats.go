@@ -143,8 +143,7 @@ func (f Frame) quantile(op, column string, q float64) float64 {
 	if len(v) == 0 {
 		return math.NaN()
 	}
-	slices.Sort(v)
-	return columnar.QuantileSorted(v, q)
+	return columnar.Quantile(v, q)
 }
 
 // Min returns the smallest value of a numeric column over f's rows,

@@ -1,6 +1,10 @@
 package columnar
 
-import "math"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // SumByCode adds vals[i] (NaN skipped) into out[slot[codes[i]]]. Large
 // inputs are split across processors; within a part, four interleaved
@@ -45,6 +49,68 @@ func SumByCode(out []float64, codes []int16, slot []int32, vals []float64) {
 			if s := acc[0][code] + acc[1][code] + acc[2][code] + acc[3][code]; s != 0 {
 				out[slot[code]] += s
 			}
+		}
+	}
+}
+
+// Quantile is numpy's default (linear) quantile of s, which it reorders:
+// it selects the one or two values the quantile needs instead of sorting
+// (linear time expected; a sort bounds the worst case), and gives exactly
+// what QuantileSorted gives on the sorted values.
+func Quantile(s []float64, q float64) float64 {
+	pos := q * float64(len(s)-1)
+	lo := int(math.Floor(pos))
+	hi := int(math.Ceil(pos))
+	selectKth(s, lo)
+	a := s[lo]
+	if lo == hi {
+		return a
+	}
+	b := slices.Min(s[lo+1:]) // everything after lo is ≥ s[lo]
+	return a + (b-a)*(pos-float64(lo))
+}
+
+// selectKth reorders s so that s[k] is the value a sort would put there,
+// with nothing smaller after it and nothing larger before it.
+func selectKth(s []float64, k int) {
+	lo, hi := 0, len(s)-1
+	for budget := 2 * bits.Len(uint(len(s))); hi > lo; budget-- {
+		if budget == 0 {
+			slices.Sort(s[lo : hi+1]) // adversarial pivots: bound the work
+			return
+		}
+		mid := lo + (hi-lo)/2
+		if s[mid] < s[lo] {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if s[hi] < s[lo] {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if s[hi] < s[mid] {
+			s[hi], s[mid] = s[mid], s[hi]
+		}
+		pivot := s[mid]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for s[j] > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return // j < k < i: s[k] equals the pivot and is in place
 		}
 	}
 }
