@@ -49,6 +49,10 @@ type Options struct {
 	// as os.Stdin, os.Stdout and os.Stderr (the only members of "os").
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Go starts f as a goroutine of the running cell, supervised as a go
+	// statement's is; sync.WaitGroup.Go starts its goroutines with it.
+	// Without it they are refused.
+	Go func(f func())
 }
 
 // Exports returns a fresh symbol table for one interpreter: every allowed
@@ -74,6 +78,13 @@ func Exports(opts Options) interp.Exports {
 		}
 		if dir == "time" && opts.Sleep != nil {
 			m["Sleep"] = reflect.ValueOf(opts.Sleep)
+		}
+		if dir == "sync" {
+			start := opts.Go
+			if start == nil {
+				start = func(func()) { panic("sync: WaitGroup.Go: this interpreter cannot start goroutines") }
+			}
+			m["StartGoroutine"] = reflect.ValueOf(start)
 		}
 		if mixed[dir] {
 			dir = hiddenPrefix + dir

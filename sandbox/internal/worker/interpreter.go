@@ -136,12 +136,13 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	// yaegi writes its panic traces to its own stderr, distinct from the
 	// cell's os.Stderr, so that only its lines are read as frames.
 	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
-	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr")})
+	gor := &goroutines{}
+	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr"),
+		Go: func(f func()) { gor.goStmt(f, out) }}) // sync.WaitGroup.Go, supervised
 	hideRefusedAPI(ex) // no reflect values reachable (reachable.go)
 	timers := &timerWatch{}
 	timers.wrap(ex)
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
-	gor := &goroutines{}
 	var sess *session
 	for name, v := range gor.exports(out) {
 		ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg][name] = v
