@@ -62,3 +62,18 @@ func TestLoopCopyKeepsChangesThroughFields(t *testing.T) {
 		}
 	}
 }
+
+// TestCellsCannotReplaceTheHelpers replays a red-team finding: a cell's
+// top-level `_sbir` took the place of the helper package, so that the go
+// and defer statements of later cells called the cell's own functions.
+func TestCellsCannotReplaceTheHelpers(t *testing.T) {
+	s := newTestSession(t, nil)
+	r := run(t, s, "type S struct{ Go func(func()) }\n_sbir := S{Go: func(f func()) { fmt.Println(\"mine\") }}")
+	if r.Success || r.ErrorName != ClassNotAllowed {
+		t.Fatalf("declaring _sbir: %+v", r)
+	}
+	r = run(t, s, "ch := make(chan int)\ngo func() { ch <- 1 }()\n<-ch")
+	if !r.Success || value(r) != "1" || strings.Contains(r.Stdout, "mine") {
+		t.Fatalf("a go statement after: %+v", r)
+	}
+}

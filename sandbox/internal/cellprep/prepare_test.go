@@ -87,6 +87,9 @@ func TestPrepareRefusals(t *testing.T) {
 		{"x := unsafe.Pointer(nil)", "line 1, column 6: unsafe is not allowed"},
 		// Red team: a go statement in a copied bound ran unsupervised.
 		{"for i := range len(func() []int { go spin(); return []int{1} }()) { _ = i }", "in the bound of `for i := range n` is not allowed"},
+		// Red team: a cell's _sbir replaced the helpers later rewrites call.
+		{"type S struct{ Go func(func()) }\n_sbir := S{}", "line 2, column 1: the name _sbir is not allowed: names starting with _sbir are the kernel's own"},
+		{"func f() { _sbirG1_0 := 1; _ = _sbirG1_0 }", "line 1, column 12: the name _sbirG1_0 is not allowed"},
 	} {
 		_, err := Prepare(tt.code, NewState())
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
