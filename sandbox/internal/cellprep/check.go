@@ -251,6 +251,12 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 			return nil
 		}
 	case *ast.Ident:
+		if strings.HasPrefix(n.Name, HelperPrefix) {
+			// A cell's own _sbir would take the place of the helpers
+			// the rewrites call (its Go, Defer) in later cells.
+			c.fail(n.Pos(), "the name "+n.Name, "names starting with "+HelperPrefix+" are the kernel's own; choose another name")
+			return nil
+		}
 		if c.renameMain && n.Name == "main" {
 			if s := c.off(n.Pos()); s >= 0 {
 				c.edits = append(c.edits, edit{s, s + len("main"), mainName})

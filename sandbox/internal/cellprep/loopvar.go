@@ -47,7 +47,7 @@ func (c *checker) copyLoopVars(f *ast.File) {
 	}
 	wrapped := map[ast.Stmt]bool{}
 	for _, l := range w.loops {
-		if !l.captured || l.assigned {
+		if !l.captured || l.assigned && !l.ranged {
 			continue
 		}
 		at := c.off(l.body.Lbrace)
@@ -118,7 +118,8 @@ type loopScope struct {
 	funcs    int      // function literal depth at the loop
 	top      ast.Stmt // the top-level statement holding a loop outside functions
 	captured bool     // a function literal in the body uses a variable
-	assigned bool     // the body assigns a variable or takes its address
+	assigned bool     // the body may change a variable (see assign)
+	ranged   bool     // a range loop, which never reads its variables back
 }
 
 type loopWalker struct {
@@ -142,7 +143,7 @@ func (w *loopWalker) walk(n ast.Node) {
 			if a, ok := n.Init.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
 				names = identNames(a.Lhs...)
 			}
-			w.loop(names, n.Body)
+			w.loop(names, n.Body, false)
 			return false
 		case *ast.RangeStmt:
 			w.walk(n.X)
@@ -150,7 +151,7 @@ func (w *loopWalker) walk(n ast.Node) {
 			if n.Tok == token.DEFINE {
 				names = identNames(n.Key, n.Value)
 			}
-			w.loop(names, n.Body)
+			w.loop(names, n.Body, true)
 			return false
 		case *ast.FuncLit:
 			w.funcs++
@@ -167,6 +168,12 @@ func (w *loopWalker) walk(n ast.Node) {
 			if n.Op == token.AND {
 				w.assign(n.X)
 			}
+		case *ast.CallExpr:
+			// c.M() may be a method with a pointer receiver, which
+			// changes c through its address.
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				w.assign(sel.X)
+			}
 		case *ast.Ident:
 			if l := w.innermost(n.Name); l != nil && w.funcs > l.funcs {
 				l.captured = true
@@ -177,7 +184,7 @@ func (w *loopWalker) walk(n ast.Node) {
 }
 
 // loop walks body with names declared per iteration.
-func (w *loopWalker) loop(names []string, body *ast.BlockStmt) {
+func (w *loopWalker) loop(names []string, body *ast.BlockStmt, ranged bool) {
 	if len(names) == 0 {
 		w.walk(body)
 		return
@@ -185,7 +192,7 @@ func (w *loopWalker) loop(names []string, body *ast.BlockStmt) {
 	if w.byName == nil {
 		w.byName = map[string][]*loopScope{}
 	}
-	l := &loopScope{names: names, body: body, funcs: w.funcs}
+	l := &loopScope{names: names, body: body, funcs: w.funcs, ranged: ranged}
 	if w.funcs == 0 {
 		l.top = w.cur
 	}
@@ -207,15 +214,33 @@ func (w *loopWalker) innermost(name string) *loopScope {
 	return nil
 }
 
-// assign marks the loop declaring the variable an expression assigns.
+// assign marks the loop declaring the variable an expression assigns,
+// also through a field or an element (c.n++, a[0] = 1, c.M() above): the
+// copy would hide the change from the loop's condition and post statement.
 func (w *loopWalker) assign(exprs ...ast.Expr) {
 	for _, e := range exprs {
 		for {
-			p, ok := e.(*ast.ParenExpr)
-			if !ok {
-				break
+			switch x := e.(type) {
+			case *ast.ParenExpr:
+				e = x.X
+				continue
+			case *ast.SelectorExpr:
+				e = x.X
+				continue
+			case *ast.IndexExpr:
+				e = x.X
+				continue
+			case *ast.IndexListExpr:
+				e = x.X
+				continue
+			case *ast.StarExpr:
+				e = x.X
+				continue
+			case *ast.SliceExpr:
+				e = x.X
+				continue
 			}
-			e = p.X
+			break
 		}
 		if id, ok := e.(*ast.Ident); ok {
 			if l := w.innermost(id.Name); l != nil {

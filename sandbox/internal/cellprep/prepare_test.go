@@ -32,6 +32,9 @@ func TestPrepareGolden(t *testing.T) {
 		{"loop that assigns its variable keeps it", "func f() {\n\tfor i := 0; i < 9; i++ {\n\t\tfs = append(fs, func() { use(i) })\n\t\ti++\n\t}\n}"},
 		{"top-level loop with defer", "for _, s := range xs {\n\tdefer func() { use(s) }()\n}"},
 		{"defer in a top-level loop is the cell's", "for i := 0; i < 2; i++ {\n\tdefer fmt.Println(i)\n}"},
+		{"loop that changes a field of its variable keeps it", "func f() {\n\tfor c := (C{}); c.n < 3; {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.n++\n\t}\n}"},
+		{"loop that may change its variable by a method keeps it", "func f() {\n\tfor c := (C{}); c.n < 3; c.Inc() {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.Inc()\n\t}\n}"},
+		{"range loop that assigns its variable still copies", "func f() {\n\tfor _, v := range xs {\n\t\tfs = append(fs, func() { use(v) })\n\t\tv.n = 1\n\t}\n}"},
 		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
 	}
 	var b strings.Builder
@@ -84,6 +87,9 @@ func TestPrepareRefusals(t *testing.T) {
 		{"x := unsafe.Pointer(nil)", "line 1, column 6: unsafe is not allowed"},
 		// Red team: a go statement in a copied bound ran unsupervised.
 		{"for i := range len(func() []int { go spin(); return []int{1} }()) { _ = i }", "in the bound of `for i := range n` is not allowed"},
+		// Red team: a cell's _sbir replaced the helpers later rewrites call.
+		{"type S struct{ Go func(func()) }\n_sbir := S{}", "line 2, column 1: the name _sbir is not allowed: names starting with _sbir are the kernel's own"},
+		{"func f() { _sbirG1_0 := 1; _ = _sbirG1_0 }", "line 1, column 12: the name _sbirG1_0 is not allowed"},
 	} {
 		_, err := Prepare(tt.code, NewState())
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
