@@ -77,3 +77,24 @@ func TestCellsCannotReplaceTheHelpers(t *testing.T) {
 		t.Fatalf("a go statement after: %+v", r)
 	}
 }
+
+// TestWaitGroupGoIsSupervised replays a red-team finding: the compiled
+// sync.WaitGroup.Go started a goroutine the cell's end did not stop; it
+// printed into the next cell and then crashed the worker.
+func TestWaitGroupGoIsSupervised(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = 2 * time.Second })
+	r := run(t, s, "var wg sync.WaitGroup\nwg.Go(func() { for i := 0; ; i++ { time.Sleep(300 * time.Millisecond); fmt.Println(\"late\", i) } })")
+	// A snippet waits for its goroutines until the cell's limit.
+	if r.Success || r.ErrorName != ClassTimeout {
+		t.Fatalf("a WaitGroup.Go goroutine that never ends: %+v", r)
+	}
+	r = run(t, s, "time.Sleep(1500 * time.Millisecond); 1 + 1")
+	if !r.Success || value(r) != "2" || strings.Contains(r.Stdout, "late") || r.Restarted {
+		t.Fatalf("the next cell: %+v", r)
+	}
+	// And WaitGroup.Go still does what it is for.
+	r = run(t, s, "var wg2 sync.WaitGroup\nn := 0\nvar mu sync.Mutex\nfor i := range 10 { wg2.Go(func() { mu.Lock(); n += i; mu.Unlock() }) }\nwg2.Wait()\nn")
+	if !r.Success || value(r) != "45" {
+		t.Fatalf("WaitGroup.Go: %+v", r)
+	}
+}
