@@ -35,6 +35,7 @@ func TestPrepareGolden(t *testing.T) {
 		{"loop that changes a field of its variable keeps it", "func f() {\n\tfor c := (C{}); c.n < 3; {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.n++\n\t}\n}"},
 		{"loop that may change its variable by a method keeps it", "func f() {\n\tfor c := (C{}); c.n < 3; c.Inc() {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.Inc()\n\t}\n}"},
 		{"range loop that assigns its variable still copies", "func f() {\n\tfor _, v := range xs {\n\t\tfs = append(fs, func() { use(v) })\n\t\tv.n = 1\n\t}\n}"},
+		{"composite literals in headers", "for a := [1]int{}; a[0] < 1; a[0]++ {\n\tn++\n}\nif m := map[string]int{\"a\": 1}; m[\"a\"] > 0 {\n\tn++\n}"},
 		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
 	}
 	var b strings.Builder

@@ -65,7 +65,12 @@ func splitTopLevel(code string) ([]segment, error) {
 			case token.FOR, token.IF, token.SWITCH:
 				header = true
 			case token.LBRACE:
-				header = false
+				// The block's brace, unless it opens a composite literal
+				// of an array, slice or map type (`for a := [1]int{}; …`),
+				// which Go allows in a header (a bare T{} it does not).
+				if !literalBrace(toks) {
+					header = false
+				}
 			}
 		}
 		if start < 0 {
@@ -107,6 +112,20 @@ func splitTopLevel(code string) ([]segment, error) {
 		return nil, errs
 	}
 	return segs, nil
+}
+
+// literalBrace reports whether a { after toks opens a composite literal
+// whose type ends in an element type name after a bracket: [1]int{,
+// map[string]int{, []pkg.T{.
+func literalBrace(toks []token.Token) bool {
+	n := len(toks)
+	switch {
+	case n >= 2 && toks[n-1] == token.IDENT && toks[n-2] == token.RBRACK:
+		return true
+	case n >= 4 && toks[n-1] == token.IDENT && toks[n-2] == token.PERIOD && toks[n-3] == token.IDENT && toks[n-4] == token.RBRACK:
+		return true
+	}
+	return false
 }
 
 // classify decides whether a segment is a declaration from its tokens.
