@@ -2096,6 +2096,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				init := n.child[1].lastChild().child[0]
 				init.tnext = sbn.start
 				n.child[0].tnext = init.start
+			} else if len(n.child) == 3 {
+				// sbir patch 15: "switch init; tag {": the tag is evaluated
+				// after the init. It was skipped, so a tag that needs
+				// computing (len(s), x+1, f()) read as its zero value.
+				n.child[0].tnext = n.child[1].start
+				n.child[1].tnext = sbn.start
 			} else {
 				n.child[0].tnext = sbn.start
 			}

@@ -37,3 +37,25 @@ func TestDirectPrintCalls(t *testing.T) {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
+
+// TestSwitchInitThenTag checks sbir patch 15: in "switch init; tag {" the
+// tag is evaluated after the init, whatever its form.
+func TestSwitchInitThenTag(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		`import "fmt"`,
+		"func f() (r []int) {\n\tswitch s := []string{\"x\"}; len(s) {\n\tcase 1:\n\t\tr = append(r, 1)\n\t}\n\tswitch x := 1; x + 1 {\n\tcase 2:\n\t\tr = append(r, 2)\n\t}\n\tswitch x := 3; x {\n\tcase 3:\n\t\tr = append(r, 3)\n\t}\n\treturn r\n}",
+		`fmt.Println(f())`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("Eval(%q): %v", src, err)
+		}
+	}
+	if got := out.String(); got != "[1 2 3]\n" {
+		t.Errorf("output %q, want %q", got, "[1 2 3]\n")
+	}
+}
