@@ -98,3 +98,21 @@ func TestWaitGroupGoIsSupervised(t *testing.T) {
 		t.Fatalf("WaitGroup.Go: %+v", r)
 	}
 }
+
+// TestTopLevelDeferredPanicsAndExits replays a red-team finding: a panic
+// in a cell's top-level deferred call was lost (the cell succeeded), and a
+// deferred os.Exit ended the cell as a success.
+func TestTopLevelDeferredPanicsAndExits(t *testing.T) {
+	s := newTestSession(t, nil)
+	r := run(t, s, "for i := range 2 {\n\tdefer func() { panic(i) }()\n}\nfmt.Println(\"body\")")
+	if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "1 (in a deferred call") || r.Stdout != "body\n" {
+		t.Fatalf("a panicking deferred call: %+v", r)
+	}
+	r = run(t, s, "defer os.Exit(3)\nfmt.Println(\"x\")")
+	if r.Success || r.ErrorName != ClassExit || !strings.Contains(r.ErrorMessage, "exit status 3") {
+		t.Fatalf("a deferred os.Exit: %+v", r)
+	}
+	if r = run(t, s, "1 + 1"); !r.Success || value(r) != "2" {
+		t.Fatalf("the next cell: %+v", r)
+	}
+}

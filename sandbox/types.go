@@ -53,4 +53,5 @@ const (
 	ClassCodeTooLarge  = wire.ClassCodeTooLarge
 	ClassSandboxError  = wire.ClassSandboxError
 	ClassPackageError  = wire.ClassPackageError
+	ClassExit          = wire.ClassExit
 )

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 )
 
 // maxGoroutines bounds the goroutines cells may have alive in one worker
@@ -40,8 +42,9 @@ type cellGroup struct {
 // goroutinePanic is a panic that ended one of a cell's goroutines: as in a
 // Go program, it ends the whole cell.
 type goroutinePanic struct {
-	value  any
-	frames []string
+	value    any
+	frames   []string
+	deferred bool // in a top-level deferred call, not a goroutine
 }
 
 func (g *goroutines) begin(cancel context.CancelFunc) *cellGroup {
@@ -93,6 +96,30 @@ func (g *goroutines) deferStmt(f func()) {
 	g.mu.Unlock()
 }
 
+// runDeferred runs one of the cell's top-level deferred calls. A panic in
+// it fails the cell as a panic in a goroutine does (the first one is
+// reported; the other deferred calls still run, as in Go), and os.Exit
+// ends the cell with its status; an interrupt goes on up.
+func (c *cellGroup) runDeferred(g *goroutines, f func()) (exited bool) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if r == errInterrupted {
+			panic(r)
+		}
+		_, exited = r.(symbols.ExitError)
+		g.mu.Lock()
+		if c.panic == nil {
+			c.panic = &goroutinePanic{value: r, deferred: true}
+		}
+		g.mu.Unlock()
+	}()
+	f()
+	return false
+}
+
 // state returns the running cell's goroutine count, idle channel and
 // panic.
 func (c *cellGroup) state(g *goroutines) (running int, idle chan struct{}, p *goroutinePanic) {
@@ -110,7 +137,9 @@ func (c *cellGroup) finish(ctx context.Context, g *goroutines, program bool, sto
 	c.defers = nil
 	g.mu.Unlock()
 	for i := len(defers) - 1; i >= 0; i-- {
-		defers[i]()
+		if exited := c.runDeferred(g, defers[i]); exited {
+			break // os.Exit ends the program: no more deferred calls
+		}
 	}
 	running, idle, _ := c.state(g)
 	if running == 0 {
@@ -183,5 +212,9 @@ func bind(f any, args []any) func() {
 
 // message formats a goroutine's panic as the cell's error.
 func (p *goroutinePanic) message() string {
-	return strings.TrimSpace(fmt.Sprint(p.value)) + " (in a goroutine the cell started)"
+	where := " (in a goroutine the cell started)"
+	if p.deferred {
+		where = " (in a deferred call of the cell)"
+	}
+	return strings.TrimSpace(fmt.Sprint(p.value)) + where
 }
