@@ -2,7 +2,6 @@ package worker_test
 
 import (
 	"context"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -198,37 +197,7 @@ func main() {
 
 // TestConcurrencyAgainstGoRun runs each of concPrograms in a sandbox
 // session and with `go run`, and compares stdout, stderr and failure.
-func TestConcurrencyAgainstGoRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a sandbox session and go run per program")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH: the expected outputs come from go run")
-	}
-	for _, p := range concPrograms {
-		t.Run(p.name, func(t *testing.T) {
-			wantOut, wantErr, wantFail := goRun(t, goBin, p.src)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			l := sandbox.DefaultLimits()
-			l.CellTimeout = 10 * time.Second
-			s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			res, err := s.Run(ctx, p.src, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Stdout != wantOut || res.Stderr != wantErr || res.Success == wantFail {
-				t.Errorf("got stdout %q stderr %q success %v (%s: %s)\nwant (go run) stdout %q stderr %q failed %v",
-					res.Stdout, res.Stderr, res.Success, res.ErrorName, res.ErrorMessage, wantOut, wantErr, wantFail)
-			}
-		})
-	}
-}
+func TestConcurrencyAgainstGoRun(t *testing.T) { compareWithGoRun(t, concPrograms) }
 
 // TestRuntimeErrorMessages checks that a cell's index and nil dereference
 // mistakes fail with gc's runtime errors (yaegi patch 10c), through a

@@ -1,12 +1,7 @@
 package worker_test
 
 import (
-	"context"
-	"os/exec"
 	"testing"
-	"time"
-
-	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
 // methodPrograms pass values of interpreted types with methods to
@@ -191,32 +186,4 @@ func main() {
 
 // TestMethodsAgainstGoRun runs each of methodPrograms in a sandbox
 // session and with go run, and compares their output.
-func TestMethodsAgainstGoRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a sandbox session and go run per program")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH: the expected outputs come from go run")
-	}
-	for _, p := range methodPrograms {
-		t.Run(p.name, func(t *testing.T) {
-			wantOut, wantErr, wantFail := goRun(t, goBin, p.src)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: sandbox.DefaultLimits()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			res, err := s.Run(ctx, p.src, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Stdout != wantOut || res.Stderr != wantErr || res.Success == wantFail {
-				t.Errorf("got stdout %q stderr %q success %v (%s: %s)\nwant (go run) stdout %q stderr %q failed %v",
-					res.Stdout, res.Stderr, res.Success, res.ErrorName, res.ErrorMessage, wantOut, wantErr, wantFail)
-			}
-		})
-	}
-}
+func TestMethodsAgainstGoRun(t *testing.T) { compareWithGoRun(t, methodPrograms) }

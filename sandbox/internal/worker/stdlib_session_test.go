@@ -384,7 +384,13 @@ func main() {
 
 // TestStdlibAgainstGoRun runs each program in a sandbox session and with
 // `go run`, and compares stdout, stderr and whether it failed.
-func TestStdlibAgainstGoRun(t *testing.T) {
+func TestStdlibAgainstGoRun(t *testing.T) { compareWithGoRun(t, stdlibPrograms) }
+
+// compareWithGoRun runs each program as one cell of a fresh sandbox
+// session and with `go run`, and compares stdout, stderr and whether it
+// failed.
+func compareWithGoRun(t *testing.T, programs []struct{ name, src string }) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a sandbox session and go run per program")
 	}
@@ -392,7 +398,7 @@ func TestStdlibAgainstGoRun(t *testing.T) {
 	if err != nil {
 		t.Skip("go is not on PATH: the expected outputs come from go run")
 	}
-	for _, p := range stdlibPrograms {
+	for _, p := range programs {
 		t.Run(p.name, func(t *testing.T) {
 			wantOut, wantErr, wantFail := goRun(t, goBin, p.src)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
