@@ -219,28 +219,8 @@ func (w *loopWalker) innermost(name string) *loopScope {
 // copy would hide the change from the loop's condition and post statement.
 func (w *loopWalker) assign(exprs ...ast.Expr) {
 	for _, e := range exprs {
-		for {
-			switch x := e.(type) {
-			case *ast.ParenExpr:
-				e = x.X
-				continue
-			case *ast.SelectorExpr:
-				e = x.X
-				continue
-			case *ast.IndexExpr:
-				e = x.X
-				continue
-			case *ast.IndexListExpr:
-				e = x.X
-				continue
-			case *ast.StarExpr:
-				e = x.X
-				continue
-			case *ast.SliceExpr:
-				e = x.X
-				continue
-			}
-			break
+		for x := applyTarget(e); x != nil; x = applyTarget(e) {
+			e = x
 		}
 		if id, ok := e.(*ast.Ident); ok {
 			if l := w.innermost(id.Name); l != nil {
@@ -259,4 +239,24 @@ func identNames(exprs ...ast.Expr) []string {
 		}
 	}
 	return names
+}
+
+// applyTarget returns what a parenthesis, selector, index, slice or
+// dereference is applied to, or nil for any other expression.
+func applyTarget(e ast.Expr) ast.Expr {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return x.X
+	case *ast.SelectorExpr:
+		return x.X
+	case *ast.IndexExpr:
+		return x.X
+	case *ast.IndexListExpr:
+		return x.X
+	case *ast.StarExpr:
+		return x.X
+	case *ast.SliceExpr:
+		return x.X
+	}
+	return nil
 }
