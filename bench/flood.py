@@ -45,6 +45,8 @@ import time
 
 import zmq
 
+from scale import children  # descendants of a pid, thread by thread
+
 CELLS = {
     "warm": 'fmt.Println("warm", {n})',
     "println": 'for i := 0; i < {n}; i++ {{ fmt.Println(i) }}',
@@ -73,19 +75,6 @@ def reset_peak(pid):
         return True
     except OSError:
         return False
-
-
-def children(pid):
-    out = []
-    try:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out += [int(p) for p in f.read().split()]
-    except OSError:
-        pass
-    for c in list(out):
-        out += children(c)
-    return out
 
 
 class Sampler(threading.Thread):
