@@ -1,7 +1,6 @@
 package worker_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -206,13 +205,7 @@ func TestRuntimeErrorMessages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a sandbox session")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: sandbox.DefaultLimits()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := startSession(t, 60*time.Second, 0)
 	const nilDeref = "runtime error: invalid memory address or nil pointer dereference"
 	for _, c := range []struct{ code, want string }{
 		{"xs := []int{1, 2, 3}\ni := 5\nfmt.Println(xs[i])", "runtime error: index out of range [5] with length 3"},

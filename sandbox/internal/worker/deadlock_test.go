@@ -1,7 +1,6 @@
 package worker_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -19,15 +18,7 @@ func TestDeadlock(t *testing.T) {
 		t.Skip("starts a sandbox session")
 	}
 	const limit = 20 * time.Second
-	ctx, cancel := context.WithTimeout(context.Background(), 10*limit)
-	defer cancel()
-	l := sandbox.DefaultLimits()
-	l.CellTimeout = limit
-	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := startSession(t, 10*limit, limit)
 
 	const deadlock = "all goroutines are asleep - deadlock!"
 	for _, c := range []struct {

@@ -1,12 +1,9 @@
 package worker_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
 // importCase is a sequence of cells run in one session: every cell but
@@ -29,15 +26,7 @@ func runImportCases(t *testing.T, cases []importCase) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			l := sandbox.DefaultLimits()
-			l.CellTimeout = 10 * time.Second
-			s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			ctx, s := startSession(t, 60*time.Second, 10*time.Second)
 			for i, c := range tc.cells {
 				res, err := s.Run(ctx, c, nil)
 				if err != nil {

@@ -1,12 +1,9 @@
 package worker_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
 // iterSessions are sequences of cells using range over functions and the
@@ -129,13 +126,7 @@ func TestRangeOverFuncCells(t *testing.T) {
 	}
 	for _, sess := range iterSessions {
 		t.Run(sess.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: sandbox.DefaultLimits()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			ctx, s := startSession(t, 60*time.Second, 0)
 			if _, err := s.Run(ctx, `import "fmt"`, nil); err != nil {
 				t.Fatal(err)
 			}

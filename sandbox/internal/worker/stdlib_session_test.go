@@ -401,15 +401,7 @@ func compareWithGoRun(t *testing.T, programs []struct{ name, src string }) {
 	for _, p := range programs {
 		t.Run(p.name, func(t *testing.T) {
 			wantOut, wantErr, wantFail := goRun(t, goBin, p.src)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			l := sandbox.DefaultLimits()
-			l.CellTimeout = 10 * time.Second
-			s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			ctx, s := startSession(t, 30*time.Second, 10*time.Second)
 			res, err := s.Run(ctx, p.src, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -425,6 +417,25 @@ func compareWithGoRun(t *testing.T, programs []struct{ name, src string }) {
 			}
 		})
 	}
+}
+
+// startSession starts a sandbox session closed when the test ends, with
+// a context that ends after deadline; cellTimeout 0 keeps the default
+// cell limit.
+func startSession(t *testing.T, deadline, cellTimeout time.Duration) (context.Context, *sandbox.Session) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	t.Cleanup(cancel)
+	l := sandbox.DefaultLimits()
+	if cellTimeout > 0 {
+		l.CellTimeout = cellTimeout
+	}
+	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return ctx, s
 }
 
 // goRun runs src with `go run` in a temporary module and returns its
@@ -465,13 +476,7 @@ func TestDidYouMean(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a sandbox session")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: sandbox.DefaultLimits()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := startSession(t, 30*time.Second, 0)
 	for code, want := range map[string]string{
 		`strings.toUpper("x")`:        "package strings has no symbol toUpper; did you mean ToUpper?",
 		`x := slices.Sortd([]int{1})`: "package slices has no symbol Sortd; did you mean Sort or Sorted?",
