@@ -1565,6 +1565,16 @@ func getFrame(f *frame, l int) *frame {
 }
 
 // Callbin calls a function from a bin import, accessible through reflect.
+// directTypes are the function types callDirect calls without
+// reflect.Value.Call; callBin picks it by type once, when it compiles a
+// call, so other calls pay nothing.
+var directTypes = map[reflect.Type]bool{
+	reflect.TypeOf((func(...interface{}) (int, error))(nil)):         true,
+	reflect.TypeOf((func(string, ...interface{}) (int, error))(nil)): true,
+	reflect.TypeOf((func(...interface{}) string)(nil)):               true,
+	reflect.TypeOf((func(string, ...interface{}) string)(nil)):       true,
+}
+
 // callDirect calls v with in. sbir patch 14: the printing signatures of
 // fmt (Print, Println, Printf, Sprint, Sprintf, ...) are called directly
 // rather than through reflect.Value.Call, which costs more than the
@@ -1640,7 +1650,10 @@ func callBin(n *node) {
 	}
 
 	// Determine if we should use `Call` or `CallSlice` on the function Value.
-	callFn := callDirect
+	callFn := func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.Call(in) }
+	if directTypes[funcType] {
+		callFn = callDirect // sbir patch 14
+	}
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	}
