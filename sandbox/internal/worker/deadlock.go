@@ -324,18 +324,28 @@ func watchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 	}
 }
 
-// judgeNow dumps all goroutines into *buf (grown as needed) and judges.
+// judgeNow dumps all goroutines and judges.
 func judgeNow(buf *[]byte) verdict {
+	dump, ok := dumpAll(buf)
+	if !ok {
+		return verdictNone
+	}
+	return judge(dump)
+}
+
+// dumpAll writes a dump of all goroutines (runtime.Stack) into *buf,
+// grown as needed up to maxStackDump; ok is false when it does not fit.
+func dumpAll(buf *[]byte) (dump []byte, ok bool) {
 	if len(*buf) == 0 {
 		*buf = make([]byte, 64<<10)
 	}
 	for {
 		n := runtime.Stack(*buf, true)
 		if n < len(*buf) {
-			return judge((*buf)[:n])
+			return (*buf)[:n], true
 		}
 		if len(*buf) >= maxStackDump {
-			return verdictNone
+			return nil, false
 		}
 		*buf = make([]byte, 2*len(*buf))
 	}
@@ -345,23 +355,15 @@ func judgeNow(buf *[]byte) verdict {
 // statement started.
 const cellGoFrame = "/sandbox/internal/worker.(*goroutines).goStmt.func"
 
-// cellGoroutinesRunning dumps all goroutines into *buf (grown as needed)
-// and counts the cell-started ones that are running or waiting to run:
-// after the interpreter stopped them, those are inside compiled code.
+// cellGoroutinesRunning counts, in a dump of all goroutines, the
+// cell-started ones that are running or waiting to run: after the
+// interpreter stopped them, those are inside compiled code.
 func cellGoroutinesRunning(buf *[]byte) int {
-	if len(*buf) == 0 {
-		*buf = make([]byte, 64<<10)
+	dump, ok := dumpAll(buf)
+	if !ok {
+		return 0
 	}
-	for {
-		n := runtime.Stack(*buf, true)
-		if n < len(*buf) {
-			return countRunning((*buf)[:n])
-		}
-		if len(*buf) >= maxStackDump {
-			return 0
-		}
-		*buf = make([]byte, 2*len(*buf))
-	}
+	return countRunning(dump)
 }
 
 // countRunning counts, in a dump, the goroutines started by cells' go
