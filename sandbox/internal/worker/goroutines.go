@@ -32,6 +32,8 @@ type cellGroup struct {
 	idle    chan struct{} // closed when running drops to 0
 	panic   *goroutinePanic
 	defers  []func()
+	done    <-chan struct{} // the cell's context's
+	stopped int             // goroutines that ended after the cell was interrupted
 	// stuck is closed by the deadlock detector when the cell's statements
 	// are done and its goroutines are all blocked for good; stuckEnded
 	// records that the wait for them ended that way.
@@ -47,8 +49,8 @@ type goroutinePanic struct {
 	deferred bool // in a top-level deferred call, not a goroutine
 }
 
-func (g *goroutines) begin(cancel context.CancelFunc) *cellGroup {
-	c := &cellGroup{cancel: cancel, idle: make(chan struct{}), stuck: make(chan struct{})}
+func (g *goroutines) begin(ctx context.Context, cancel context.CancelFunc) *cellGroup {
+	c := &cellGroup{cancel: cancel, done: ctx.Done(), idle: make(chan struct{}), stuck: make(chan struct{})}
 	close(c.idle)
 	g.mu.Lock()
 	g.cur = c
@@ -77,6 +79,13 @@ func (g *goroutines) goStmt(f func(), out *cellOutput) {
 			if r != nil && r != errInterrupted && c.panic == nil {
 				c.panic = &goroutinePanic{value: r, frames: out.takeFrames()}
 				c.cancel()
+			}
+			select {
+			case <-c.done:
+				// Ended by the interrupt or the time limit: counted
+				// here, since the wait for them may see them gone first.
+				c.stopped++
+			default:
 			}
 			g.live--
 			c.running--

@@ -183,7 +183,7 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	ctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
-	cg := s.gor.begin(cancel)
+	cg := s.gor.begin(ctx, cancel)
 	cellContext.Store(&ctx)
 	go watchDeadlock(ctx, cancelCause, cg.stuck, s.timers)
 	program := false
@@ -272,14 +272,15 @@ func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) (stu
 	_, _ = s.in.EvalWithContext(fctx, cellprep.HelperPkg+".Finish()")
 	close(release)
 	s.finishCell = func() {}
-	n, idle, p := cg.state(s.gor)
+	_, idle, p := cg.state(s.gor)
+	stuck = waitStopped(cg, s.gor, idle)
 	s.gor.mu.Lock()
-	stuckEnded := cg.stuckEnded
+	stuckEnded, n := cg.stuckEnded, cg.stopped
 	s.gor.mu.Unlock()
 	if n > 0 && p == nil && !program && !stuckEnded {
 		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were still running when it was interrupted; they were stopped]\n", n)))
 	}
-	return waitStopped(cg, s.gor, idle)
+	return stuck
 }
 
 // stopGrace is how long stopped goroutines get to unwind before the ones
