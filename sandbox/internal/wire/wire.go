@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"unsafe"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
@@ -195,7 +196,13 @@ func ReadFrame(r io.Reader) (*Message, error) {
 		if b[0] == streamStderr {
 			name = "stderr"
 		}
-		return &Message{Op: OpStream, Name: name, Text: string(b[1:])}, nil
+		// b is this frame's own buffer and is never written again, so the
+		// text can be a view of it: a 1 MiB write is not copied once more.
+		text := ""
+		if n > 1 {
+			text = unsafe.String(&b[1], n-1)
+		}
+		return &Message{Op: OpStream, Name: name, Text: text}, nil
 	}
 	m := new(Message)
 	if err := json.Unmarshal(b, m); err != nil {

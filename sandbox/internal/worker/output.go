@@ -18,11 +18,13 @@ import (
 
 // Output is batched by time and size: a cell that prints a line at a
 // time costs one frame per batch, not one per line, and its first bytes
-// still leave within flushInterval.
+// still leave within flushInterval. A large write leaves as frames of
+// flushBytes, so the supervisor and the kernel work on the first while
+// the rest crosses the pipe.
 const (
 	flushInterval  = 10 * time.Millisecond
 	flushBytes     = 256 << 10
-	maxStreamFrame = 4 << 20
+	maxStreamFrame = flushBytes
 )
 
 // Display budget: every display a cell makes is charged the JSON size of
