@@ -22,6 +22,7 @@ type result struct {
 		Engine    string `json:"engine"`
 		Questions map[string]struct {
 			Warm   []float64       `json:"warm"`
+			First  float64         `json:"first"`
 			Answer json.RawMessage `json:"answer"`
 		} `json:"questions"`
 	} `json:"results"`
@@ -103,6 +104,9 @@ func TestCompareSmallFile(t *testing.T) {
 		for q, a := range r.Questions {
 			if len(a.Warm) != 2 {
 				t.Errorf("%s %s: %d timed runs, want 2", r.Engine, q, len(a.Warm))
+			}
+			if a.First <= 0 {
+				t.Errorf("%s %s: no first run timed", r.Engine, q)
 			}
 		}
 	}
