@@ -52,7 +52,8 @@ func (e *sandboxEvaluator) Execute(ctx context.Context, code string, out kernel.
 		}}
 	}
 	res, err := sess.Run(ctx, code, &sandbox.Handlers{
-		Stream: out.Stream,
+		Stream:     out.Stream,
+		StreamOnly: true,
 		Display: func(d sandbox.Display) {
 			out.Display(kernel.DisplayData{Data: d.Data, Metadata: d.Metadata, DisplayID: d.DisplayID, Update: d.Update})
 		},

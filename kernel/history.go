@@ -20,10 +20,15 @@ type historyEntry struct {
 	hasOutput bool
 }
 
-// History bounds: the kernel keeps the newest cells that fit in
-// maxHistoryBytes, each cell's output cut to maxHistoryOutputBytes, so a
-// history_reply is bounded too. Cells refused as too large never enter.
+// History bounds: the kernel keeps the newest maxHistoryEntries cells (up
+// to an eighth more between trims) that fit in maxHistoryBytes, each
+// cell's output cut to maxHistoryOutputBytes, so a history_reply is
+// bounded too. Cells refused as too large never
+// enter. The count bounds what the byte bound misses: an entry costs ~64
+// bytes besides its text, so 100,000 cells of `1` held 6 MB for 200 bytes
+// of text. Consoles ask for the last 1,000 (jupyter console's up-arrow).
 const (
+	maxHistoryEntries     = 10000
 	maxHistoryBytes       = 16 << 20
 	maxHistoryOutputBytes = 64 << 10
 	maxHistoryPattern     = 4 << 10 // bytes of a search pattern
@@ -44,8 +49,13 @@ func (h *history) add(line int, input, output string, hasOutput bool) {
 	defer h.mu.Unlock()
 	h.entries = append(h.entries, historyEntry{line, input, output, hasOutput})
 	h.bytes += len(input) + len(output)
+	if h.bytes <= maxHistoryBytes && len(h.entries) <= maxHistoryEntries+maxHistoryEntries/8 {
+		return
+	}
+	// Past the count, an eighth is dropped at once: dropping one entry
+	// per cell would move all the others every time.
 	drop := 0
-	for h.bytes > maxHistoryBytes && drop < len(h.entries)-1 {
+	for (h.bytes > maxHistoryBytes || len(h.entries)-drop > maxHistoryEntries) && drop < len(h.entries)-1 {
 		h.bytes -= len(h.entries[drop].input) + len(h.entries[drop].output)
 		drop++
 	}

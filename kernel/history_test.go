@@ -91,3 +91,36 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestHistoryBounds: the count bound holds for tiny cells, whose text
+// never reaches the byte bound, and the newest entries are the ones kept.
+func TestHistoryBounds(t *testing.T) {
+	var h history
+	const n = 3*maxHistoryEntries + 17
+	for i := 1; i <= n; i++ {
+		h.add(i, "1", "1", true)
+		if len(h.entries) > maxHistoryEntries+maxHistoryEntries/8 {
+			t.Fatalf("after %d cells: %d entries held, bound %d", i, len(h.entries), maxHistoryEntries+maxHistoryEntries/8)
+		}
+	}
+	if len(h.entries) < maxHistoryEntries {
+		t.Errorf("%d entries kept, want at least %d", len(h.entries), maxHistoryEntries)
+	}
+	last := h.entries[len(h.entries)-1]
+	if last.line != n || h.entries[0].line != n-len(h.entries)+1 {
+		t.Errorf("kept lines %d..%d, want the newest ending at %d", h.entries[0].line, last.line, n)
+	}
+	if h.bytes != 2*len(h.entries) {
+		t.Errorf("bytes %d for %d entries of 2 bytes", h.bytes, len(h.entries))
+	}
+
+	// The byte bound still drops exactly what it must.
+	var big history
+	cell := string(make([]byte, 1<<20))
+	for i := 1; i <= 20; i++ {
+		big.add(i, cell, "", false)
+	}
+	if big.bytes > maxHistoryBytes || len(big.entries) != maxHistoryBytes>>20 {
+		t.Errorf("1 MiB cells: %d held in %d bytes, want %d within %d", len(big.entries), big.bytes, maxHistoryBytes>>20, maxHistoryBytes)
+	}
+}

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"container/heap"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
@@ -36,7 +37,10 @@ import (
 // messages arrive out of date order by more than the eviction horizon sees
 // the older ones refused.
 const (
-	// maxReplayEntries bounds the remembered signatures (about 10 MB).
+	// maxReplayEntries bounds the remembered signatures: about 3 MB at
+	// ~45 bytes each (a sigKey and a date in the heap, the key in the
+	// set). Held as 64-character hex strings with a time.Time, they cost
+	// ~150 bytes, and a kernel that ran 100,000 cells grew by 10 MB.
 	maxReplayEntries = 1 << 16
 	// replayStartSlack is how long before the kernel's start a message may
 	// be dated: as long as the window, so that a client whose clock is
@@ -53,16 +57,27 @@ var (
 	errNoReplaySig = errors.New("message has no signature")
 )
 
+// sigKey identifies a signature: the first 128 bits of the SHA-256 of its
+// lowercased hex. Two signatures sharing a key would make the second
+// message refused as a replay; among 65,536 remembered ones, that chance
+// is about 2⁻⁹⁷.
+type sigKey [16]byte
+
+func newSigKey(lowerHex string) sigKey {
+	sum := sha256.Sum256([]byte(lowerHex))
+	return sigKey(sum[:16])
+}
+
 type seenSig struct {
-	date time.Time
-	sig  string
+	date int64 // header.date, Unix nanoseconds
+	key  sigKey
 }
 
 // sigHeap orders remembered signatures by date, oldest first.
 type sigHeap []seenSig
 
 func (h sigHeap) Len() int           { return len(h) }
-func (h sigHeap) Less(i, j int) bool { return h[i].date.Before(h[j].date) }
+func (h sigHeap) Less(i, j int) bool { return h[i].date < h[j].date }
 func (h sigHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *sigHeap) Push(x any)        { *h = append(*h, x.(seenSig)) }
 func (h *sigHeap) Pop() any {
@@ -78,7 +93,7 @@ type replayGuard struct {
 	window time.Duration
 	max    int
 	floor  time.Time // messages dated at or before floor are refused
-	seen   map[string]struct{}
+	seen   map[sigKey]struct{}
 	byDate sigHeap
 	now    func() time.Time
 }
@@ -88,7 +103,7 @@ func newReplayGuard(start time.Time, window time.Duration, maxEntries int) *repl
 		window: window,
 		max:    maxEntries,
 		floor:  start.Add(-min(replayStartSlack, window)),
-		seen:   make(map[string]struct{}),
+		seen:   make(map[sigKey]struct{}),
 		now:    time.Now,
 	}
 }
@@ -104,7 +119,7 @@ func (g *replayGuard) check(sig []byte, date string) error {
 		return fmt.Errorf("%w: %q", errNoDate, truncateUTF8(date, 64))
 	}
 	// Hex is case-insensitive: "AB" and "ab" are the same signature.
-	key := strings.ToLower(string(sig))
+	key := newSigKey(strings.ToLower(string(sig)))
 
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -116,8 +131,8 @@ func (g *replayGuard) check(sig []byte, date string) error {
 	if start := now.Add(-g.window); start.After(g.floor) {
 		g.floor = start
 	}
-	for len(g.byDate) > 0 && !g.byDate[0].date.After(g.floor) {
-		delete(g.seen, heap.Pop(&g.byDate).(seenSig).sig)
+	for len(g.byDate) > 0 && g.byDate[0].date <= g.floor.UnixNano() {
+		delete(g.seen, heap.Pop(&g.byDate).(seenSig).key)
 	}
 	if !d.After(g.floor) {
 		return fmt.Errorf("%w: dated %s, accepting after %s", errStale, d.Format(time.RFC3339Nano), g.floor.UTC().Format(time.RFC3339Nano))
@@ -127,16 +142,16 @@ func (g *replayGuard) check(sig []byte, date string) error {
 	}
 	for len(g.byDate) >= g.max {
 		old := heap.Pop(&g.byDate).(seenSig)
-		delete(g.seen, old.sig)
-		if old.date.After(g.floor) {
-			g.floor = old.date
+		delete(g.seen, old.key)
+		if old := time.Unix(0, old.date); old.After(g.floor) {
+			g.floor = old
 		}
 	}
 	if !d.After(g.floor) {
 		return fmt.Errorf("%w: dated %s, accepting after %s", errStale, d.Format(time.RFC3339Nano), g.floor.UTC().Format(time.RFC3339Nano))
 	}
 	g.seen[key] = struct{}{}
-	heap.Push(&g.byDate, seenSig{date: d, sig: key})
+	heap.Push(&g.byDate, seenSig{date: d.UnixNano(), key: key})
 	return nil
 }
 

@@ -259,13 +259,16 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 			return
 		}
 		outBytes += len(text)
+		if h.Stream != nil {
+			h.Stream(name, text)
+			if h.StreamOnly {
+				return
+			}
+		}
 		if name == "stderr" {
 			stderr.WriteString(text)
 		} else {
 			stdout.WriteString(text)
-		}
-		if h.Stream != nil {
-			h.Stream(name, text)
 		}
 	}
 	finish := func(r *Result) *Result {

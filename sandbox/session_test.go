@@ -42,6 +42,17 @@ fmt.Println("last")`, h)
 	if !r.Success || r.Stdout != "first\nlast\n" {
 		t.Fatalf("result %+v", r)
 	}
+
+	// StreamOnly: the text goes to the handler alone.
+	var streamed strings.Builder
+	r, err := s.Run(context.Background(), `fmt.Print("out"); fmt.Fprint(os.Stderr, "err"); fmt.Print("!")`,
+		&Handlers{Stream: func(name, text string) { streamed.WriteString(name + ":" + text + ";") }, StreamOnly: true})
+	if err != nil || !r.Success || r.Stdout != "" || r.Stderr != "" {
+		t.Fatalf("StreamOnly: %v %+v", err, r)
+	}
+	if got := streamed.String(); got != "stdout:out;stderr:err;stdout:!;" {
+		t.Errorf("StreamOnly streamed %q", got)
+	}
 }
 
 // TestOSStreams: os.Stdout and os.Stderr are the cell's own streams, the

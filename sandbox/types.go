@@ -23,6 +23,10 @@ type Handlers struct {
 	// Stream receives stdout ("stdout") and stderr ("stderr") text in
 	// batches while the cell runs.
 	Stream func(name, text string)
+	// StreamOnly leaves Result.Stdout and Result.Stderr empty of what
+	// went to Stream: a caller that shows the text as it comes (the
+	// kernel) need not hold a second copy of up to Limits.MaxOutputBytes.
+	StreamOnly bool
 	// Display receives display.* calls of the cell.
 	Display func(d Display)
 	// Clear receives display.Clear calls.

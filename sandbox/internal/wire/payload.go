@@ -3,7 +3,8 @@ package wire
 // Result is the outcome of one cell.
 type Result struct {
 	// Stdout and Stderr hold everything the cell wrote (after truncation),
-	// also delivered to Handlers.Stream while it ran.
+	// also delivered to Handlers.Stream while it ran (unless
+	// Handlers.StreamOnly).
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	// Success is false when the cell failed; the error fields say why.
