@@ -37,11 +37,14 @@ import (
 // messages arrive out of date order by more than the eviction horizon sees
 // the older ones refused.
 const (
-	// maxReplayEntries bounds the remembered signatures: about 3 MB at
-	// ~45 bytes each (a sigKey and a date in the heap, the key in the
-	// set). Held as 64-character hex strings with a time.Time, they cost
-	// ~150 bytes, and a kernel that ran 100,000 cells grew by 10 MB.
-	maxReplayEntries = 1 << 16
+	// maxReplayEntries bounds the remembered signatures: ~45 bytes each
+	// (a sigKey and a date in the heap, the key in the set), up to twice
+	// that while the set doubles, so about 1.5 MB. What is evicted stays
+	// refused (floor), so the bound only sets how far out of date order
+	// messages may arrive: 16,384 newer ones. At 65,536 the set grew the
+	// kernel by 8 MB over the first 65,536 cells, most of issue 14's
+	// memory budget of 10 MB over 100,000.
+	maxReplayEntries = 1 << 14
 	// replayStartSlack is how long before the kernel's start a message may
 	// be dated: as long as the window, so that a client whose clock is
 	// behind the kernel's works from the first message (see above).
@@ -59,8 +62,8 @@ var (
 
 // sigKey identifies a signature: the first 128 bits of the SHA-256 of its
 // lowercased hex. Two signatures sharing a key would make the second
-// message refused as a replay; among 65,536 remembered ones, that chance
-// is about 2⁻⁹⁷.
+// message refused as a replay; among 16,384 remembered ones, that chance
+// is about 2⁻¹⁰¹.
 type sigKey [16]byte
 
 func newSigKey(lowerHex string) sigKey {
