@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -40,25 +39,3 @@ func buildKernel(t *testing.T, dir string) string {
 	return bin
 }
 
-// TestTuneGC: the kernel raises GOGC only when the environment does not
-// set it.
-func TestTuneGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for _, tc := range []struct {
-		env  string
-		set  bool
-		want int
-	}{{"", false, kernelGCPercent}, {"50", true, 100}} {
-		debug.SetGCPercent(100)
-		if tc.set {
-			t.Setenv("GOGC", tc.env)
-		} else if v, ok := os.LookupEnv("GOGC"); ok {
-			t.Setenv("GOGC", v) // restored after the test
-			os.Unsetenv("GOGC")
-		}
-		tuneGC()
-		if got := debug.SetGCPercent(100); got != tc.want {
-			t.Errorf("GOGC %q (set %v): GC percent %d, want %d", tc.env, tc.set, got, tc.want)
-		}
-	}
-}

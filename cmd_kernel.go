@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -33,7 +32,6 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
-	tuneGC()
 	if *connFile == "" {
 		return usageError{"missing -f CONNECTION_FILE"}
 	}
@@ -98,22 +96,6 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	logger.Info("kernel stopped", "reason", res.Reason, "restart", res.Restart)
 	return nil
-}
-
-// kernelGCPercent is the kernel process's GOGC unless the environment
-// sets one. Its live heap is a few MiB, so at Go's default of 100 a cell
-// writing 1 MiB (the frames from the worker, their JSON, the session's
-// copy) set off one or two collections, each taking one of two cores for a
-// while: ~2 ms of the 1 MiB cell's ~12 ms through jupyter_client
-// (docs/performance.md). At 400 the heap grows to five times the live data
-// before a collection, tens of MiB at most.
-const kernelGCPercent = 400
-
-// tuneGC applies kernelGCPercent unless GOGC is set.
-func tuneGC() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(kernelGCPercent)
-	}
 }
 
 // watchesParent reports whether the kernel should exit with its parent.
