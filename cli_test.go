@@ -38,4 +38,3 @@ func buildKernel(t *testing.T, dir string) string {
 	}
 	return bin
 }
-
