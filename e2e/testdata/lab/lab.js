@@ -326,6 +326,16 @@ async function main() {
       await page.evaluate(() => { window.jupyterapp.commands.execute('application:close-all'); });
       await page.locator('.jp-NotebookPanel').first().waitFor({ state: 'detached', timeout: step });
       await page.evaluate((f) => { window.jupyterapp.commands.execute('docmanager:open', { path: f }); }, file);
+      // The reopened notebook is not always the current widget at once
+      // (under load the shell's focus can lag, leaving currentWidget
+      // null): activate it by its path, and go on once it is current.
+      await page.waitForFunction((f) => {
+        const shell = window.jupyterapp.shell;
+        const w = [...shell.widgets('main')].find((w) => w.context && w.context.path === f);
+        if (!w) return false;
+        if (shell.currentWidget !== w) shell.activateById(w.id);
+        return shell.currentWidget === w;
+      }, file, { timeout: step });
       const table = page.locator(`${activeNotebook} .jp-OutputArea-output table`);
       await table.first().waitFor();
       const chart = page.locator(`${activeNotebook} .jp-RenderedVegaCommon5 svg, ${activeNotebook} .jp-RenderedVegaCommon5 canvas`);
