@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
@@ -110,6 +111,14 @@ type streamWriter struct {
 func (w streamWriter) Write(p []byte) (int, error) {
 	w.o.write(w.name, p)
 	return len(p), nil
+}
+
+// WriteString is Write without converting s: write copies what it keeps
+// and never modifies p, so the string's bytes can be lent to it. fmt.Print
+// of one string (yaegi patch 16) and io.WriteString come here.
+func (w streamWriter) WriteString(s string) (int, error) {
+	w.o.write(w.name, unsafe.Slice(unsafe.StringData(s), len(s)))
+	return len(s), nil
 }
 
 // traceWriter returns the interpreter's own stderr, where yaegi writes one

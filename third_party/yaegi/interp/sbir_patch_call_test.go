@@ -59,3 +59,58 @@ func TestSwitchInitThenTag(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "[1 2 3]\n")
 	}
 }
+
+// stringRecorder records whether it was written to with WriteString.
+type stringRecorder struct {
+	bytes.Buffer
+	strings int
+}
+
+func (w *stringRecorder) WriteString(s string) (int, error) {
+	w.strings++
+	return w.Buffer.WriteString(s)
+}
+
+// TestPrintLoneString checks sbir patch 16: fmt.Print of one string
+// writes it with WriteString, and everything else prints as fmt prints it
+// (a named string type's String method included).
+func TestPrintLoneString(t *testing.T) {
+	for _, tt := range []struct {
+		decl, src, want string
+		direct          bool
+	}{
+		{"", `fmt.Print("héllo\n")`, "héllo\n", true},
+		{"", `s := strings.Repeat("x", 100000); fmt.Print(s[:3])`, "xxx", true},
+		{"", `fmt.Print("")`, "", true},
+		{"", `fmt.Print("a", "b")`, "ab", false},
+		{"", `fmt.Print(1, 2)`, "1 2", false},
+		{"", `fmt.Print(42)`, "42", false},
+		{"type Name string", `fmt.Print(Name("n"))`, "n", false},
+		{"type Loud string\nfunc (l Loud) String() string { return strings.ToUpper(string(l)) }", `fmt.Print(Loud("quiet"))`, "QUIET", false},
+		{"var v any = \"in any\"", `fmt.Print(v)`, "in any", true},
+		{"", `n, err := fmt.Print("four"); fmt.Print(n, err)`, "four4 <nil>", true},
+	} {
+		var out stringRecorder
+		i := interp.New(interp.Options{Stdout: &out})
+		if err := i.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := i.Eval("import (\n\t\"fmt\"\n\t\"strings\"\n)"); err != nil {
+			t.Fatal(err)
+		}
+		if tt.decl != "" {
+			if _, err := i.Eval(tt.decl); err != nil {
+				t.Fatalf("Eval(%q): %v", tt.decl, err)
+			}
+		}
+		if _, err := i.Eval(tt.src); err != nil {
+			t.Fatalf("Eval(%q): %v", tt.src, err)
+		}
+		if got := out.String(); got != tt.want {
+			t.Errorf("%q printed %q, want %q", tt.src, got, tt.want)
+		}
+		if direct := out.strings > 0; direct != tt.direct {
+			t.Errorf("%q: written with WriteString %v, want %v", tt.src, direct, tt.direct)
+		}
+	}
+}

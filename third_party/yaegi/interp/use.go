@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"go/constant"
+	"io"
 	"log"
 	"math/bits"
 	"os"
@@ -166,7 +167,18 @@ func fixStdlib(interp *Interpreter) {
 
 	stdin, stdout, stderr := interp.stdin, interp.stdout, interp.stderr
 
-	p["Print"] = reflect.ValueOf(func(a ...interface{}) (n int, err error) { return fmt.Fprint(stdout, a...) })
+	p["Print"] = reflect.ValueOf(func(a ...interface{}) (n int, err error) {
+		// sbir patch 16: a lone string operand prints as itself. Written
+		// as it is, a large one is not first copied into fmt's buffer
+		// (which fmt drops past 64 KiB). An operand of a type with
+		// interpreted methods arrives as a wrapper, not a string.
+		if len(a) == 1 {
+			if s, ok := a[0].(string); ok {
+				return io.WriteString(stdout, s)
+			}
+		}
+		return fmt.Fprint(stdout, a...)
+	})
 	p["Printf"] = reflect.ValueOf(func(f string, a ...interface{}) (n int, err error) { return fmt.Fprintf(stdout, f, a...) })
 	p["Println"] = reflect.ValueOf(func(a ...interface{}) (n int, err error) { return fmt.Fprintln(stdout, a...) })
 
