@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -119,10 +120,12 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	for field, ci := range m.fieldCol {
 		jobs[ci].field = field
 	}
+	start := time.Now()
 	lastShort, err := scanRecords(rd, ncols, size, report, jobs, tune)
 	if err != nil {
 		return nil, err
 	}
+	scanned := time.Now()
 	for _, cr := range colReports {
 		report.mergeColumn(cr)
 	}
@@ -170,10 +173,12 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	}
 	// The indexes follow the data columns (indexes.go): the data columns
 	// are written exactly as without them.
+	finished := time.Now()
 	ixFields, ixCols, err := buildIndexes(m.fields, cols)
 	if err != nil {
 		return nil, err
 	}
+	indexed := time.Now()
 	cols = append(cols, ixCols...) // released with the data columns
 	md := arrow.NewMetadata(keys, vals)
 	schema := arrow.NewSchema(append(m.fields[:len(m.fields):len(m.fields)], ixFields...), &md)
@@ -190,7 +195,8 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("writing Arrow file: %w", err)
 	}
-	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes)
+	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes,
+		"scan", scanned.Sub(start), "finish", finished.Sub(scanned), "indexes", indexed.Sub(finished), "write", time.Since(indexed))
 	return report, nil
 }
 
