@@ -303,18 +303,12 @@ func plural(n int) string {
 	return "s"
 }
 
-// writeBehindChunk is how much convertTo writes before the disk is asked
-// to start on it (writeBehind).
-const writeBehindChunk = 16 << 20
-
 // convertTo converts r into the new file tmp, buffered, and makes it
 // readable by everyone (workers may run as another user). The file is
 // neither synced nor closed: the callers decide when its bytes must be
 // durable.
 func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions) (*LoadReport, error) {
-	wb := newWriteBehind(tmp)
-	defer wb.stop()
-	bw := bufio.NewWriterSize(wb, 1<<20)
+	bw := bufio.NewWriterSize(tmp, 1<<20)
 	report, err := Convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts)
 	if err != nil {
 		return nil, err
