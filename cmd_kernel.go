@@ -64,6 +64,10 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		Logger:           logger,
 		Packages:         packageOptions(env, pkgs),
 	})
+	go func() {
+		<-ev.ready // the worker's start is not slowed by the sync's writeback
+		src.StartSync()
+	}()
 
 	// A kernel whose client died (a killed notebook server, a closed
 	// terminal running jupyter console) must not live on with its worker.

@@ -110,6 +110,7 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 		return fmt.Errorf("starting a sandbox worker: %w", err)
 	}
 	probe.Close()
+	data.StartSync()
 
 	if *httpAddr == "" {
 		return srv.ServeStdio(ctx, env.Stdin, env.Stdout)

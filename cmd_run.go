@@ -158,6 +158,8 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return fail(errSetup, exitError{code: 1, err: err})
 	}
 	defer sess.Close()
+	// The worker is up: the sync's writeback no longer slows its start.
+	data.StartSync()
 
 	var displays []sandbox.Display
 	h := &sandbox.Handlers{Display: func(d sandbox.Display) { displays = append(displays, d) }}
@@ -205,10 +207,10 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 }
 
 // locateData locates the awards data for a command that runs code. A
-// conversion's sync to disk goes on while the command starts its worker
-// and answers (dataset.Config.DeferSync): the caller must call WaitDurable
-// before it exits. A failed sync is logged by Locate and costs only a
-// conversion next time.
+// conversion's sync to disk is deferred (dataset.Config.DeferSync): the
+// caller starts it with StartSync once its worker is up, answers while it
+// runs, and calls WaitDurable before it exits. A failed sync is logged by
+// Locate and costs only a conversion next time.
 func locateData(ctx context.Context, env *cliEnv) (*dataset.Source, error) {
 	cfg := dataset.ConfigFromEnv(env.Getenv)
 	cfg.Logger = env.Logger

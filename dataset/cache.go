@@ -51,10 +51,12 @@ type Config struct {
 	// keeps conversion quiet.
 	Progress io.Writer
 	// DeferSync lets Locate return as soon as a new Arrow file is in
-	// place, before its bytes are on disk: the sync (some tenths of a
-	// second for the full data set) goes on in the background, and the
-	// caller must call Source.WaitDurable before it exits. Without it,
-	// Locate returns when the file is durable.
+	// place, before its bytes are on disk: the caller starts the sync
+	// (some tenths of a second for the full data set) with
+	// Source.StartSync, in the background, and must call
+	// Source.WaitDurable before it exits. Another process's Locate waits
+	// meanwhile. Without DeferSync, Locate returns when the file is
+	// durable.
 	DeferSync bool
 
 	// beforeSync, if set, is called by the background sync before it
@@ -137,11 +139,11 @@ func fileID(path string, f *os.File, st fs.FileInfo) (sourceID, error) {
 // the lock released. An Arrow file is used only with its marker, so a
 // conversion killed midway, or a machine that lost power before the sync,
 // leaves nothing that is used later: the next Locate converts again. With
-// Config.DeferSync the sync runs in the background and Locate returns
-// before it (see Source.WaitDurable). A truncated or corrupt Arrow file
-// fails validation and is rebuilt. If the cache directory cannot be
-// written, the Arrow file goes to a directory under os.TempDir and
-// Source.Warnings says so.
+// Config.DeferSync, Locate returns before the sync, which runs in the
+// background (see Source.StartSync and WaitDurable). A truncated or
+// corrupt Arrow file fails validation and is rebuilt. If the cache
+// directory cannot be written, the Arrow file goes to a directory under
+// os.TempDir and Source.Warnings says so.
 func Locate(ctx context.Context, cfg Config) (*Source, error) {
 	logger := cfg.Logger
 	if logger == nil {
@@ -375,16 +377,14 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	}
 	logger.Debug("converted awards CSV", "rows", report.Rows, "convert", written.Sub(start), "install", time.Since(written))
 
-	// The lock now belongs to the background sync: whoever waits for it
-	// finds the file durable, or not marked and converts it again.
+	// The lock now belongs to the sync: whoever waits for it finds the
+	// file durable, or not marked and converts it again.
 	unlock = false
-	w := &durableWait{done: make(chan struct{})}
-	src.durable = w
-	go func() {
-		start := time.Now()
+	src.durable = newDurableWait(func() error {
 		if cfg.beforeSync != nil {
 			cfg.beforeSync()
 		}
+		start := time.Now()
 		err := makeDurable(f, src.ArrowPath, id)
 		f.Close()
 		lock.Unlock()
@@ -394,12 +394,11 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 			}
 			err = fmt.Errorf("syncing the Arrow file %s to disk: %w; it is used now, but converted again next time", src.ArrowPath, err)
 			logger.Warn("Arrow file not durable", "err", err)
-		} else {
-			logger.Debug("Arrow file durable", "arrow", src.ArrowPath, "sync", time.Since(start))
+			return err
 		}
-		w.err = err
-		close(w.done)
-	}()
+		logger.Debug("Arrow file durable", "arrow", src.ArrowPath, "sync", time.Since(start))
+		return nil
+	})
 	if !cfg.DeferSync {
 		return src.WaitDurable(ctx)
 	}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 )
 
@@ -144,24 +145,48 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// durableWait is the background sync of a conversion, as Source holds it.
+// durableWait is the sync of a conversion, as Source holds it.
 type durableWait struct {
-	done chan struct{} // closed when the sync has finished
-	err  error         // its result, set before done is closed
+	start func()        // starts the sync on a goroutine of its own, once
+	done  chan struct{} // closed when the sync has finished
+	err   error         // its result, set before done is closed
+}
+
+func newDurableWait(run func() error) *durableWait {
+	w := &durableWait{done: make(chan struct{})}
+	w.start = sync.OnceFunc(func() {
+		go func() {
+			w.err = run()
+			close(w.done)
+		}()
+	})
+	return w
+}
+
+// StartSync starts the sync of an Arrow file that Locate converted with
+// Config.DeferSync, on a goroutine of its own, and returns at once. It does
+// nothing if that sync has started, or if Locate did not convert. Callers
+// start it once their worker is up: the sync's writeback of some 400 MB
+// slows a worker's start by tens of milliseconds on a busy disk.
+func (s *Source) StartSync() {
+	if s.durable != nil {
+		s.durable.start()
+	}
 }
 
 // WaitDurable waits until the Arrow file Locate returned is durable on
-// disk. It returns at once unless that Locate converted with
-// Config.DeferSync; then it waits for the background sync (some tenths of
-// a second for the full data set) and returns its error, if any: the file
-// may still be used by this process, but no marker vouches for it, so the
-// next Locate converts again. A process must call WaitDurable before it
-// exits, or its conversion is repeated by the next Locate. It returns
-// ctx's error if ctx ends first; the sync goes on.
+// disk, starting its sync if StartSync has not. It returns at once unless
+// that Locate converted with Config.DeferSync; then it waits for the sync
+// (some tenths of a second for the full data set) and returns its error,
+// if any: the file may still be used by this process, but no marker
+// vouches for it, so the next Locate converts again. A process must call
+// WaitDurable before it exits, or its conversion is repeated by the next
+// Locate. It returns ctx's error if ctx ends first; the sync goes on.
 func (s *Source) WaitDurable(ctx context.Context) error {
 	if s.durable == nil {
 		return nil
 	}
+	s.durable.start()
 	select {
 	case <-s.durable.done:
 		return s.durable.err

@@ -114,14 +114,18 @@ func TestLocateMarker(t *testing.T) {
 }
 
 // TestLocateDeferSync stops the background sync of a deferred conversion:
-// Locate has returned a usable file, but it is not marked, WaitDurable
-// waits, and a second Locate in another process waits for the lock and
-// then uses the file instead of converting it again.
+// Locate has returned a usable file, the sync starts only with StartSync,
+// the file is not marked until it ends, WaitDurable waits, and a second
+// Locate in another process waits for the lock and then uses the file
+// instead of converting it again.
 func TestLocateDeferSync(t *testing.T) {
 	csvPath := awardsCSV(t, 500, 22)
 	cache := t.TempDir()
-	release := make(chan struct{})
-	cfg := Config{CacheDir: cache, CSVPath: csvPath, DeferSync: true, beforeSync: func() { <-release }}
+	started, release := make(chan struct{}), make(chan struct{})
+	cfg := Config{CacheDir: cache, CSVPath: csvPath, DeferSync: true, beforeSync: func() {
+		close(started)
+		<-release
+	}}
 	src, err := Locate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +133,14 @@ func TestLocateDeferSync(t *testing.T) {
 	if !src.Converted || src.Rows != 500 {
 		t.Fatalf("source %+v", src)
 	}
+	select {
+	case <-started:
+		t.Fatal("the sync started before StartSync")
+	case <-time.After(100 * time.Millisecond):
+	}
+	src.StartSync()
+	<-started
+	src.StartSync() // a second call does nothing
 	d, err := OpenFile(src.ArrowPath)
 	if err != nil {
 		t.Fatalf("the file Locate returned before its sync: %v", err)
