@@ -46,10 +46,13 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 
 	// Locating the data is a few stats when the Arrow cache is current. It
 	// converts a CSV only the first time a new SBIR_CSV_PATH is seen.
-	src, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
+	src, err := locateData(ctx, env)
 	if err != nil {
 		return fmt.Errorf("locate the awards data: %w", err)
 	}
+	// A kernel stopped right after a conversion lets its sync finish, so
+	// that the next kernel finds the file cached.
+	defer src.WaitDurable(context.Background())
 	for _, w := range src.Warnings {
 		logger.Warn(w)
 	}
@@ -61,6 +64,10 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		Logger:           logger,
 		Packages:         packageOptions(env, pkgs),
 	})
+	go func() {
+		<-ev.ready // the worker's start is not slowed by the sync's writeback
+		src.StartSync()
+	}()
 
 	// A kernel whose client died (a killed notebook server, a closed
 	// terminal running jupyter console) must not live on with its worker.

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/mcpserver"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
@@ -77,10 +76,11 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 		idleTimeout = -1
 	}
 
-	data, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
+	data, err := locateData(ctx, env)
 	if err != nil {
 		return fmt.Errorf("locating the awards data: %w", err)
 	}
+	defer data.WaitDurable(context.Background())
 	for _, w := range data.Warnings {
 		env.Logger.Warn(w)
 	}
@@ -110,6 +110,7 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 		return fmt.Errorf("starting a sandbox worker: %w", err)
 	}
 	probe.Close()
+	data.StartSync()
 
 	if *httpAddr == "" {
 		return srv.ServeStdio(ctx, env.Stdin, env.Stdout)

@@ -140,10 +140,13 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return fail(errUsage, err)
 	}
-	data, err := dataset.Locate(ctx, dataset.ConfigFromEnv(env.Getenv))
+	data, err := locateData(ctx, env)
 	if err != nil {
 		return fail(errSetup, exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)})
 	}
+	// The answer is printed first; then the run waits for a new Arrow file
+	// to be durable, so that the next run finds it cached.
+	defer data.WaitDurable(ctx)
 	sess, err := sandbox.NewSession(ctx, sandbox.Options{
 		Limits:           limits,
 		DataPath:         data.ArrowPath,
@@ -155,6 +158,8 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return fail(errSetup, exitError{code: 1, err: err})
 	}
 	defer sess.Close()
+	// The worker is up: the sync's writeback no longer slows its start.
+	data.StartSync()
 
 	var displays []sandbox.Display
 	h := &sandbox.Handlers{Display: func(d sandbox.Display) { displays = append(displays, d) }}
@@ -199,6 +204,18 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return exitError{code: 1}
 	}
 	return nil
+}
+
+// locateData locates the awards data for a command that runs code. A
+// conversion's sync to disk is deferred (dataset.Config.DeferSync): the
+// caller starts it with StartSync once its worker is up, answers while it
+// runs, and calls WaitDurable before it exits. A failed sync is logged by
+// Locate and costs only a conversion next time.
+func locateData(ctx context.Context, env *cliEnv) (*dataset.Source, error) {
+	cfg := dataset.ConfigFromEnv(env.Getenv)
+	cfg.Logger = env.Logger
+	cfg.DeferSync = true
+	return dataset.Locate(ctx, cfg)
 }
 
 // oneShot rewords a result for a run that has no session to keep: a

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 )
 
@@ -103,6 +104,35 @@ func TestRunCommand(t *testing.T) {
 				t.Errorf("stderr %q, want it to contain %q", errb, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestRunLeavesDurableCache runs code on an empty cache: the conversion's
+// sync goes on in the background while the code runs, and run returns only
+// once the Arrow file is durable (marked), so that the next run uses it.
+func TestRunLeavesDurableCache(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "awards.csv")
+	var csv bytes.Buffer
+	if err := dataset.Generate(&csv, dataset.GenerateOptions{Rows: 3000, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csvPath, csv.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"SBIR_CACHE_DIR": filepath.Join(dir, "cache"), "SBIR_CSV_PATH": csvPath}
+	for i, want := range []string{"converting awards CSV", ""} {
+		stdout, stderr, code := runCLI(t, env, "run", "--log-level", "info", "-c", "award_data.Count()")
+		if code != 0 || stdout != "3000\n" {
+			t.Fatalf("run %d: status %d, stdout %q, stderr %s", i, code, stdout, stderr)
+		}
+		if converted := strings.Contains(stderr, "converting awards CSV"); converted != (want != "") {
+			t.Fatalf("run %d: converted %v, want %v (stderr %s)", i, converted, want != "", stderr)
+		}
+		markers, _ := filepath.Glob(filepath.Join(dir, "cache", "*.arrow.synced"))
+		if len(markers) != 1 {
+			t.Fatalf("run %d: markers %v after the run, want the Arrow file's", i, markers)
+		}
 	}
 }
 

@@ -13,7 +13,9 @@ Every engine answers the same questions on the same CSV:
             companies by Phase II dollars; median Phase I amount by Award
             Year; each warm and its first run (sbir: in a fresh kernel of
             its own; the others: first after loading)
-  Loading   CSV -> typed table
+  Loading   CSV -> typed table (sbir: `sbir-kernel run` on an empty cache,
+            to the printed answer; the table's note gives the time until
+            the process exits with the Arrow file durable)
   Memory    growth of the kernel's processes over N trivial cells
 
 The two kernels run cells through jupyter_client, timed from sending
@@ -259,24 +261,31 @@ class SbirKernel(KernelEngine):
     def prepare(self, csv):
         """Times the CSV → Arrow conversion: `sbir-kernel run` on an empty
         cache (process start and one trivial cell included), median of up
-        to three runs; the kernel then uses the last cache."""
+        to three runs; the kernel then uses the last cache. "load" is the
+        time to the printed answer; the process exits later, once the Arrow
+        file is durable (synced and marked), which "load_durable" times."""
         a = self.args
-        times, peaks = [], []
+        times, durable, peaks = [], [], []
         for i in range(min(3, a.runs)):
             cache = os.path.join(a.work, f"sbir-cache-{i}")
             env = dict(os.environ, SBIR_CSV_PATH=csv, SBIR_CACHE_DIR=cache)
             t0 = time.perf_counter()
             proc = subprocess.Popen([a.sbir_bin, "run", "-c", "award_data.Count()"], env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            _, status, ru = os.wait4(proc.pid, 0)
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            answer = proc.stdout.readline()
             times.append(time.perf_counter() - t0)
+            proc.stdout.read()
+            _, status, ru = os.wait4(proc.pid, 0)
+            durable.append(time.perf_counter() - t0)
             proc.returncode = os.waitstatus_to_exitcode(status)
-            if proc.returncode != 0:
-                raise RuntimeError(f"sbir-kernel run failed: {proc.stderr.read().decode()}")
+            if proc.returncode != 0 or not answer.strip().isdigit():
+                raise RuntimeError(f"sbir-kernel run failed: {answer.decode()}{proc.stderr.read().decode()}")
+            proc.stdout.close()
             proc.stderr.close()
             peaks.append(ru.ru_maxrss / 1024)
         os.environ["SBIR_CSV_PATH"], os.environ["SBIR_CACHE_DIR"] = csv, cache
-        return {"load": statistics.median(times), "load_rss_mib": max(peaks)}
+        return {"load": statistics.median(times), "load_durable": statistics.median(durable),
+                "load_rss_mib": max(peaks)}
 
     def first_runs(self):
         # Whatever a question builds on first use (indexes not in the
@@ -422,9 +431,12 @@ def table(results, extra):
             if q[key].get("first") and med(q[key]["warm"])) + "."]
     lines += ["", "### Loading", "", head, sep]
     row("CSV → typed table", lambda r: r.get("load"))
-    if extra.get("sbir_load_rss_mib"):
-        lines += ["", f"sbir's conversion peaked at {extra['sbir_load_rss_mib']:.0f} MiB resident "
-                      f"(`sbir-kernel run` on an empty cache; the time includes starting the process)."]
+    if extra.get("sbir_load_durable"):
+        lines += ["", "sbir's time is `sbir-kernel run -c 'award_data.Count()'` on an empty cache, from the "
+                      "start of the process to the printed answer (process start, CSV → typed Arrow file, "
+                      "a worker started on it, the cell); the Arrow file is synced to disk in the background "
+                      f"meanwhile, and the process exits once it is durable: {fmt_s(extra['sbir_load_durable'])}. "
+                      f"It peaked at {extra['sbir_load_rss_mib']:.0f} MiB resident."]
     lines += ["", "### Memory", "", head, sep]
     row(f"kernel processes' RSS growth over {extra['mem_cells']:,} cells of `1`",
         lambda r: r.get("mem_growth_kib"), fmt=lambda v: "–" if v is None else f"{v / 1024:+.1f} MiB", ratios=False)
@@ -497,7 +509,8 @@ def main():
         results.append(r)
 
     extra = {"mem_cells": args.mem_cells,
-             "sbir_load_rss_mib": next((r["load_rss_mib"] for r in results if "load_rss_mib" in r), None)}
+             "sbir_load_rss_mib": next((r["load_rss_mib"] for r in results if "load_rss_mib" in r), None),
+             "sbir_load_durable": next((r["load_durable"] for r in results if "load_durable" in r), None)}
     print(table(results, extra))
     diffs = compare_answers(results)
     print()

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -48,6 +50,19 @@ type Config struct {
 	// Progress receives human-readable conversion progress lines; nil
 	// keeps conversion quiet.
 	Progress io.Writer
+	// DeferSync lets Locate return as soon as a new Arrow file is in
+	// place, before its bytes are on disk: the caller starts the sync
+	// (some tenths of a second for the full data set) with
+	// Source.StartSync, in the background, and must call
+	// Source.WaitDurable before it exits. Another process's Locate waits
+	// meanwhile. Without DeferSync, Locate returns when the file is
+	// durable.
+	DeferSync bool
+
+	// beforeSync, if set, is called by the background sync before it
+	// starts: tests stop or kill a conversion there, between the rename
+	// and the marker.
+	beforeSync func()
 }
 
 // ConfigFromEnv returns the configuration described by the environment,
@@ -118,11 +133,17 @@ func fileID(path string, f *os.File, st fs.FileInfo) (sourceID, error) {
 //
 // Otherwise it converts under a file lock (two processes never convert the
 // same CSV twice, the second waits and uses the first one's result), into a
-// temporary file that is synced and renamed into place, so a reader never
-// sees a partial file and a conversion killed midway leaves nothing that is
-// used later. A truncated or corrupt Arrow file fails validation and is
-// rebuilt. If the cache directory cannot be written, the Arrow file goes to
-// a directory under os.TempDir and Source.Warnings says so.
+// temporary file that is renamed into place, so a reader never sees a
+// partial file. The file is then synced, and a marker beside it
+// (award_data.arrow.synced) written once its bytes are durable; only then is
+// the lock released. An Arrow file is used only with its marker, so a
+// conversion killed midway, or a machine that lost power before the sync,
+// leaves nothing that is used later: the next Locate converts again. With
+// Config.DeferSync, Locate returns before the sync, which runs in the
+// background (see Source.StartSync and WaitDurable). A truncated or
+// corrupt Arrow file fails validation and is rebuilt. If the cache
+// directory cannot be written, the Arrow file goes to a directory under
+// os.TempDir and Source.Warnings says so.
 func Locate(ctx context.Context, cfg Config) (*Source, error) {
 	logger := cfg.Logger
 	if logger == nil {
@@ -234,17 +255,26 @@ func csvFileID(path string) (sourceID, error) {
 	return fileID(path, f, st)
 }
 
-// check reports whether src.ArrowPath is a valid Arrow file converted from
-// the CSV identified by id, filling in what it learns.
+// check reports whether src.ArrowPath is a valid, durable Arrow file
+// converted from the CSV identified by id, filling in what it learns.
 func (src *Source) check(id sourceID) bool {
-	d, err := OpenFile(src.ArrowPath)
-	if err != nil {
+	st, err := os.Stat(src.ArrowPath)
+	if err != nil || !durable(src.ArrowPath, st.Size(), id) {
 		return false
 	}
+	return src.inspect(id) == nil
+}
+
+// inspect validates src.ArrowPath and checks that it was converted from
+// the CSV identified by id, filling in what it learns.
+func (src *Source) inspect(id sourceID) error {
+	d, err := OpenFile(src.ArrowPath)
+	if err != nil {
+		return err
+	}
 	defer d.Close()
-	got, _ := d.Metadata(MetaSource)
-	if got != id.String() {
-		return false
+	if got, _ := d.Metadata(MetaSource); got != id.String() {
+		return fmt.Errorf("%s was converted from %s, not %s", src.ArrowPath, got, id)
 	}
 	src.Rows = int64(d.NumRows())
 	src.Columns = len(d.Schema().Fields())
@@ -252,13 +282,12 @@ func (src *Source) check(id sourceID) bool {
 	if src.Synthetic {
 		src.CSVSize = d.Report().Bytes
 	}
-	if st, err := os.Stat(src.ArrowPath); err == nil {
-		src.ArrowSize = st.Size()
-	}
-	return true
+	src.ArrowSize = int64(len(d.data))
+	return nil
 }
 
-// convert rebuilds src.ArrowPath under the lock.
+// convert rebuilds src.ArrowPath under the lock, which it holds until
+// the new file is durable (see durable.go).
 func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger, id sourceID, open func() (io.ReadCloser, int64, error)) error {
 	lock := flock.New(src.ArrowPath+".lock", flock.SetPermissions(0o644))
 	locked, err := lock.TryLockContext(ctx, 50*time.Millisecond)
@@ -268,7 +297,12 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	if !locked {
 		return fmt.Errorf("locking %s: %w", lock.Path(), ctx.Err())
 	}
-	defer lock.Unlock()
+	unlock := true
+	defer func() {
+		if unlock {
+			lock.Unlock()
+		}
+	}()
 	// Another process may have converted while this one waited.
 	if src.check(id) {
 		return nil
@@ -306,11 +340,15 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	}
 	report, err := convertTo(ctx, r, size, tmp, opts)
 	if err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			return diskFull(filepath.Dir(src.ArrowPath), err)
+		}
 		if src.Kind == SourceDownloaded {
 			return fmt.Errorf("converting %s: %w; run `%s` again, or remove the file to use the built-in sample", what, err, DownloadCommand)
 		}
 		return fmt.Errorf("converting %s: %w", what, err)
 	}
+	written := time.Now()
 	// The CSV must not have changed while it was read.
 	if src.CSVPath != "" {
 		now, err := csvFileID(src.CSVPath)
@@ -321,28 +359,50 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 			return fmt.Errorf("%s changed while it was being converted; run the command again", src.CSVPath)
 		}
 	}
+	if err := removeMarker(src.ArrowPath); err != nil {
+		return fmt.Errorf("installing the Arrow file: %w", err)
+	}
 	if err := os.Rename(tmp.Name(), src.ArrowPath); err != nil {
 		return fmt.Errorf("installing the Arrow file: %w", err)
 	}
+	f := tmp
 	tmp = nil
-	syncDir(filepath.Dir(src.ArrowPath))
+	if err := src.inspect(id); err != nil {
+		f.Close()
+		return fmt.Errorf("the Arrow file written by this conversion does not validate: %w", err)
+	}
+	src.Converted = true
 	if cfg.Progress != nil {
 		fmt.Fprintf(cfg.Progress, "converted %s rows to %s in %.1fs\n", groupDigits(report.Rows), src.ArrowPath, time.Since(start).Seconds())
 	}
-	if !src.check(id) {
-		return fmt.Errorf("the Arrow file %s written by this conversion does not validate", src.ArrowPath)
-	}
-	src.Converted = true
-	return nil
-}
+	logger.Debug("converted awards CSV", "rows", report.Rows, "convert", written.Sub(start), "install", time.Since(written))
 
-// syncDir makes a rename durable. Errors are ignored: some file systems do
-// not support syncing directories, and the rename itself succeeded.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	// The lock now belongs to the sync: whoever waits for it finds the
+	// file durable, or not marked and converts it again.
+	unlock = false
+	src.durable = newDurableWait(func() error {
+		if cfg.beforeSync != nil {
+			cfg.beforeSync()
+		}
+		start := time.Now()
+		err := makeDurable(f, src.ArrowPath, id)
+		f.Close()
+		lock.Unlock()
+		if err != nil {
+			if errors.Is(err, syscall.ENOSPC) {
+				err = diskFull(filepath.Dir(src.ArrowPath), err)
+			}
+			err = fmt.Errorf("syncing the Arrow file %s to disk: %w; it is used now, but converted again next time", src.ArrowPath, err)
+			logger.Warn("Arrow file not durable", "err", err)
+			return err
+		}
+		logger.Debug("Arrow file durable", "arrow", src.ArrowPath, "sync", time.Since(start))
+		return nil
+	})
+	if !cfg.DeferSync {
+		return src.WaitDurable(ctx)
 	}
+	return nil
 }
 
 // probeWritable creates dir if needed and checks that files can be

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,10 +20,19 @@ import (
 
 // TestMain lets the test binary act as a second process: with
 // SBIR_DATASET_TEST_HELPER=locate it runs Locate from the environment and
-// prints the Source as JSON.
+// prints the Source as JSON. With locate-pause it stops a conversion
+// between the rename and the sync: it prints "renamed" and waits for its
+// standard input to close before it goes on.
 func TestMain(m *testing.M) {
-	if os.Getenv("SBIR_DATASET_TEST_HELPER") == "locate" {
-		src, err := Locate(context.Background(), ConfigFromEnv(os.Getenv))
+	if mode := os.Getenv("SBIR_DATASET_TEST_HELPER"); mode == "locate" || mode == "locate-pause" {
+		cfg := ConfigFromEnv(os.Getenv)
+		if mode == "locate-pause" {
+			cfg.beforeSync = func() {
+				fmt.Println("renamed")
+				io.Copy(io.Discard, os.Stdin)
+			}
+		}
+		src, err := Locate(context.Background(), cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -119,10 +120,12 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	for field, ci := range m.fieldCol {
 		jobs[ci].field = field
 	}
+	start := time.Now()
 	lastShort, err := scanRecords(rd, ncols, size, report, jobs, tune)
 	if err != nil {
 		return nil, err
 	}
+	scanned := time.Now()
 	for _, cr := range colReports {
 		report.mergeColumn(cr)
 	}
@@ -170,10 +173,12 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	}
 	// The indexes follow the data columns (indexes.go): the data columns
 	// are written exactly as without them.
+	finished := time.Now()
 	ixFields, ixCols, err := buildIndexes(m.fields, cols)
 	if err != nil {
 		return nil, err
 	}
+	indexed := time.Now()
 	cols = append(cols, ixCols...) // released with the data columns
 	md := arrow.NewMetadata(keys, vals)
 	schema := arrow.NewSchema(append(m.fields[:len(m.fields):len(m.fields)], ixFields...), &md)
@@ -190,7 +195,8 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("writing Arrow file: %w", err)
 	}
-	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes)
+	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes,
+		"scan", scanned.Sub(start), "finish", finished.Sub(scanned), "indexes", indexed.Sub(finished), "write", time.Since(indexed))
 	return report, nil
 }
 
@@ -297,8 +303,10 @@ func plural(n int) string {
 	return "s"
 }
 
-// convertTo converts r into the new file tmp: buffered, synced, closed
-// and readable by everyone (workers may run as another user).
+// convertTo converts r into the new file tmp, buffered, and makes it
+// readable by everyone (workers may run as another user). The file is
+// neither synced nor closed: the callers decide when its bytes must be
+// durable.
 func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions) (*LoadReport, error) {
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	report, err := Convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts)
@@ -311,19 +319,26 @@ func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts 
 	if err := tmp.Chmod(0o644); err != nil {
 		return nil, err
 	}
-	if err := tmp.Sync(); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
 	return report, nil
 }
 
+// syncClose syncs and closes f, a file convertTo wrote.
+func syncClose(f *os.File) error {
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", f.Name(), err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
 // ConvertFile converts the awards CSV at csvPath into the Arrow file
-// arrowPath, atomically: the result appears under arrowPath complete or
-// not at all. It is Convert for files, handy for fixtures and tools; Locate
-// adds caching and locking on top.
+// arrowPath, atomically and durably: the result is synced, then appears
+// under arrowPath complete or not at all. It is Convert for files, handy
+// for fixtures and tools; Locate adds caching and locking on top (a file
+// ConvertFile writes is not a cache entry: it has no durability marker).
 func ConvertFile(ctx context.Context, csvPath, arrowPath string, opts ConvertOptions) (*LoadReport, error) {
 	f, err := os.Open(csvPath)
 	if err != nil {
@@ -350,6 +365,9 @@ func ConvertFile(ctx context.Context, csvPath, arrowPath string, opts ConvertOpt
 	report, err := convertTo(ctx, f, st.Size(), tmp, opts)
 	if err != nil {
 		return nil, fmt.Errorf("converting %s: %w", csvPath, err)
+	}
+	if err := syncClose(tmp); err != nil {
+		return nil, err
 	}
 	if err := os.Rename(tmp.Name(), arrowPath); err != nil {
 		return nil, err

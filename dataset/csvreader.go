@@ -277,6 +277,20 @@ func (c *csvReader) parse(data []byte, atEOF bool) (int, bool, error) {
 	}
 }
 
+// indexSepLong is indexSep for a field that is long: bytes.IndexByte, in
+// assembly, finds the next ',' several times faster than eight bytes at a
+// time, then the next '\n' is looked for only before it.
+func indexSepLong(data []byte, i int) int {
+	end := len(data)
+	if c := bytes.IndexByte(data[i:], ','); c >= 0 {
+		end = i + c
+	}
+	if n := bytes.IndexByte(data[i:end], '\n'); n >= 0 {
+		return i + n
+	}
+	return end
+}
+
 // trimCR returns the end of data[s:e] without a trailing CR.
 func trimCR(data []byte, s, e int) int {
 	if e > s && data[e-1] == '\r' {
@@ -298,7 +312,10 @@ var errEmpty = errors.New("the file is empty: no header line")
 // replaced was most of the time spent splitting records.
 func indexSep(data []byte, i int) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= len(data); i += 8 {
+	for n := 0; i+8 <= len(data); i += 8 {
+		if n++; n > 4 {
+			return indexSepLong(data, i)
+		}
 		w := binary.LittleEndian.Uint64(data[i:])
 		x := w ^ (',' * lo)
 		y := w ^ ('\n' * lo)

@@ -166,6 +166,9 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 		Progress: func(done, total int64) { progress(StageConvert, done, total) },
 	}
 	report, err := convertTo(ctx, tmpCSV, st.Size(), tmpArrow, copts)
+	if err == nil {
+		err = syncClose(tmpArrow)
+	}
 	if err != nil {
 		if errors.Is(err, syscall.ENOSPC) {
 			return nil, diskFull(opts.CacheDir, err)
@@ -197,6 +200,11 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// The old Arrow file's marker goes first (durable.go): the new files
+	// are synced, but their renames are not durable until the directory is.
+	if err := removeMarker(arrowPath); err != nil {
+		return nil, fmt.Errorf("installing %s: %w", arrowPath, err)
+	}
 	if err := os.Rename(tmpCSV.Name(), csvPath); err != nil {
 		return nil, fmt.Errorf("installing %s: %w", csvPath, err)
 	}
@@ -210,7 +218,19 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 	if err := writeFileAtomic(filepath.Join(opts.CacheDir, SourceFileName), []byte(opts.URL+"\n")); err != nil {
 		logger.Warn("could not record the download's origin", "err", err)
 	}
-	syncDir(opts.CacheDir)
+	if err := syncDir(opts.CacheDir); err != nil {
+		return nil, fmt.Errorf("installing %s: %w; Locate will convert it again", arrowPath, err)
+	}
+	ast, err := os.Stat(arrowPath)
+	if err == nil {
+		err = writeMarker(arrowPath, durableMarker{ArrowBytes: ast.Size(), Source: id})
+	}
+	if err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			err = diskFull(opts.CacheDir, err)
+		}
+		return nil, fmt.Errorf("installing %s: %w; Locate will convert it again", arrowPath, err)
+	}
 	return &DownloadResult{URL: opts.URL, CSVPath: csvPath, ArrowPath: arrowPath, Bytes: n, Report: report, Elapsed: time.Since(start)}, nil
 }
 

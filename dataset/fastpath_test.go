@@ -47,6 +47,8 @@ func FuzzParseMatchesReference(f *testing.F) {
 	f.Add([]byte("plain field with spaces and a \" quote,12345678901234567890,\r\r\n"))
 	f.Add([]byte(",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"))
 	f.Add([]byte("\"a\rb\"\r"))
+	f.Add([]byte("an unquoted field longer than thirty-two bytes, then another one that ends the record here\nx,y\n"))
+	f.Add([]byte("forty bytes of unquoted text without a separator until the very end\r"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, atEOF := range []bool{false, true} {
 			for off := 0; off <= len(data); {
@@ -125,6 +127,28 @@ func FuzzConvertMatchesReference(f *testing.F) {
 		for _, in := range [][]byte{append([]byte(bulkHeader+"\n"), body...), body} {
 			for _, tune := range tunings {
 				convertBoth(t, in, tune)
+			}
+		}
+	})
+}
+
+// FuzzIndexSep checks the word-at-a-time and the long-field separator
+// search against a byte loop, from every start offset.
+func FuzzIndexSep(f *testing.F) {
+	f.Add([]byte("short,fields\nand a long one of more than thirty-two bytes before its comma, then\nmore"))
+	f.Add([]byte("no separator at all in these many, many bytes... well, one"))
+	f.Add(bytes.Repeat([]byte("x"), 100))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for i := 0; i <= len(data); i++ {
+			want := len(data)
+			for k := i; k < len(data); k++ {
+				if data[k] == ',' || data[k] == '\n' {
+					want = k
+					break
+				}
+			}
+			if got := indexSep(data, i); got != want {
+				t.Fatalf("indexSep(%q, %d) = %d, want %d", data, i, got, want)
 			}
 		}
 	})

@@ -55,6 +55,10 @@ type Source struct {
 	// Warnings are conditions worth telling the user, such as an
 	// unwritable cache directory replaced by a temporary one.
 	Warnings []string
+
+	// durable is the background sync of a conversion made with
+	// Config.DeferSync (nil otherwise); see WaitDurable.
+	durable *durableWait
 }
 
 // Describe returns one line for banners, naming synthetic data as such:
