@@ -46,6 +46,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 
 	// Locating the data is a few stats when the Arrow cache is current. It
 	// converts a CSV only the first time a new SBIR_CSV_PATH is seen.
+	isolation := probeIsolation()
 	src, err := locateData(ctx, env)
 	if err != nil {
 		return fmt.Errorf("locate the awards data: %w", err)
@@ -61,6 +62,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		Limits:           limits,
 		DataPath:         src.ArrowPath,
 		RequireIsolation: *requireIsolation,
+		Isolation:        isolation(),
 		Logger:           logger,
 		Packages:         packageOptions(env, pkgs),
 	})

@@ -140,6 +140,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return fail(errUsage, err)
 	}
+	isolation := probeIsolation()
 	data, err := locateData(ctx, env)
 	if err != nil {
 		return fail(errSetup, exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)})
@@ -151,6 +152,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		Limits:           limits,
 		DataPath:         data.ArrowPath,
 		RequireIsolation: *requireIso,
+		Isolation:        isolation(),
 		Logger:           env.Logger,
 		Packages:         packageOptions(env, pkgs),
 	})
