@@ -149,6 +149,9 @@ func Gather(c *Vector, rows []int32) *Vector {
 	null := func(r int32) bool { return r < 0 || c.IsNull(int(r)) }
 	switch c.Kind {
 	case KindText:
+		if d := c.CachedTextDictionary(); d != nil && n >= minPackedGather {
+			return gatherPacked(c, d, rows)
+		}
 		out.Offs = make([]int32, n+1)
 		size := 0
 		for _, r := range rows {
