@@ -241,7 +241,11 @@ func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.V
 		}
 	})
 	out := columnar.NewFloatResult(c.Name, len(g.rep), op)
-	var buf []uint64
+	most := 0
+	for _, n := range counts {
+		most = max(most, n)
+	}
+	buf := make([]uint64, 2*most)
 	for id := range g.rep {
 		seg := vals[start[id]:fill[id]]
 		if len(seg) == 0 {
