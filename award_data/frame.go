@@ -84,7 +84,7 @@ func (f Frame) Len() int {
 		return f.bits.Len()
 	}
 	if f.sorted != nil {
-		return len(f.sorted.src)
+		return f.sorted.len()
 	}
 	return len(f.rows)
 }

@@ -198,3 +198,6 @@ func NLargest(n int, column string) Frame { return All().NLargest(n, column) }
 //
 //	award_data.NSmallest(10, "Award Amount")
 func NSmallest(n int, column string) Frame { return All().NSmallest(n, column) }
+
+// len returns the number of rows, sorted or not.
+func (s *lazySort) len() int { return len(s.src) }
