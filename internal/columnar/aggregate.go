@@ -150,7 +150,9 @@ func Gather(c *Vector, rows []int32) *Vector {
 	switch c.Kind {
 	case KindText:
 		if d := c.CachedTextDictionary(); d != nil && n >= minPackedGather {
-			return gatherPacked(c, d, rows)
+			if out, ok := gatherPacked(c, d, rows); ok {
+				return out
+			}
 		}
 		out.Offs = make([]int32, n+1)
 		size := 0

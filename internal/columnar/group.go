@@ -282,37 +282,39 @@ func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int
 		return nil, nil, nil, false
 	}
 	ids = make([]int32, n)
-	count := make([]int32, slots)
-	first := make([]int32, slots)
+	// Each slot's count and first row side by side: one cache miss per
+	// row for a key with many values (30,000 companies).
+	type slotInfo struct{ count, first int32 }
+	info := make([]slotInfo, slots)
 	s.Chunks(func(k int, rows []int32) {
 		dst := ids[k : k+len(rows)]
 		slotsOf(dst, rows)
 		for j, slot := range dst {
-			if count[slot] == 0 {
-				first[slot] = rows[j]
+			in := &info[slot]
+			if in.count == 0 {
+				in.first = rows[j]
 			}
-			count[slot]++
+			in.count++
 		}
 	})
 	// Number the present slots in order; count becomes slot -> group.
 	ngroups := 0
-	for _, m := range count {
-		if m > 0 {
-			ngroups++
-		}
+	for _, in := range info {
+		ngroups += B2I(in.count > 0)
 	}
 	rep = make([]int32, 0, ngroups)
 	counts = make([]int, 0, ngroups)
-	for slot, m := range count {
-		if m == 0 {
+	group := make([]int32, slots)
+	for slot, in := range info {
+		if in.count == 0 {
 			continue
 		}
-		count[slot] = int32(len(rep))
-		rep = append(rep, first[slot])
-		counts = append(counts, int(m))
+		group[slot] = int32(len(rep))
+		rep = append(rep, in.first)
+		counts = append(counts, int(in.count))
 	}
 	for k, slot := range ids {
-		ids[k] = count[slot]
+		ids[k] = group[slot]
 	}
 	return ids, rep, counts, true
 }

@@ -253,3 +253,29 @@ func TestGatherPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherUnpacked checks that a dictionary of mostly distinct values
+// gets no packed copy (it would hold as much as the column) and that
+// gathering still gives the column's values.
+func TestGatherUnpacked(t *testing.T) {
+	n := 2 * minPackedGather
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("title %d", i)
+	}
+	c := TextVector("Award Title", texts)
+	c.TextDictionary()
+	rows := make([]int32, minPackedGather)
+	for i := range rows {
+		rows[i] = int32(n - 1 - 2*i)
+	}
+	got := Gather(c, rows)
+	if c.CachedTextDictionary().offs != nil {
+		t.Fatal("a column of distinct values was packed")
+	}
+	for k, r := range rows {
+		if got.Str(k) != texts[r] {
+			t.Fatalf("row %d: %q, want %q", k, got.Str(k), texts[r])
+		}
+	}
+}

@@ -8,13 +8,26 @@ package columnar
 // them in code (alphabetical) order, which is the order of the groups.
 const minPackedGather = 4096
 
+// Bounds of a packed copy: the column repeats each value at least
+// maxPackedShare times on average, and the values take at most
+// maxPackedBytes.
+const (
+	maxPackedShare = 4
+	maxPackedBytes = 16 << 20
+)
+
 // packed returns the distinct values of c, packed in code order, from
-// the column's own bytes. It costs one pass over the codes and one copy
-// of each distinct value, once per column; the copy takes the distinct
-// values' bytes plus 4 bytes per value (Company at full scale: ~1.7 MB
-// for 47,000 values), held as long as the column.
+// the column's own bytes; nil when they are too many (see the bounds
+// above). It costs one pass over the codes and one copy of each
+// distinct value, once per column; the copy takes the distinct values'
+// bytes plus 4 bytes per value (Company at full scale: 689 KB of names
+// and 120 KB of offsets for 30,071 values), held as long as the column:
+// at most the column's own text bytes, and 16 MiB.
 func (d *TextDict) packed(c *Vector) (offs []int32, data []byte) {
 	d.valuesOnce.Do(func() {
+		if d.distinct > len(d.codes)/maxPackedShare {
+			return // mostly distinct values: a copy would not be smaller, nor closer together
+		}
 		first := make([]int32, d.distinct)
 		for i := range first {
 			first[i] = -1
@@ -32,6 +45,9 @@ func (d *TextDict) packed(c *Vector) (offs []int32, data []byte) {
 		for _, r := range first {
 			size += len(c.TextBytes(int(r)))
 		}
+		if size > maxPackedBytes {
+			return
+		}
 		offs := make([]int32, d.distinct+1)
 		data := make([]byte, 0, size)
 		for k, r := range first {
@@ -44,39 +60,45 @@ func (d *TextDict) packed(c *Vector) (offs []int32, data []byte) {
 }
 
 // gatherPacked is Gather for a text column with a dictionary: values
-// come from the packed copy.
-func gatherPacked(c *Vector, d *TextDict, rows []int32) *Vector {
+// come from the packed copy. ok is false when the column's values are
+// too many to pack (see packed).
+func gatherPacked(c *Vector, d *TextDict, rows []int32) (out *Vector, ok bool) {
 	offs, data := d.packed(c)
-	n := len(rows)
-	out := &Vector{Name: c.Name, Kind: KindText, N: n, Offs: make([]int32, n+1)}
-	size := 0
-	for _, r := range rows {
-		if r >= 0 {
-			if code := d.codes[r]; code >= 0 {
-				size += int(offs[code+1] - offs[code])
-			}
-		}
+	if offs == nil {
+		return nil, false
 	}
-	out.Data = make([]byte, 0, size)
+	n := len(rows)
+	// One read of each row's code (scattered over the column), then
+	// copies from the packed values, in code order for a group key.
+	codes := make([]int32, n)
+	size := 0
 	nulls := false
 	for k, r := range rows {
 		code := int32(-1)
 		if r >= 0 {
 			code = d.codes[r]
 		}
+		codes[k] = code
 		if code < 0 {
 			nulls = true
-		} else {
-			out.Data = append(out.Data, data[offs[code]:offs[code+1]]...)
+			continue
 		}
-		out.Offs[k+1] = int32(len(out.Data))
+		size += int(offs[code+1] - offs[code])
+	}
+	out = &Vector{Name: c.Name, Kind: KindText, N: n, Offs: make([]int32, n+1), Data: make([]byte, size)}
+	at := int32(0)
+	for k, code := range codes {
+		if code >= 0 {
+			at += int32(copy(out.Data[at:], data[offs[code]:offs[code+1]]))
+		}
+		out.Offs[k+1] = at
 	}
 	if nulls {
-		for k, r := range rows {
-			if r < 0 || d.codes[r] < 0 {
+		for k, code := range codes {
+			if code < 0 {
 				out.SetNull(k)
 			}
 		}
 	}
-	return out
+	return out, true
 }
