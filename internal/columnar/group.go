@@ -304,17 +304,16 @@ func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int
 	}
 	rep = make([]int32, 0, ngroups)
 	counts = make([]int, 0, ngroups)
-	group := make([]int32, slots)
 	for slot, in := range info {
 		if in.count == 0 {
 			continue
 		}
-		group[slot] = int32(len(rep))
 		rep = append(rep, in.first)
 		counts = append(counts, int(in.count))
+		info[slot].first = int32(len(rep) - 1) // from here on: the slot's group
 	}
 	for k, slot := range ids {
-		ids[k] = group[slot]
+		ids[k] = info[slot].first
 	}
 	return ids, rep, counts, true
 }

@@ -182,14 +182,29 @@ func TestTopPositionsMatchSort(t *testing.T) {
 		}
 	}
 	r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	// A few rows, mostly null in the float column: fewer values than the
+	// n asked for, so nulls fill the rest.
+	few := []int32{}
+	for i := 0; i < n && len(few) < 30; i++ {
+		if fl.IsNull(i) || math.IsNaN(fl.Floats[i]) || len(few) < 5 {
+			few = append(few, int32(i))
+		}
+	}
 	for _, c := range cols {
 		if c.Kind == KindText {
 			c.TextDictionary()
 		}
 		for _, desc := range []bool{false, true} {
 			keys := []SortKey{NewSortKey(c, desc)}
-			want := SortedPositions(rows, keys)
-			for _, k := range []int{0, 1, 2, 20, 333, len(rows) - 5, len(rows), len(rows) + 3} {
+			want := SortedPositions(few, keys)
+			for _, k := range []int{1, 4, 5, 6, 25, 30, 31} {
+				got, _ := TopPositions(few, keys, k)
+				if w := want[:min(k, len(want))]; !slices.Equal(got, w) {
+					t.Fatalf("%s desc=%v, %d rows, n=%d: TopPositions %v, sorting %v", c.Name, desc, len(few), k, got, w)
+				}
+			}
+			want = SortedPositions(rows, keys)
+			for _, k := range []int{0, 1, 2, 20, 256, 257, 333, len(rows) - 5, len(rows), len(rows) + 3} {
 				got, ok := TopPositions(rows, keys, k)
 				if !ok {
 					t.Fatalf("%s: TopPositions declined", c.Name)
