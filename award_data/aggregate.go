@@ -241,18 +241,21 @@ func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.V
 		}
 	})
 	out := columnar.NewFloatResult(c.Name, len(g.rep), op)
-	most := 0
-	for _, n := range counts {
-		most = max(most, n)
-	}
-	buf := make([]uint64, 2*most)
-	for id := range g.rep {
-		seg := vals[start[id]:fill[id]]
-		if len(seg) == 0 {
-			out.SetNull(id)
-			continue
+	// Many values are split across processors by position: a part
+	// selects in the groups whose bucket starts inside it.
+	columnar.Parts(len(vals), func(_, lo, hi int) {
+		first, _ := slices.BinarySearch(start[:len(g.rep)], lo)
+		var buf []uint64
+		for id := first; id < len(g.rep) && start[id] < hi; id++ {
+			if seg := vals[start[id]:fill[id]]; len(seg) > 0 {
+				out.Floats[id], buf = columnar.QuantileBuf(seg, q, buf)
+			}
 		}
-		out.Floats[id], buf = columnar.QuantileBuf(seg, q, buf)
+	})
+	for id := range g.rep {
+		if fill[id] == start[id] {
+			out.SetNull(id) // no values (not thread-safe: after the parts)
+		}
 	}
 	return out, nil
 }

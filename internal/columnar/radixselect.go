@@ -11,7 +11,7 @@ import (
 // then known, and the values in that bucket (usually few) go on to the
 // next byte. It reads each value a few times without the unpredictable
 // branches of a partition, about four times faster than Quantile on a
-// few thousand award amounts. buf is scratch space (2·len(s) values),
+// few thousand award amounts. buf is scratch space (len(s) values),
 // grown as needed and returned for the next call.
 //
 // When the result involves a zero, Quantile decides: -0 and +0 have one
@@ -24,11 +24,10 @@ func QuantileBuf(s []float64, q float64, buf []uint64) (float64, []uint64) {
 	pos := q * float64(n-1)
 	lo := int(math.Floor(pos))
 	hi := int(math.Ceil(pos))
-	if cap(buf) < 2*n {
-		buf = make([]uint64, 2*n)
+	if cap(buf) < n {
+		buf = make([]uint64, n)
 	}
-	// keys stays intact for the second pass; the selection works in work.
-	keys, work := buf[:n], buf[n:2*n]
+	keys := buf[:n]
 	var diff uint64
 	first := FloatKey(s[0])
 	for i, v := range s {
@@ -36,10 +35,8 @@ func QuantileBuf(s []float64, q float64, buf []uint64) (float64, []uint64) {
 		keys[i] = k
 		diff |= k ^ first
 	}
-	copy(work, keys)
-	ka := kthKey(work, lo, diff)
-	zero := FloatKey(0)
-	if ka == zero {
+	ka := kthKey(keys, lo, diff)
+	if ka == FloatKey(0) {
 		return Quantile(s, q), buf
 	}
 	a := keyFloat(ka)
@@ -47,23 +44,23 @@ func QuantileBuf(s []float64, q float64, buf []uint64) (float64, []uint64) {
 		return a, buf
 	}
 	// The value at rank lo+1 is a again if more than lo+1 values are ≤ a,
-	// else the smallest value above a.
+	// else the smallest value above a. (a is not zero, so comparing
+	// values orders them as their images do.)
 	le := 0
-	kb := uint64(math.MaxUint64)
-	for _, k := range keys {
-		if k <= ka {
+	b := math.Inf(1)
+	for _, v := range s {
+		if v <= a {
 			le++
 		} else {
-			kb = min(kb, k)
+			b = min(b, v)
 		}
 	}
 	if le > lo+1 {
-		kb = ka
+		b = a
 	}
-	if kb == zero {
+	if b == 0 {
 		return Quantile(s, q), buf
 	}
-	b := keyFloat(kb)
 	return a + (b-a)*(pos-float64(lo)), buf
 }
 
