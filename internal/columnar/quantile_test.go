@@ -116,3 +116,36 @@ func FuzzQuantileBuf(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkQuantile compares quickselect (Quantile) with the radix
+// selection (QuantileBuf) on one year's Phase I amounts as the
+// full-scale generator makes them: ~3,400 whole dollars, log-normal
+// around $99,000, 1.9% zeros. On such a segment alone, hot in the cache,
+// quickselect is about twice as fast; in the grouped median over the
+// full-scale file (BenchmarkDirect/MedianPhaseIByYear in award_data,
+// 44 segments freshly bucketed) QuantileBuf took 0.2–0.5 ms less CPU per
+// question in an alternated comparison. Measure both when changing
+// either.
+func BenchmarkQuantile(b *testing.B) {
+	r := rand.New(rand.NewPCG(15, 16))
+	vals := make([]float64, 3400)
+	for i := range vals {
+		if r.IntN(1000) >= 19 {
+			vals[i] = math.Trunc(math.Exp(11.5 + 0.45*r.NormFloat64()))
+		}
+	}
+	seg := make([]float64, len(vals))
+	b.Run("quickselect", func(b *testing.B) {
+		for b.Loop() {
+			copy(seg, vals)
+			Quantile(seg, 0.5)
+		}
+	})
+	b.Run("radix", func(b *testing.B) {
+		var buf []uint64
+		for b.Loop() {
+			copy(seg, vals)
+			_, buf = QuantileBuf(seg, 0.5, buf)
+		}
+	})
+}
