@@ -136,3 +136,20 @@ func TestGroupBySelectionForms(t *testing.T) {
 		}
 	}
 }
+
+// TestUsePacksTextValues checks that Use packs the values of the stored
+// text dictionaries that repeat values (Company, City), so that the
+// first grouping by them costs what later ones do.
+func TestUsePacksTextValues(t *testing.T) {
+	loadFixture(t)
+	tab := All().t
+	for _, name := range []string{"Company", "City"} {
+		d := tab.Cols[tab.ByName[name]].CachedTextDictionary()
+		if d == nil {
+			t.Fatalf("%s has no stored dictionary", name)
+		}
+		if !d.Packed() {
+			t.Errorf("%s (%d distinct of %d rows): values not packed by Use", name, d.Distinct(), tab.N)
+		}
+	}
+}

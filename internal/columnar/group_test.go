@@ -236,6 +236,7 @@ func TestGatherPacked(t *testing.T) {
 	}
 	c := TextVector("Company", texts)
 	plain := Renamed(c, "Company") // no dictionary: gathers from the column
+	plain.PackTextValues()         // no dictionary: nothing to pack
 	rows := make([]int32, minPackedGather+10)
 	for i := range rows {
 		rows[i] = int32(r.IntN(n))
@@ -254,9 +255,20 @@ func TestGatherPacked(t *testing.T) {
 	}
 	wg.Wait()
 	got = append(got, Gather(c, rows))
-	if c.CachedTextDictionary().offs == nil {
+	if !c.CachedTextDictionary().Packed() {
 		t.Fatal("Gather of many rows did not use the packed values")
 	}
+	if plain.CachedTextDictionary() != nil {
+		t.Fatal("PackTextValues gave a column a dictionary")
+	}
+	// Packing ahead (as Use does) gives the same gathers.
+	early := TextVector("Company", texts)
+	early.TextDictionary()
+	early.PackTextValues()
+	if !early.CachedTextDictionary().Packed() {
+		t.Fatal("PackTextValues did not pack")
+	}
+	got = append(got, Gather(early, rows))
 	for g, v := range got {
 		for k := range rows {
 			if v.IsNull(k) != want.IsNull(k) || v.Str(k) != want.Str(k) {

@@ -22,7 +22,8 @@ type TextDict struct {
 	distinct int     // distinct non-null values
 
 	// The distinct values in code order, packed (value k is
-	// data[offs[k]:offs[k+1]]), built on first use by Gather (values.go).
+	// data[offs[k]:offs[k+1]]), built by PackTextValues or the first
+	// large Gather (values.go).
 	valuesOnce sync.Once
 	offs       []int32
 	data       []byte

@@ -102,3 +102,20 @@ func gatherPacked(c *Vector, d *TextDict, rows []int32) (out *Vector, ok bool) {
 	}
 	return out, true
 }
+
+// PackTextValues builds the packed copy of a dictionary-coded text
+// column's distinct values now (see packed for its size and bounds)
+// instead of at the first large gather, so that the first query that
+// needs it costs what later ones do. It does nothing for other columns.
+func (c *Vector) PackTextValues() {
+	if d := c.CachedTextDictionary(); d != nil {
+		d.packed(c)
+	}
+}
+
+// Packed reports whether the packed copy of the values has been built
+// (false also when the values are too many to pack).
+func (d *TextDict) Packed() bool {
+	d.valuesOnce.Do(func() {}) // wait for a build under way
+	return d.offs != nil
+}
