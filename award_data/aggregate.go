@@ -89,32 +89,41 @@ func (g Grouped) sum(c *columnar.Vector) (*columnar.Vector, error) {
 	}
 	if c.Kind == columnar.KindInt {
 		out := make([]int64, len(g.rep))
-		for k, id := range g.idList() {
-			i := g.f.row(k)
-			if !c.IsNull(i) {
-				out[id] += c.Ints[i]
+		ids := g.idList()
+		g.f.sel().Chunks(func(k int, rows []int32) {
+			for j, r := range rows {
+				if !c.IsNull(int(r)) {
+					out[ids[k+j]] += c.Ints[r]
+				}
 			}
-		}
+		})
 		return &columnar.Vector{Name: c.Name, Kind: columnar.KindInt, N: len(out), Ints: out, AggName: "Sum"}, nil
 	}
 	out := make([]float64, len(g.rep))
 	vals := c.Floats
-	switch {
-	case c.Valid == nil && g.codes != nil:
+	if c.Valid == nil && g.codes != nil {
 		columnar.SumByCode(out, g.codes, g.slot, vals[:len(g.codes)])
-	case c.Valid == nil && g.f.all && g.ids != nil:
-		for i, id := range g.ids {
-			if v := vals[i]; v == v {
-				out[id] += v
-			}
-		}
-	default:
-		for k, id := range g.idList() {
-			if v := c.Float(g.f.row(k)); !math.IsNaN(v) {
-				out[id] += v
-			}
-		}
+		return &columnar.Vector{Name: c.Name, Kind: columnar.KindFloat, N: len(out), Floats: out, AggName: "Sum"}, nil
 	}
+	// Rows are visited in f's order, so each group's sum adds its values
+	// in the same order whatever the selection's form.
+	ids := g.idList()
+	g.f.sel().Chunks(func(k int, rows []int32) {
+		ids := ids[k : k+len(rows)]
+		if c.Valid == nil {
+			for j, r := range rows {
+				if v := vals[r]; v == v {
+					out[ids[j]] += v
+				}
+			}
+			return
+		}
+		for j, r := range rows {
+			if v := c.Float(int(r)); !math.IsNaN(v) {
+				out[ids[j]] += v
+			}
+		}
+	})
 	return &columnar.Vector{Name: c.Name, Kind: columnar.KindFloat, N: len(out), Floats: out, AggName: "Sum"}, nil
 }
 
@@ -199,33 +208,54 @@ func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.V
 	if !(q >= 0 && q <= 1) {
 		return nil, errorf(op, "q is %v; it must be between 0 and 1", q)
 	}
-	// Bucket the values by group (counting sort), then select in each bucket.
+	// Bucket the values by group (counting sort on the group sizes, an
+	// upper bound of each group's non-null values), then select in each
+	// bucket. Values enter their bucket in f's order.
+	counts := g.groupCounts()
 	start := make([]int, len(g.rep)+1)
-	ids := g.idList()
-	for k, id := range ids {
-		if !math.IsNaN(c.Float(g.f.row(k))) {
-			start[id+1]++
-		}
-	}
-	for i := 1; i < len(start); i++ {
-		start[i] += start[i-1]
+	for id, n := range counts {
+		start[id+1] = start[id] + n
 	}
 	vals := make([]float64, start[len(start)-1])
-	fill := slices.Clone(start)
-	for k, id := range ids {
-		if v := c.Float(g.f.row(k)); !math.IsNaN(v) {
-			vals[fill[id]] = v
-			fill[id]++
+	fill := slices.Clone(start[:len(g.rep)])
+	ids := g.idList()
+	g.f.sel().Chunks(func(k int, rows []int32) {
+		ids := ids[k : k+len(rows)]
+		switch {
+		case c.Kind == columnar.KindFloat && c.Valid == nil:
+			for j, r := range rows {
+				if v := c.Floats[r]; v == v {
+					id := ids[j]
+					vals[fill[id]] = v
+					fill[id]++
+				}
+			}
+		default:
+			for j, r := range rows {
+				if v := c.Float(int(r)); !math.IsNaN(v) {
+					id := ids[j]
+					vals[fill[id]] = v
+					fill[id]++
+				}
+			}
 		}
-	}
+	})
 	out := columnar.NewFloatResult(c.Name, len(g.rep), op)
-	for id := range g.rep {
-		seg := vals[start[id]:start[id+1]]
-		if len(seg) == 0 {
-			out.SetNull(id)
-			continue
+	// Many values are split across processors by position: a part
+	// selects in the groups whose bucket starts inside it.
+	columnar.Parts(len(vals), func(_, lo, hi int) {
+		first, _ := slices.BinarySearch(start[:len(g.rep)], lo)
+		var buf []uint64
+		for id := first; id < len(g.rep) && start[id] < hi; id++ {
+			if seg := vals[start[id]:fill[id]]; len(seg) > 0 {
+				out.Floats[id], buf = columnar.QuantileBuf(seg, q, buf)
+			}
 		}
-		out.Floats[id] = columnar.Quantile(seg, q)
+	})
+	for id := range g.rep {
+		if fill[id] == start[id] {
+			out.SetNull(id) // no values (not thread-safe: after the parts)
+		}
 	}
 	return out, nil
 }

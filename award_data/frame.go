@@ -32,6 +32,11 @@ type Frame struct {
 	bits *columnar.BitSel // selected rows in ascending order, as a bitmap (see bitsel.go)
 	err  error
 
+	// sorted, when set, holds Sort's rows until something reads them
+	// (rows is then unused): Head of a few rows takes them without
+	// sorting the rest.
+	sorted *lazySort
+
 	disp     *DisplayOptions // set by Display; nil: the session's settings
 	fullText bool            // print text values whole (Unique's result)
 	note     string          // a hint shown under the table (Where on a missing value)
@@ -78,6 +83,9 @@ func (f Frame) Len() int {
 	if f.bits != nil {
 		return f.bits.Len()
 	}
+	if f.sorted != nil {
+		return f.sorted.len()
+	}
 	return len(f.rows)
 }
 
@@ -103,7 +111,7 @@ func (f Frame) row(k int) int {
 	if f.bits != nil {
 		return int(f.bits.Rows()[k])
 	}
-	return int(f.rows[k])
+	return int(f.list()[k])
 }
 
 // rowList returns the selected rows as a slice the caller must not modify.
@@ -112,7 +120,7 @@ func (f Frame) rowList() []int32 {
 		return f.bits.Rows()
 	}
 	if !f.all {
-		return f.rows
+		return f.list()
 	}
 	rows := make([]int32, f.t.N)
 	for i := range rows {
@@ -126,7 +134,17 @@ func (f Frame) withRows(rows []int32) Frame {
 	g.rows = rows
 	g.all = false
 	g.bits = nil
+	g.sorted = nil
 	return g
+}
+
+// list returns the row list of a frame that is neither all rows nor a
+// bitmap, sorting first if Sort left that for later.
+func (f Frame) list() []int32 {
+	if f.sorted != nil {
+		return f.sorted.rows()
+	}
+	return f.rows
 }
 
 // Columns returns the names of f's columns, in order.
@@ -247,6 +265,11 @@ func (f Frame) Head(n int) Frame {
 	if n >= f.Len() {
 		return f
 	}
+	if f.sorted != nil && !f.sorted.done() && n <= f.Len()/4 {
+		if top, ok := f.sorted.top(n); ok {
+			return f.withRows(top)
+		}
+	}
 	return f.slice(0, n)
 }
 
@@ -322,5 +345,9 @@ func (f Frame) Sample(n int, seed uint64) Frame {
 
 // sel returns f's rows as a selection for the engine.
 func (f Frame) sel() columnar.Sel {
-	return columnar.Sel{N: f.t.N, All: f.all, Bits: f.bits, List: f.rows}
+	sel := columnar.Sel{N: f.t.N, All: f.all, Bits: f.bits}
+	if !f.all && f.bits == nil {
+		sel.List = f.list()
+	}
+	return sel
 }

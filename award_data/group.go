@@ -110,9 +110,16 @@ func (f Frame) GroupBy(columns ...string) Grouped {
 	if len(columns) == 0 {
 		return Grouped{err: errorf("GroupBy", "name at least one column, e.g. GroupBy(\"Agency\")")}
 	}
-	if len(columns) == 1 && f.all {
-		if c, err := f.lookup("GroupBy", columns[0]); err == nil && c.Kind == columnar.KindCategory && c.Valid == nil {
-			return groupByCategory(f, c)
+	if len(columns) == 1 {
+		if c, err := f.lookup("GroupBy", columns[0]); err == nil {
+			if f.all && c.Kind == columnar.KindCategory && c.Valid == nil {
+				return groupByCategory(f, c)
+			}
+			// One key with values in small ordered slots: groups come
+			// out in key order with no sort.
+			if ids, rep, counts, ok := columnar.OrderedGroups(f.sel(), c, true); ok {
+				return Grouped{f: f, keys: []*columnar.Vector{c}, ids: ids, rep: rep, counts: counts}
+			}
 		}
 	}
 	g := Grouped{f: f}

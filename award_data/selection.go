@@ -11,6 +11,7 @@ func (f Frame) withSel(sel *columnar.BitSel) Frame {
 	g := f
 	g.all = false
 	g.rows = nil
+	g.sorted = nil
 	g.bits = sel
 	return g
 }

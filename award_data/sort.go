@@ -2,6 +2,8 @@ package award_data
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
@@ -95,7 +97,49 @@ func (f Frame) Sort(columns ...any) Frame {
 		}
 		keys = append(keys, columnar.NewSortKey(c, desc))
 	}
-	return f.withRows(columnar.SortedRows(f.rowList(), keys))
+	// The sort itself waits until the rows are read: Head(n) of a few
+	// rows then selects them instead (lazySort).
+	g := f.withRows(nil)
+	g.sorted = &lazySort{src: f.rowList(), keys: keys}
+	return g
+}
+
+// lazySort is a Sort not yet done: the rows before it and its keys. It
+// is shared by the copies of a Frame and safe for concurrent use.
+type lazySort struct {
+	src  []int32
+	keys []columnar.SortKey
+
+	once   sync.Once
+	sorted atomic.Bool
+	list   []int32
+}
+
+// rows returns the sorted rows, sorting on first use.
+func (s *lazySort) rows() []int32 {
+	s.once.Do(func() {
+		s.list = columnar.SortedRows(s.src, s.keys)
+		s.sorted.Store(true)
+	})
+	return s.list
+}
+
+// done reports whether the rows are sorted already.
+func (s *lazySort) done() bool { return s.sorted.Load() }
+
+// top returns the first n sorted rows, as rows()[:n] would, selecting
+// them without sorting the others; ok is false when the keys need a
+// full sort (several keys, or text without a dictionary).
+func (s *lazySort) top(n int) (rows []int32, ok bool) {
+	pos, ok := columnar.TopPositions(s.src, s.keys, n)
+	if !ok {
+		return nil, false
+	}
+	rows = make([]int32, len(pos))
+	for i, p := range pos {
+		rows[i] = s.src[p]
+	}
+	return rows, true
 }
 
 // NLargest returns the n rows with the largest values of column, largest
@@ -154,3 +198,6 @@ func NLargest(n int, column string) Frame { return All().NLargest(n, column) }
 //
 //	award_data.NSmallest(10, "Award Amount")
 func NSmallest(n int, column string) Frame { return All().NSmallest(n, column) }
+
+// len returns the number of rows, sorted or not.
+func (s *lazySort) len() int { return len(s.src) }

@@ -149,6 +149,11 @@ func Gather(c *Vector, rows []int32) *Vector {
 	null := func(r int32) bool { return r < 0 || c.IsNull(int(r)) }
 	switch c.Kind {
 	case KindText:
+		if d := c.CachedTextDictionary(); d != nil && n >= minPackedGather {
+			if out, ok := gatherPacked(c, d, rows); ok {
+				return out
+			}
+		}
 		out.Offs = make([]int32, n+1)
 		size := 0
 		for _, r := range rows {

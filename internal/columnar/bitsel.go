@@ -3,6 +3,7 @@ package columnar
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // BitSel is a selection of table rows in ascending order, as a bitmap.
@@ -27,6 +28,7 @@ type BitSel struct {
 
 	rowsOnce sync.Once
 	list     []int32
+	listDone atomic.Bool // list is built (Rows has returned once)
 }
 
 // BitTerm is one bitmap of a bitSel, negated when not is set.
@@ -193,8 +195,17 @@ func (b *BitSel) Rows() []int32 {
 				w &= w - 1
 			}
 		}
+		b.listDone.Store(true)
 	})
 	return b.list
+}
+
+// builtRows returns the row vector if Rows has built it, else nil.
+func (b *BitSel) builtRows() []int32 {
+	if b.listDone.Load() {
+		return b.list
+	}
+	return nil
 }
 
 // WordCount is the number of 64-row words that cover n rows.

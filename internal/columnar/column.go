@@ -72,6 +72,9 @@ type Vector struct {
 
 	// bindex caches a bitmap index of a category or int column (index.go).
 	bindex bitIndexState
+
+	// span caches IntSpan of an int column (index.go).
+	span intSpanState
 }
 
 func (c *Vector) IsNull(i int) bool {

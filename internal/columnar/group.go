@@ -200,3 +200,120 @@ func CombineIDs(a []int32, na int, b []int32, nb int) ([]int32, []int32, int) {
 	}
 	return out, first, len(first)
 }
+
+// OrderedGroups is KeyIDs for a key whose values map to small slots in
+// the key's sort order: a category (the alphabetical rank of its code),
+// a text column with a dictionary (its codes are ranks) or an int column
+// spanning fewer than 64 K values. The groups come out numbered in key
+// order, nulls last, as sorting KeyIDs' groups by key would number them,
+// without the sort: one pass over the rows counts each slot and notes
+// its first row, and the present slots, in order, are the groups. ids
+// holds the group of each row of s by position, rep the first table row
+// of each group, counts its rows. ok is false when c has no such
+// mapping (a text column is given a dictionary under KeyIDs' rule when
+// cache is true); the caller then uses KeyIDs.
+func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int, ok bool) {
+	n := s.Len()
+	var slots int
+	var slotsOf func(dst, rows []int32) // slot of each row; null: slots-1
+	switch c.Kind {
+	case KindCategory:
+		rank := DictRank(c.Dict)
+		null := int32(len(rank))
+		slots = len(rank) + 1
+		codes := c.Codes
+		slotsOf = func(dst, rows []int32) {
+			if c.Valid == nil {
+				for j, r := range rows {
+					dst[j] = rank[codes[r]]
+				}
+				return
+			}
+			for j, r := range rows {
+				// A null row's code may be anything: test first.
+				if c.IsNull(int(r)) {
+					dst[j] = null
+				} else {
+					dst[j] = rank[codes[r]]
+				}
+			}
+		}
+	case KindText:
+		d := c.CachedTextDictionary()
+		if d == nil && cache && n >= c.N/16 {
+			d = c.TextDictionary()
+		}
+		if d == nil {
+			return nil, nil, nil, false
+		}
+		null := int32(d.distinct)
+		slots = d.distinct + 1
+		codes := d.codes
+		slotsOf = func(dst, rows []int32) {
+			for j, r := range rows {
+				code := codes[r]
+				if code < 0 {
+					code = null
+				}
+				dst[j] = code
+			}
+		}
+	case KindInt:
+		lo, hi, spanOK := c.intSpan()
+		if !spanOK || uint64(hi)-uint64(lo) >= maxDenseSpan {
+			return nil, nil, nil, false
+		}
+		null := int32(hi-lo) + 1
+		slots = int(hi-lo) + 2
+		vals := c.Ints
+		slotsOf = func(dst, rows []int32) {
+			for j, r := range rows {
+				dst[j] = int32(vals[r] - lo)
+			}
+			if c.Valid != nil {
+				for j, r := range rows {
+					if c.IsNull(int(r)) {
+						dst[j] = null
+					}
+				}
+			}
+		}
+	default:
+		return nil, nil, nil, false
+	}
+	ids = make([]int32, n)
+	// Each slot's count and first row side by side: one cache miss per
+	// row for a key with many values (30,000 companies).
+	type slotInfo struct{ count, first int32 }
+	info := make([]slotInfo, slots)
+	s.Chunks(func(k int, rows []int32) {
+		dst := ids[k : k+len(rows)]
+		slotsOf(dst, rows)
+		for j, slot := range dst {
+			in := &info[slot]
+			if in.count == 0 {
+				in.first = rows[j]
+			}
+			in.count++
+		}
+	})
+	// Number the present slots in order; count becomes slot -> group.
+	ngroups := 0
+	for _, in := range info {
+		ngroups += B2I(in.count > 0)
+	}
+	rep = make([]int32, 0, ngroups)
+	counts = make([]int, 0, ngroups)
+	for slot, in := range info {
+		if in.count == 0 {
+			continue
+		}
+		rep = append(rep, in.first)
+		counts = append(counts, int(in.count))
+		info[slot].first = int32(len(rep) - 1) // from here on: the slot's group
+	}
+	for k, slot := range ids {
+		ids[k] = info[slot].first
+	}
+	return ids, rep, counts, true
+}

@@ -317,3 +317,17 @@ func (c *Vector) SetIndex(ix *BitIndex) error {
 
 // Rows returns the number of rows the index covers.
 func (ix *BitIndex) Rows() int { return ix.n }
+
+// intSpanState caches IntSpan of a vector (its values never change once
+// it is in a table).
+type intSpanState struct {
+	once   sync.Once
+	lo, hi int64
+	ok     bool
+}
+
+// intSpan is IntSpan, computed once per vector.
+func (c *Vector) intSpan() (lo, hi int64, ok bool) {
+	c.span.once.Do(func() { c.span.lo, c.span.hi, c.span.ok = IntSpan(c) })
+	return c.span.lo, c.span.hi, c.span.ok
+}

@@ -124,37 +124,10 @@ func SortedRows(rows []int32, keys []SortKey) []int32 {
 func SortedPositions(rows []int32, keys []SortKey) []int32 {
 	n := len(rows)
 	out := make([]int32, n)
-	if len(keys) == 1 && (keys[0].c.Kind != KindText || keys[0].text != nil) {
+	if radixKeys(keys) {
 		// One non-text key (or a dictionary-coded text key): an LSD radix
 		// sort of order-preserving 64-bit images, stable by construction.
-		k := keys[0]
-		ukeys := make([]uint64, 0, n)
-		pos := make([]int32, 0, n)
-		var missing []int32
-		for p, r := range rows {
-			if k.Missing(int(r)) {
-				missing = append(missing, int32(p))
-				continue
-			}
-			var u uint64
-			switch k.c.Kind {
-			case KindText:
-				u = uint64(k.text.codes[r])
-			case KindCategory:
-				u = uint64(k.rank[k.c.Codes[r]])
-			case KindInt:
-				u = uint64(k.c.Ints[r]) ^ 1<<63
-			case KindFloat:
-				u = FloatKey(k.c.Floats[r])
-			case KindDate:
-				u = uint64(int64(k.c.Days[r])) ^ 1<<63
-			}
-			if k.desc {
-				u = ^u
-			}
-			ukeys = append(ukeys, u)
-			pos = append(pos, int32(p))
-		}
+		ukeys, pos, missing := keyImages(rows, keys[0])
 		RadixSort(ukeys, pos)
 		copy(out, pos)
 		copy(out[len(pos):], missing)
@@ -201,6 +174,171 @@ func SortedPositions(rows []int32, keys []SortKey) []int32 {
 		})
 	}
 	return pos
+}
+
+// radixKeys reports whether keys sort by 64-bit images: one key, not
+// text without a dictionary.
+func radixKeys(keys []SortKey) bool {
+	return len(keys) == 1 && (keys[0].c.Kind != KindText || keys[0].text != nil)
+}
+
+// keyImages returns the order-preserving 64-bit image of each non-missing
+// row's value with its position in rows, and the positions of the
+// missing rows, all in position order.
+func keyImages(rows []int32, k SortKey) (ukeys []uint64, pos, missing []int32) {
+	ukeys = make([]uint64, 0, len(rows))
+	pos = make([]int32, 0, len(rows))
+	for p, r := range rows {
+		if k.Missing(int(r)) {
+			missing = append(missing, int32(p))
+			continue
+		}
+		ukeys = append(ukeys, k.image(r))
+		pos = append(pos, int32(p))
+	}
+	return ukeys, pos, missing
+}
+
+// image is the order-preserving 64-bit image of row r's value, which
+// must not be missing.
+func (k SortKey) image(r int32) uint64 {
+	var u uint64
+	switch k.c.Kind {
+	case KindText:
+		u = uint64(k.text.codes[r])
+	case KindCategory:
+		u = uint64(k.rank[k.c.Codes[r]])
+	case KindInt:
+		u = uint64(k.c.Ints[r]) ^ 1<<63
+	case KindFloat:
+		u = FloatKey(k.c.Floats[r])
+	case KindDate:
+		u = uint64(int64(k.c.Days[r])) ^ 1<<63
+	}
+	if k.desc {
+		u = ^u
+	}
+	return u
+}
+
+// maxHeapTop is the largest n for which TopPositions keeps the n
+// smallest pairs in a heap while it reads the rows, allocating n pairs
+// instead of an image per row.
+const maxHeapTop = 256
+
+// topByHeap is TopPositions for small n (1 ≤ n ≤ maxHeapTop).
+func topByHeap(rows []int32, k SortKey, n int) []int32 {
+	type pair struct {
+		u uint64
+		p int32
+	}
+	// h is a max-heap by (image, position): its root is the pair a
+	// smaller one replaces. Positions only grow, so a later row with an
+	// equal image never enters once the heap is full: the earlier rows
+	// come first, as in the stable sort.
+	h := make([]pair, 0, n)
+	less := func(a, b pair) bool { return a.u < b.u || (a.u == b.u && a.p < b.p) }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			c := l
+			if r := l + 1; r < len(h) && less(h[l], h[r]) {
+				c = r
+			}
+			if !less(h[i], h[c]) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	var missing []int32
+	for p, r := range rows {
+		if k.Missing(int(r)) {
+			if len(missing) < n {
+				missing = append(missing, int32(p))
+			}
+			continue
+		}
+		x := pair{k.image(r), int32(p)}
+		if len(h) < n {
+			h = append(h, x)
+			for i := len(h) - 1; i > 0; {
+				parent := (i - 1) / 2
+				if !less(h[parent], h[i]) {
+					break
+				}
+				h[i], h[parent] = h[parent], h[i]
+				i = parent
+			}
+			continue
+		}
+		if less(x, h[0]) {
+			h[0] = x
+			down(0)
+		}
+	}
+	slices.SortFunc(h, func(a, b pair) int {
+		if less(a, b) {
+			return -1
+		}
+		return 1 // pairs are distinct: their positions differ
+	})
+	top := make([]int32, 0, n)
+	for _, x := range h {
+		top = append(top, x.p)
+	}
+	return append(top, missing[:min(len(missing), n-len(top))]...)
+}
+
+// TopPositions returns the first n positions of SortedPositions(rows,
+// keys) without sorting the rest: the n smallest (image, position)
+// pairs are found by selecting the n-th smallest image, then sorted. ok
+// is false when the keys do not sort by images; the caller sorts.
+func TopPositions(rows []int32, keys []SortKey, n int) (top []int32, ok bool) {
+	if !radixKeys(keys) {
+		return nil, false
+	}
+	n = min(max(n, 0), len(rows))
+	if n >= 1 && n <= maxHeapTop {
+		return topByHeap(rows, keys[0], n), true
+	}
+	ukeys, pos, missing := keyImages(rows, keys[0])
+	if len(ukeys) <= n {
+		RadixSort(ukeys, pos)
+		return append(pos, missing[:n-len(pos)]...), true
+	}
+	if n == 0 {
+		return []int32{}, true
+	}
+	var diff uint64
+	for _, u := range ukeys {
+		diff |= u ^ ukeys[0]
+	}
+	t := kthKey(slices.Clone(ukeys), n-1, diff)
+	// Every image below t is in; images equal to t fill the rest in
+	// position order, as the stable sort would take them.
+	less := 0
+	for _, u := range ukeys {
+		less += B2I(u < t)
+	}
+	equal := n - less
+	topK := make([]uint64, 0, n)
+	top = make([]int32, 0, n)
+	for i, u := range ukeys {
+		if u < t || (u == t && equal > 0) {
+			if u == t {
+				equal--
+			}
+			topK = append(topK, u)
+			top = append(top, pos[i])
+		}
+	}
+	RadixSort(topK, top)
+	return top, true
 }
 
 // FloatKey maps a float64 (not NaN) to a uint64 with the same order;

@@ -20,6 +20,13 @@ import (
 type TextDict struct {
 	codes    []int32 // per table row: the value's alphabetical rank; -1 for null
 	distinct int     // distinct non-null values
+
+	// The distinct values in code order, packed (value k is
+	// data[offs[k]:offs[k+1]]), built by PackTextValues or the first
+	// large Gather (values.go).
+	valuesOnce sync.Once
+	offs       []int32
+	data       []byte
 }
 
 // Codes returns the code of every row: the alphabetical rank of its
