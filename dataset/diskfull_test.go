@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -15,14 +13,7 @@ import (
 // fails with the disk-full message, and the data that was there before is
 // untouched. It needs root (mount).
 func TestDownloadDiskFull(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
-	}
-	cache := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", cache).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
-	}
-	defer syscall.Unmount(cache, 0)
+	cache := mountTmpfs(t, "1m")
 
 	// A small good download first: it fits.
 	var small bytes.Buffer

@@ -288,14 +288,7 @@ func TestLocateReplacesMarkedFile(t *testing.T) {
 // full disk, the file is not marked, and once there is room again the next
 // Locate converts anew. It needs root (mount).
 func TestLocateDiskFullBeforeMarker(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
-	}
-	cache := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", cache).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
-	}
-	defer syscall.Unmount(cache, 0)
+	cache := mountTmpfs(t, "2m")
 	csvPath := awardsCSV(t, 300, 26)
 	filler := filepath.Join(cache, "filler")
 	fill := func() {

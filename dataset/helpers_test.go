@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -122,4 +124,20 @@ func generated(t testing.TB, opts GenerateOptions) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// mountTmpfs mounts a tmpfs of size (mount's syntax: "2m") on a new
+// directory, unmounted when the test ends, so that a test can fill a real
+// file system. It skips the test where mounting is not allowed (not root).
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, 0) })
+	return dir
 }
