@@ -25,10 +25,14 @@ var workerEnv = []string{"GOTRACEBACK=single"}
 const workerNproc = 512
 
 // responsePipeBytes is the buffer asked for the pipe the worker writes
-// to: four of the worker's output frames (at most 256 KiB each), so that a
+// to: one of the worker's output frames (at most 256 KiB), so that a
 // cell's large write crosses without the two processes taking turns every
-// 64 KiB (a pipe's default). One such pipe per worker.
-const responsePipeBytes = 1 << 20
+// 64 KiB (a pipe's default). 1 MiB measured no faster through
+// jupyter_client, and pipe buffers count against a user's
+// fs.pipe-user-pages-soft (64 MiB by default, past which every new pipe of
+// the user gets one page): 256 KiB lets 256 workers of one user run
+// before that.
+const responsePipeBytes = 256 << 10
 
 // readyTimeout bounds a worker's start.
 const readyTimeout = 15 * time.Second
