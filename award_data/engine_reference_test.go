@@ -379,11 +379,12 @@ func referenceSources(t *testing.T) map[string][]byte {
 	w := csv.NewWriter(&zeros)
 	w.WriteAll(recs)
 	return map[string][]byte{
-		"fixture":      fixture,
-		"1 row":        gen(1, 1, dataset.ShapeBulk42),
-		"40 legacy":    gen(40, 2, dataset.ShapeLegacy41),
-		"1500 rows":    gen(1500, 3, dataset.ShapeBulk42),
-		"3100 legacy":  gen(3100, 5, dataset.ShapeLegacy41),
+		"fixture":     fixture,
+		"1 row":       gen(1, 1, dataset.ShapeBulk42),
+		"40 legacy":   gen(40, 2, dataset.ShapeLegacy41),
+		"1500 rows":   gen(1500, 3, dataset.ShapeBulk42),
+		"4600 legacy": gen(4600, 5, dataset.ShapeLegacy41), // gathers of ≥ 4,096 rows read packed text
+
 		"signed zeros": zeros.Bytes(),
 	}
 }
@@ -426,6 +427,37 @@ func TestEngineAgainstReference(t *testing.T) {
 			}
 		}
 		checkConcurrentSorted(t, rt)
+		checkConcat(t, rt)
+	}
+}
+
+// checkConcat gathers every text column whole (Concat of the data with
+// itself, after a GroupBy gave the column a dictionary): a large gather
+// copies the values from the dictionary's packed copy, which must give
+// each row its own value, nulls and empty strings included.
+func checkConcat(t *testing.T, rt *refTable) {
+	t.Helper()
+	for _, col := range rt.names {
+		if rt.kind[col] != columnar.KindText {
+			continue
+		}
+		All().GroupBy(col).Count()
+		f := All().Select(col).Sort("-" + col)
+		sorted := f.rowList()
+		both := Concat(f, All().Select(col))
+		if err := both.Err(); err != nil {
+			t.Fatal(err)
+		}
+		got, nulls := both.Strings(col), both.Nulls(col)
+		for k := range got {
+			r := int32(k - len(sorted))
+			if k < len(sorted) {
+				r = sorted[k]
+			}
+			if got[k] != rt.str[col][r] || nulls[k] != rt.null[col][r] {
+				t.Fatalf("Concat: %s row %d is %q (null %v), want %q (null %v)", col, k, got[k], nulls[k], rt.str[col][r], rt.null[col][r])
+			}
+		}
 	}
 }
 
