@@ -419,6 +419,9 @@ func TestEngineAgainstReference(t *testing.T) {
 	for si, name := range names {
 		useCSV(t, sources[name])
 		rt := newRefTable(t)
+		// First, while no text column has a dictionary yet: readers
+		// build them (and their packed values) concurrently.
+		checkConcurrentSorted(t, rt)
 		r := rand.New(rand.NewPCG(uint64(si), 99))
 		for q := range queries {
 			desc, ok := runReferenceQuery(t, rt, r)
@@ -426,7 +429,6 @@ func TestEngineAgainstReference(t *testing.T) {
 				t.Fatalf("%s, query %d: %s", name, q, desc)
 			}
 		}
-		checkConcurrentSorted(t, rt)
 		checkConcat(t, rt)
 	}
 }
@@ -624,10 +626,28 @@ func checkConcurrentSorted(t *testing.T, rt *refTable) {
 	keys := []sortKey{{"Award Year", true}}
 	want := rt.sorted(all, keys)
 	s := All().Sort(refSortArgs(keys)...)
+	var text []string
+	for _, c := range rt.names {
+		if rt.kind[c] == columnar.KindText {
+			text = append(text, c)
+		}
+	}
 	var wg sync.WaitGroup
-	errs := make(chan string, 8)
-	for i := range 8 {
+	errs := make(chan string, 16)
+	for i := range 16 {
 		wg.Go(func() {
+			if i >= 8 {
+				// GroupBy and a whole gather of one text column from two
+				// goroutines at once.
+				col := text[(i/2)%len(text)]
+				groups := s.GroupBy(col).Count()
+				all := Concat(s.Select(col), s.Select(col))
+				reps, _ := rt.groups(want, col)
+				if groups.Len() != len(reps) || all.Len() != 2*rt.n {
+					errs <- fmt.Sprintf("%s: %d groups, %d rows gathered; want %d, %d", col, groups.Len(), all.Len(), len(reps), 2*rt.n)
+				}
+				return
+			}
 			var got, w []int32
 			switch i % 4 {
 			case 0:
