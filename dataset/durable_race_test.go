@@ -131,3 +131,34 @@ func TestLocateDeferSyncCancelled(t *testing.T) {
 	}
 	readMarker(t, src.ArrowPath)
 }
+
+// TestLocateCancelledDuringSync ends the context of a Locate without
+// DeferSync while it waits for its own sync: Locate returns the context's
+// error, and the sync goes on, marks the file and releases the lock, so
+// that the next Locate of the same process uses the file.
+func TestLocateCancelledDuringSync(t *testing.T) {
+	csvPath := awardsCSV(t, 300, 44)
+	cache := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	synced := make(chan struct{})
+	cfg := Config{CacheDir: cache, CSVPath: csvPath, beforeSync: func() {
+		cancel()
+		<-synced // Locate has returned
+	}}
+	_, err := Locate(ctx, cfg)
+	close(synced)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Locate cancelled during its sync: %v, want the context's error", err)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel2()
+	src, err := Locate(ctx2, Config{CacheDir: cache, CSVPath: csvPath})
+	if err != nil {
+		t.Fatalf("the next Locate: %v (the lock was not released?)", err)
+	}
+	if src.Converted {
+		t.Errorf("the next Locate converted again: %+v", src)
+	}
+	readMarker(t, src.ArrowPath)
+}
