@@ -218,7 +218,7 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 	if err := writeFileAtomic(filepath.Join(opts.CacheDir, SourceFileName), []byte(opts.URL+"\n")); err != nil {
 		logger.Warn("could not record the download's origin", "err", err)
 	}
-	if err := syncDir(opts.CacheDir); err != nil {
+	if err := syncDirOf(arrowPath); err != nil {
 		return nil, fmt.Errorf("installing %s: %w; Locate will convert it again", arrowPath, err)
 	}
 	ast, err := os.Stat(arrowPath)

@@ -76,7 +76,8 @@ func removeMarker(arrowPath string) error {
 	if err != nil {
 		return fmt.Errorf("removing the old marker: %w", err)
 	}
-	return syncDir(filepath.Dir(arrowPath))
+	// The lock file is there: every caller holds the lock.
+	return syncDirOf(arrowPath + ".lock")
 }
 
 // makeDurable syncs f, the file just renamed to arrowPath, makes the
@@ -89,8 +90,7 @@ func makeDurable(f *os.File, arrowPath string, id sourceID) error {
 	if err := f.Sync(); err != nil {
 		return err
 	}
-	dir := filepath.Dir(arrowPath)
-	if err := syncDir(dir); err != nil {
+	if err := syncDirOf(arrowPath); err != nil {
 		return err
 	}
 	return writeMarker(arrowPath, durableMarker{ArrowBytes: st.Size(), Source: id})
@@ -127,14 +127,28 @@ func writeMarker(arrowPath string, m durableMarker) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(arrowPath))
+	return syncDirOf(path)
 }
 
-// syncDir makes the renames and removals in dir durable. File systems that
-// cannot sync a directory (EINVAL) make their metadata durable by other
-// means; other errors are returned.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+// syncDirOf makes the renames and removals in the directory holding
+// member, an existing file, durable. File systems that cannot sync a
+// directory (EINVAL) make their metadata durable by other means; other
+// errors are returned. A directory its user may write but not read (mode
+// 0333) cannot be opened: member's whole file system is synced instead
+// (syncFS), which holds the directory's entries too.
+func syncDirOf(member string) error {
+	d, err := os.Open(filepath.Dir(member))
+	if errors.Is(err, fs.ErrPermission) {
+		f, ferr := os.Open(member)
+		if ferr != nil {
+			return err
+		}
+		defer f.Close()
+		if serr := syncFS(f); serr != nil {
+			return fmt.Errorf("%w (and syncing its file system: %w)", err, serr)
+		}
+		return nil
+	}
 	if err != nil {
 		return err
 	}
