@@ -58,11 +58,10 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		logger.Warn(w)
 	}
 
-	ev := startSandboxEvaluator(ctx, sandbox.Options{
+	ev := startSandboxEvaluator(ctx, isolation, sandbox.Options{
 		Limits:           limits,
 		DataPath:         src.ArrowPath,
 		RequireIsolation: *requireIsolation,
-		Isolation:        isolation(),
 		Logger:           logger,
 		Packages:         packageOptions(env, pkgs),
 	})
