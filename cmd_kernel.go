@@ -68,6 +68,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	go func() {
 		<-ev.ready // the worker's start is not slowed by the sync's writeback
 		src.StartSync()
+		releaseConversion(src)
 	}()
 
 	// A kernel whose client died (a killed notebook server, a closed

@@ -111,6 +111,7 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	probe.Close()
 	data.StartSync()
+	go releaseConversion(data)
 
 	if *httpAddr == "" {
 		return srv.ServeStdio(ctx, env.Stdin, env.Stdout)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -218,6 +219,18 @@ func locateData(ctx context.Context, env *cliEnv) (*dataset.Source, error) {
 	cfg.Logger = env.Logger
 	cfg.DeferSync = true
 	return dataset.Locate(ctx, cfg)
+}
+
+// releaseConversion lets a long-lived process (the kernel, the MCP
+// server) give back the memory of a conversion it just did: ~400 MB of
+// columns, garbage once the Arrow file is written, that it kept for good
+// otherwise (the collector does not run again until the heap grows past
+// twice its peak). Called once the worker is up, off the path to the first
+// answer.
+func releaseConversion(src *dataset.Source) {
+	if src.Converted {
+		debug.FreeOSMemory()
+	}
 }
 
 // oneShot rewords a result for a run that has no session to keep: a

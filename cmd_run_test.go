@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -270,5 +271,42 @@ func TestRunJSONGolden(t *testing.T) {
 				t.Errorf("run --json %v differs from %s (run with -update-run-json if intended):\n%s", tc.args, path, out)
 			}
 		})
+	}
+}
+
+// TestReleaseConversion: after a conversion, a long-lived process gives
+// the columns' memory back to the system instead of keeping it for good.
+func TestReleaseConversion(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "awards.csv")
+	f, err := os.Create(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dataset.Generate(f, dataset.GenerateOptions{Rows: 30000, Seed: 8}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	retained := func() uint64 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapSys - m.HeapReleased
+	}
+	src, err := dataset.Locate(context.Background(), dataset.Config{CacheDir: filepath.Join(dir, "cache"), CSVPath: csvPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.Converted {
+		t.Fatal("Locate did not convert")
+	}
+	before := retained()
+	releaseConversion(src)
+	after := retained()
+	// The columns are about the size of the Arrow file; at least half of
+	// that must have gone back.
+	if before < after || before-after < uint64(src.ArrowSize)/2 {
+		t.Errorf("heap retained %d MB before and %d MB after releasing a conversion of %d MB", before>>20, after>>20, src.ArrowSize>>20)
 	}
 }
