@@ -1,5 +1,9 @@
 // Package bench holds the comparison benchmark of sbir-kernel against
 // ipykernel + pandas, DuckDB and Polars (compare.sh, compare.py,
 // engines.mjs; results in docs/performance.md) and the test that runs it
-// on a small file in CI, so that it cannot rot.
+// on a small file in CI, so that it cannot rot. Smaller scripts look
+// closer at one row: output_dist.py (the output cells' distribution,
+// kernels taking turns), coldload.py (CSV to first answer on an empty
+// cache, binaries taking turns), client_decode.py (jupyter_client's own
+// decoding cost), flood.py, scale.py and mcp_sessions.py.
 package bench
