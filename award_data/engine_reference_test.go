@@ -247,16 +247,7 @@ func (rt *refTable) groups(rows []int32, col string) (reps []int32, members [][]
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		ra, rb := reps[a], reps[b]
-		na, nb := rt.null[col][ra], rt.null[col][rb]
-		switch {
-		case na && nb:
-			return 0
-		case na:
-			return 1
-		case nb:
-			return -1
-		}
-		return rt.compare(col, ra, rb)
+		return cmpNullLast(rt.null[col][ra], rt.null[col][rb], rt.compare(col, ra, rb))
 	})
 	outReps := make([]int32, len(order))
 	outMembers := make([][]int32, len(order))
