@@ -23,10 +23,10 @@ type historyEntry struct {
 // History bounds: the kernel keeps the newest maxHistoryEntries cells (up
 // to an eighth more between trims) that fit in maxHistoryBytes, each
 // cell's output cut to maxHistoryOutputBytes, so a history_reply is
-// bounded too. Cells refused as too large never
-// enter. The count bounds what the byte bound misses: an entry costs ~64
-// bytes besides its text, so 100,000 cells of `1` held 6 MB for 200 bytes
-// of text. Consoles ask for the last 1,000 (jupyter console's up-arrow).
+// bounded too. Cells refused as too large never enter. The count bounds
+// what the byte bound misses: an entry costs ~64 bytes besides its text,
+// so 100,000 cells of `1` held 6 MB for 200 bytes of text. Consoles ask
+// for the last 1,000 (jupyter console's up-arrow).
 const (
 	maxHistoryEntries     = 10000
 	maxHistoryBytes       = 16 << 20

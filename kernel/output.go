@@ -55,8 +55,8 @@ func (o *cellOutput) Stream(name, text string) {
 	o.name = name
 	if len(o.pending) == 0 && len(text) >= streamFlushBytes {
 		// A batch on its own: published from text, without the copy
-		// into pending.
-		o.publishLocked(text)
+		// into pending. (No timer runs while nothing is pending.)
+		publishChunks(o, text)
 		return
 	}
 	if o.pending == nil {
@@ -92,15 +92,6 @@ func (o *cellOutput) flushLocked() {
 	} else {
 		o.pending = o.pending[:0]
 	}
-}
-
-// publishLocked publishes text of stream o.name now.
-func (o *cellOutput) publishLocked(text string) {
-	if o.timer != nil {
-		o.timer.Stop()
-		o.timer = nil
-	}
-	publishChunks(o, text)
 }
 
 // publishChunks publishes text of stream o.name as messages of at most

@@ -74,16 +74,7 @@ var b strings.Builder`)
 			if tc.exact != nil && !slices.Equal(c.Matches, tc.exact) {
 				t.Errorf("Complete(%q) = %q, want %q", tc.code, c.Matches, tc.exact)
 			}
-			for _, w := range tc.want {
-				if !slices.Contains(c.Matches, w) {
-					t.Errorf("Complete(%q) = %q, missing %q", tc.code, c.Matches, w)
-				}
-			}
-			for _, a := range tc.absent {
-				if slices.Contains(c.Matches, a) {
-					t.Errorf("Complete(%q) offers %q", tc.code, a)
-				}
-			}
+			checkMatches(t, tc.code, c.Matches, tc.want, tc.absent)
 			if c.End != cur || tc.start > 0 && c.Start != tc.start {
 				t.Errorf("Complete(%q) range %d..%d, want %d..%d", tc.code, c.Start, c.End, tc.start, cur)
 			}

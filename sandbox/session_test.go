@@ -186,16 +186,7 @@ func TestComplete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, w := range tc.want {
-			if !slices.Contains(c.Matches, w) {
-				t.Errorf("Complete(%q) = %q, missing %q", tc.code, c.Matches, w)
-			}
-		}
-		for _, a := range tc.absent {
-			if slices.Contains(c.Matches, a) {
-				t.Errorf("Complete(%q) offers %q", tc.code, a)
-			}
-		}
+		checkMatches(t, tc.code, c.Matches, tc.want, tc.absent)
 		if c.End != len([]rune(tc.code)) || c.Start > c.End {
 			t.Errorf("Complete(%q) range %d..%d", tc.code, c.Start, c.End)
 		}
@@ -329,5 +320,21 @@ func TestClose(t *testing.T) {
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkMatches reports the completions of code that lack one of want or
+// offer one of absent.
+func checkMatches(t *testing.T, code string, matches, want, absent []string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.Contains(matches, w) {
+			t.Errorf("Complete(%q) = %q, missing %q", code, matches, w)
+		}
+	}
+	for _, a := range absent {
+		if slices.Contains(matches, a) {
+			t.Errorf("Complete(%q) offers %q", code, a)
+		}
 	}
 }
