@@ -32,6 +32,7 @@ type validAdder interface {
 
 // validity is a validity bitmap with its null count.
 type validity struct {
+	mem   *columnMemory
 	bits  []byte
 	n     int
 	nulls int
@@ -50,7 +51,7 @@ func (v *validity) push(valid bool) {
 }
 
 func (v *validity) reserve(rows int) {
-	v.bits = growCap(v.bits, rows/8+1)
+	v.bits = grow(v.mem, v.bits, rows/8+1)
 }
 
 func (v *validity) buffer() *memory.Buffer {
@@ -58,15 +59,6 @@ func (v *validity) buffer() *memory.Buffer {
 		return nil
 	}
 	return memory.NewBufferBytes(v.bits)
-}
-
-func growCap[T any](s []T, more int) []T {
-	if cap(s)-len(s) >= more {
-		return s
-	}
-	ns := make([]T, len(s), len(s)+more)
-	copy(ns, s)
-	return ns
 }
 
 // utf8Fixer makes text valid UTF-8 and counts what it replaced, per column.
@@ -108,8 +100,8 @@ type textBuilder struct {
 	err     error
 }
 
-func newTextBuilder(name string, r *LoadReport) *textBuilder {
-	return &textBuilder{fix: utf8Fixer{report: r, name: name}, offsets: []int32{0}}
+func newTextBuilder(name string, r *LoadReport, mem *columnMemory) *textBuilder {
+	return &textBuilder{fix: utf8Fixer{report: r, name: name}, valid: validity{mem: mem}, offsets: []int32{0}}
 }
 
 func (b *textBuilder) add(v []byte, line int64) {
@@ -131,8 +123,8 @@ func (b *textBuilder) addNull() {
 }
 
 func (b *textBuilder) reserve(rows, bytes int) {
-	b.offsets = growCap(b.offsets, rows)
-	b.data = growCap(b.data, bytes)
+	b.offsets = grow(b.valid.mem, b.offsets, rows)
+	b.data = grow(b.valid.mem, b.data, bytes)
 	b.valid.reserve(rows)
 }
 
@@ -160,8 +152,8 @@ type dictBuilder struct {
 	values  []string
 }
 
-func newDictBuilder(name string, r *LoadReport) *dictBuilder {
-	return &dictBuilder{fix: utf8Fixer{report: r, name: name}, lookup: make(map[string]int16)}
+func newDictBuilder(name string, r *LoadReport, mem *columnMemory) *dictBuilder {
+	return &dictBuilder{fix: utf8Fixer{report: r, name: name}, valid: validity{mem: mem}, lookup: make(map[string]int16)}
 }
 
 func (b *dictBuilder) add(v []byte, line int64) {
@@ -192,7 +184,7 @@ func (b *dictBuilder) addNull() {
 }
 
 func (b *dictBuilder) reserve(rows, _ int) {
-	b.indices = growCap(b.indices, rows)
+	b.indices = grow(b.valid.mem, b.indices, rows)
 	b.valid.reserve(rows)
 }
 
@@ -245,7 +237,7 @@ func (b *numBuilder[T]) addNull() {
 }
 
 func (b *numBuilder[T]) reserve(rows, _ int) {
-	b.vals = growCap(b.vals, rows)
+	b.vals = grow(b.valid.mem, b.vals, rows)
 	b.valid.reserve(rows)
 }
 
@@ -271,19 +263,23 @@ func castToBytes[T int64 | float64 | int32](s []T) []byte {
 	return nil
 }
 
-func newColBuilder(name string, kind colKind, r *LoadReport) colBuilder {
+// newColBuilder returns the builder for a column of the given kind; its
+// large buffers come from mem, which must outlive every use of the array
+// it finishes.
+func newColBuilder(name string, kind colKind, r *LoadReport, mem *columnMemory) colBuilder {
+	valid := validity{mem: mem}
 	switch kind {
 	case kindDict:
-		return newDictBuilder(name, r)
+		return newDictBuilder(name, r, mem)
 	case kindInt:
-		return &numBuilder[int64]{report: r, name: name, typ: arrow.PrimitiveTypes.Int64,
+		return &numBuilder[int64]{report: r, name: name, typ: arrow.PrimitiveTypes.Int64, valid: valid,
 			parse: func(v, s []byte) (int64, []byte, bool) { x, ok := parseInt(v); return x, s, ok }}
 	case kindFloat:
-		return &numBuilder[float64]{report: r, name: name, typ: arrow.PrimitiveTypes.Float64, parse: parseAmount}
+		return &numBuilder[float64]{report: r, name: name, typ: arrow.PrimitiveTypes.Float64, valid: valid, parse: parseAmount}
 	case kindDate:
-		return &numBuilder[int32]{report: r, name: name, typ: arrow.FixedWidthTypes.Date32,
+		return &numBuilder[int32]{report: r, name: name, typ: arrow.FixedWidthTypes.Date32, valid: valid,
 			parse: func(v, s []byte) (int32, []byte, bool) { x, ok := parseDate(v); return x, s, ok }}
 	default:
-		return newTextBuilder(name, r)
+		return newTextBuilder(name, r, mem)
 	}
 }

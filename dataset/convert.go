@@ -103,6 +103,11 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	}
 	ncols := len(header) // header points into the reader's buffer: keep only its length
 
+	// The columns' large buffers are unmapped when convert returns, after
+	// the deferred releases below (registered later, so run earlier): the
+	// Arrow file is written by then and no array outlives this call.
+	mem := &columnMemory{}
+	defer mem.release()
 	builders := make([]colBuilder, len(m.fields))
 	colReports := make([]*LoadReport, len(m.fields))
 	jobs := make([]colJob, len(m.fields))
@@ -114,7 +119,7 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 		// Each column counts its issues apart (columns are converted
 		// concurrently); they are merged into report at the end.
 		colReports[i] = &LoadReport{}
-		builders[i] = newColBuilder(f.Name, kind, colReports[i])
+		builders[i] = newColBuilder(f.Name, kind, colReports[i], mem)
 		jobs[i] = colJob{b: builders[i], field: -1}
 	}
 	for field, ci := range m.fieldCol {

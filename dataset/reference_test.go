@@ -211,7 +211,7 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 		if i < len(canonical) {
 			kind = canonical[i].kind
 		}
-		builders[i] = newColBuilder(f.Name, kind, report)
+		builders[i] = newColBuilder(f.Name, kind, report, nil)
 	}
 	// Column of each CSV field, and the canonical columns the CSV lacks.
 	target := make([]colBuilder, ncols)
