@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -201,6 +202,36 @@ func TestStreamsAreBatched(t *testing.T) {
 	// 1000 writes, then a change of stream twice, then one big write.
 	if n > 6 {
 		t.Errorf("%d stream messages for 1003 writes; want them batched", n)
+	}
+}
+
+// TestStreamBuffersReusedIntact: the content buffers of large stream
+// messages are reused once zmq4 has written them (contentPool); every
+// message must still arrive as it was sent. A buffer reused too early would
+// mix the letters of two chunks.
+func TestStreamBuffersReusedIntact(t *testing.T) {
+	k := startKernel(t, Config{})
+	c := k.client
+	const n, w = 120, 300 << 10 // each write more than one 256 KiB message
+	id := c.execute(fmt.Sprintf("chunks %d %d", n, w), nil)
+	c.reply(c.shellC, id)
+	var got strings.Builder
+	for _, m := range c.untilIdle(id) {
+		if m.Header.MsgType == "stream" {
+			got.WriteString(content(t, m)["text"].(string))
+		}
+	}
+	var want strings.Builder
+	for i := range n {
+		want.WriteString(chunk(i, w))
+	}
+	if got.String() != want.String() {
+		g, wnt := got.String(), want.String()
+		at := 0
+		for at < min(len(g), len(wnt)) && g[at] == wnt[at] {
+			at++
+		}
+		t.Fatalf("stdout differs at byte %d of %d (got %d bytes): a content buffer was reused before it was written", at, len(wnt), len(g))
 	}
 }
 

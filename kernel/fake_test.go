@@ -17,6 +17,7 @@ import (
 //	eprint TEXT     stream TEXT+"\n" to stderr
 //	write N TEXT    N writes of TEXT to stdout
 //	big N           one write of N bytes to stdout
+//	chunks N W      N writes of W bytes to stdout, the i-th all of letter i%26
 //	lines N W       N writes of a W-byte line (newline included) to stdout
 //	value TEXT      the cell's value is TEXT (text/plain)
 //	html TEXT       the cell's value has text/html TEXT
@@ -70,6 +71,13 @@ func (e *scriptEvaluator) Execute(ctx context.Context, code string, out Output) 
 		case "big":
 			n, _ := strconv.Atoi(arg)
 			out.Stream("stdout", strings.Repeat("x", n))
+		case "chunks":
+			ns, ws, _ := strings.Cut(arg, " ")
+			n, _ := strconv.Atoi(ns)
+			w, _ := strconv.Atoi(ws)
+			for i := range n {
+				out.Stream("stdout", chunk(i, w))
+			}
 		case "value":
 			res.Value = &DisplayData{Data: map[string]any{"text/plain": arg}}
 		case "html":
@@ -152,3 +160,6 @@ func (e *scriptEvaluator) Close() error {
 	e.closed.Store(true)
 	return nil
 }
+
+// chunk is the i-th write of the chunks command.
+func chunk(i, w int) string { return strings.Repeat(string(rune('a'+i%26)), w) }

@@ -21,6 +21,7 @@ type publication struct {
 	size    int
 	msgType string
 	done    chan struct{} // closed once sent; only for flush markers
+	content []byte        // a pooled content buffer, freed once written
 }
 
 // publisher owns the iopub socket: one goroutine sends queued messages in
@@ -38,6 +39,8 @@ type publisher struct {
 	qBytes  int
 	closed  bool
 	stopped chan struct{}
+
+	contents contentPool
 }
 
 func newPublisher(sock socket, codec Codec, session string, log *slog.Logger) *publisher {
@@ -59,11 +62,24 @@ func (p *publisher) publish(msgType string, parent *Header, content any) {
 
 // publishStream is publish for a stream message whose text is in a
 // buffer the caller reuses once it returns (the text is encoded before).
+// A large message's content is encoded into a buffer of p.contents.
 func publishStream[S ~string | ~[]byte](p *publisher, parent *Header, name string, text S) {
-	raw := streamJSON(name, text)
-	if pub, ok := p.encodeRaw("stream", parent, raw); ok {
-		p.enqueueOutput(pub)
+	size := streamJSONSize(name, text)
+	var raw []byte
+	pooled := size >= minPooledContent
+	if pooled {
+		raw = appendStreamJSON(p.contents.get(size), name, text)
+	} else {
+		raw = appendStreamJSON(make([]byte, 0, size), name, text)
 	}
+	pub, ok := p.encodeRaw("stream", parent, raw)
+	if !ok {
+		return
+	}
+	if pooled {
+		pub.content = raw
+	}
+	p.enqueueOutput(pub)
 }
 
 // enqueueOutput queues an output message, waiting while the queue is full.
@@ -210,6 +226,14 @@ func (p *publisher) run() {
 // logged and dropped; a status message is retried until it goes or the
 // publisher closes.
 func (p *publisher) send(pub publication) {
+	if fs, ok := p.sock.(freeingSender); ok && pub.content != nil {
+		// Output is not retried (below), so this is the only attempt.
+		content := pub.content
+		if err := fs.SendFreeing(pub.frames, func() { p.contents.put(content) }); err != nil {
+			p.log.Warn("send on iopub", "msg_type", pub.msgType, "err", err)
+		}
+		return
+	}
 	for {
 		err := p.sock.Send(pub.frames)
 		if err == nil {

@@ -103,11 +103,11 @@ func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
 	return utf8.DecodeRuneInString(string(s))
 }
 
-// streamJSON returns the content of a stream message in a buffer sized
-// for it: text, its quotes and name, and room for one escaped byte in
-// sixteen (a newline per line of typical output) before it must grow.
-func streamJSON[S ~string | ~[]byte](name string, text S) []byte {
-	return appendStreamJSON(make([]byte, 0, len(text)+len(text)/16+len(name)+32), name, text)
+// streamJSONSize is the buffer to encode a stream message's content in:
+// text, its quotes and name, and room for one escaped byte in sixteen (a
+// newline per line of typical output) before it must grow.
+func streamJSONSize[S ~string | ~[]byte](name string, text S) int {
+	return len(text) + len(text)/16 + len(name) + 32
 }
 
 // appendStreamJSON appends the content of a stream message as

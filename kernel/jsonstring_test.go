@@ -42,7 +42,7 @@ func BenchmarkEncodeStream1MiB(b *testing.B) {
 	c := streamContent{Name: "stdout", Text: strings.Repeat("0123456789abcde\n", 1<<16)}
 	b.SetBytes(1 << 20)
 	for b.Loop() {
-		if _, ok := p.encodeRaw("stream", nil, streamJSON(c.Name, c.Text)); !ok {
+		if _, ok := p.encodeRaw("stream", nil, appendStreamJSON(nil, c.Name, c.Text)); !ok {
 			b.Fatal("encode failed")
 		}
 	}

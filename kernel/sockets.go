@@ -26,6 +26,17 @@ type socket interface {
 	Close() error
 }
 
+// freeingSender is implemented by a socket that can say when a sent
+// message's frames are free again (zmq4's PUB, patch 8). The publisher
+// then reuses the buffers of large stream messages: allocating ~1 MiB of
+// content per 1 MiB cell made the collector run every other cell.
+type freeingSender interface {
+	// SendFreeing is Send, and calls written once the socket no longer
+	// uses frames; possibly never (a socket closed first), in which case
+	// they are simply garbage.
+	SendFreeing(frames [][]byte, written func()) error
+}
+
 // transport holds the five sockets of a kernel.
 type transport struct {
 	shell, control, stdin, iopub, heartbeat socket
@@ -56,6 +67,14 @@ func (z zmqSocket) Recv() ([][]byte, error) {
 
 func (z zmqSocket) Send(frames [][]byte) error {
 	return z.s.SendMulti(zmq4.NewMsgFrom(frames...))
+}
+
+// SendFreeing implements freeingSender. Only the PUB socket (iopub)
+// calls written; the others ignore it.
+func (z zmqSocket) SendFreeing(frames [][]byte, written func()) error {
+	m := zmq4.NewMsgFrom(frames...)
+	m.Written = written
+	return z.s.SendMulti(m)
 }
 
 func (z zmqSocket) Close() error { return z.s.Close() }

@@ -305,6 +305,11 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 			switch m.Op {
 			case wire.OpStream:
 				collect(m.Name, m.Text)
+				if h.StreamOnly {
+					// Stream has encoded or copied the text, and nothing
+					// else kept it.
+					p.c.Recycle(m)
+				}
 			case wire.OpDisplay:
 				if h.Display != nil && m.Display != nil {
 					h.Display(*m.Display)

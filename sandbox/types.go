@@ -26,6 +26,8 @@ type Handlers struct {
 	// StreamOnly leaves Result.Stdout and Result.Stderr empty of what
 	// went to Stream: a caller that shows the text as it comes (the
 	// kernel) need not hold a second copy of up to Limits.MaxOutputBytes.
+	// Its memory is then reused for later output, so the text passed to
+	// Stream is valid only until Stream returns: copy it to keep it.
 	StreamOnly bool
 	// Display receives display.* calls of the cell.
 	Display func(d Display)

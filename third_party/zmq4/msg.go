@@ -19,8 +19,17 @@ const (
 
 // Msg is a ZMTP message, possibly composed of multiple frames.
 type Msg struct {
-	Frames    [][]byte
-	Type      MsgType
+	Frames [][]byte
+	Type   MsgType
+
+	// Written, if not nil, is called once a PUB socket no longer uses the
+	// message's frames: after writing them to every subscriber, or at once
+	// if the message is dropped at the high-water mark. The sender may then
+	// reuse their memory. It is not called for a message the socket keeps
+	// (OptionLastValue), nor for one still queued when the socket closes;
+	// other socket types ignore it.
+	Written func()
+
 	multipart bool
 	err       error
 }

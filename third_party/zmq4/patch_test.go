@@ -13,6 +13,7 @@ import (
 	"log"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -488,5 +489,139 @@ func TestPubLastValueReplayedOnSubscribe(t *testing.T) {
 	}
 	if string(m.Frames[1]) != "next" {
 		t.Fatalf("then %q, want [stream next]", m.Frames)
+	}
+}
+
+// TestPubWrittenFreesFrames: Written is called once per message, after the
+// frames were written: a sender that overwrites them in Written (reusing
+// the buffer for the next message, as the kernel does) never changes what
+// a subscriber receives. Dropped messages are freed at once; the kept last
+// value is never freed.
+func TestPubWrittenFreesFrames(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pub := NewPub(ctx, quiet())
+	defer pub.Close()
+	if err := pub.Listen("tcp://127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []struct {
+		name string
+		v    any
+	}{{OptionHWM, 4}, {OptionNoDrop, true}, {OptionLastValue, "status"}} {
+		if err := pub.SetOption(o.name, o.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub := NewSub(ctx, quiet())
+	defer sub.Close()
+	if err := sub.Dial("tcp://" + pub.Addr().String()); err != nil {
+		t.Fatal(err)
+	}
+	sub.SetOption(OptionSubscribe, "")
+	msgs := make(chan Msg, 64)
+	go func() {
+		defer close(msgs)
+		for {
+			m, err := sub.Recv()
+			if err != nil {
+				return
+			}
+			msgs <- m
+		}
+	}()
+	for ready := false; !ready; { // wait for the subscription to arrive
+		pub.Send(NewMsgFromString([]string{"hello", ""}))
+		select {
+		case <-msgs:
+			ready = true
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+
+	const n = 2000
+	body := func(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, 64<<10+i) }
+	var written atomic.Int64
+	go func() {
+		for i := 0; i < n; i++ {
+			frame := body(i)
+			m := NewMsgFrom([]byte("stream"), frame)
+			m.Written = func() {
+				clear(frame) // what a sender reusing the buffer would do
+				written.Add(1)
+			}
+			if err := pub.SendMulti(m); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		m, ok := <-msgs
+		if !ok {
+			t.Fatalf("subscriber stopped after %d messages", i)
+		}
+		if !bytes.Equal(m.Frames[1], body(i)) {
+			t.Fatalf("message %d arrived changed: its frames were freed before they were written", i)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for written.Load() != n && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got := written.Load(); got != n {
+		t.Fatalf("Written called %d times for %d messages", got, n)
+	}
+
+	// The last value is kept for replay: never freed.
+	kept := false
+	status := NewMsgFromString([]string{"status", "idle"})
+	status.Written = func() { kept = true }
+	if err := pub.SendMulti(status); err != nil {
+		t.Fatal(err)
+	}
+	if m := <-msgs; string(m.Frames[0]) != "status" {
+		t.Fatalf("got %q, want the status", m.Frames)
+	}
+	if kept {
+		t.Fatal("Written called for the message kept as OptionLastValue")
+	}
+}
+
+// TestPubWrittenOnDrop: without OptionNoDrop, a message dropped at the
+// high-water mark is freed at once.
+func TestPubWrittenOnDrop(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := newPubMWriter(ctx)
+	defer w.Close()
+	w.hwm = 1
+	w.mu.Lock() // the writer goroutine stops in sendMsg, holding a popped message
+	if err := w.write(ctx, NewMsgFromString([]string{"stream", "popped"})); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		w.qmu.Lock()
+		n := w.q.Len()
+		w.qmu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the writer never took the first message")
+		}
+	}
+	if err := w.write(ctx, NewMsgFromString([]string{"stream", "queued"})); err != nil {
+		t.Fatal(err)
+	}
+	freed := false
+	m := NewMsgFromString([]string{"stream", "dropped"})
+	m.Written = func() { freed = true }
+	if err := w.write(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Unlock()
+	if !freed {
+		t.Fatal("a message dropped at the high-water mark was not freed")
 	}
 }

@@ -283,7 +283,9 @@ func (w *pubMWriter) run() {
 		w.q.Pop()
 		w.room.Broadcast()
 		w.qmu.Unlock()
-		w.sendMsg(msg)
+		if w.sendMsg(msg) && msg.Written != nil {
+			msg.Written()
+		}
 	}
 }
 
@@ -336,6 +338,9 @@ func (w *pubMWriter) write(ctx context.Context, msg Msg) error {
 	if w.hwm != 0 && w.q.Len() >= w.hwm {
 		if !w.nodrop {
 			//TODO(inphi): per subscriber hwm
+			if msg.Written != nil {
+				msg.Written()
+			}
 			return nil
 		}
 		// OptionNoDrop: wait for room, or for the send deadline.
@@ -372,12 +377,17 @@ func (w *pubMWriter) replayLastValue(c *Conn) {
 	_ = c.SendMsg(*w.lvMsg)
 }
 
-func (w *pubMWriter) sendMsg(msg Msg) {
+// sendMsg writes msg to every subscriber of its topic. It reports whether
+// the frames are free for the sender to reuse: not when msg is kept as
+// the topic's last value.
+func (w *pubMWriter) sendMsg(msg Msg) (free bool) {
 	topic := string(msg.Frames[0])
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	free = true
 	if w.lvSet && topic == w.lvTopic {
 		w.lvMsg = &msg
+		free = false
 	}
 	// TODO(inphi): distribute messages across subscribers at once
 	for i := range w.ws {
@@ -386,6 +396,7 @@ func (w *pubMWriter) sendMsg(msg Msg) {
 			_ = ww.SendMsg(msg)
 		}
 	}
+	return free
 }
 
 var (

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
@@ -68,6 +70,41 @@ func TestStreamFrames(t *testing.T) {
 	}
 	if err := c.SendStream("stdout", make([]byte, wire.MaxFrameBytes)); err == nil {
 		t.Error("an oversized stream frame was sent")
+	}
+}
+
+// TestRecycleReusesStreamFrames: after Recycle, the next stream frame that
+// fits is read into the recycled buffer, and every text still arrives
+// byte for byte; a frame too large for it gets a buffer of its own.
+func TestRecycleReusesStreamFrames(t *testing.T) {
+	var buf bytes.Buffer
+	c := wire.NewConn(nil, &buf)
+	texts := []string{strings.Repeat("a", 300<<10), strings.Repeat("b", 300<<10), strings.Repeat("c", 200<<10), strings.Repeat("d", 400<<10)}
+	for _, text := range texts {
+		if err := c.SendStream("stdout", []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := wire.NewConn(&buf, nil)
+	var prev *byte
+	for i, want := range texts {
+		m, err := r.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Text != want {
+			t.Fatalf("frame %d: %d bytes %.8q..., want %d bytes of %q", i, len(m.Text), m.Text, len(want), want[:1])
+		}
+		data := unsafe.StringData(m.Text)
+		reused := prev != nil && uintptr(unsafe.Pointer(data)) == uintptr(unsafe.Pointer(prev))
+		if wantReuse := i == 1 || i == 2; reused != wantReuse {
+			t.Errorf("frame %d: read into the recycled buffer %v, want %v", i, reused, wantReuse)
+		}
+		prev = data
+		r.Recycle(m)
+		if m.Text != "" {
+			t.Errorf("frame %d: Text still set after Recycle", i)
+		}
 	}
 }
 
