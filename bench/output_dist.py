@@ -8,16 +8,20 @@ lines) N times in each named kernel, the kernels taking turns round by
 round, through the same raw client, and prints p10, median and p90.
 
 Usage: /usr/bin/python3 bench/output_dist.py [--runs N] [--rounds R]
-           [--kernel-dir DIR] KERNEL [KERNEL...]
+           [--kernel-dir DIR] [--client raw|jupyter_client] KERNEL [KERNEL...]
 
 KERNEL is a kernelspec name; "python3" (ipykernel) gets the Python cells,
 any other name the Go cells. --kernel-dir adds a directory of kernelspecs
 (e.g. one holding a kernel.json for another sbir-kernel binary).
+--client jupyter_client times the cells through jupyter_client's own
+BlockingKernelClient instead (every message through Session.deserialize,
+as a notebook front end receives it).
 """
 import argparse
 import os
 import statistics
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
@@ -30,10 +34,36 @@ def cells(name):
     return {"1 MiB in one write": k.print_one, "16,384 lines": k.print_lines}
 
 
-def run(name, ksm, n):
+class JupyterClientConn:
+    """Cells through jupyter_client's BlockingKernelClient, timed to idle."""
+
+    def __init__(self, km):
+        self.kc = km.blocking_client()
+        self.kc.start_channels()
+
+    def wait_ready(self):
+        self.kc.wait_for_ready(timeout=120)
+
+    def execute(self, code):
+        t0 = time.perf_counter()
+        msg_id = self.kc.execute(code)
+        while True:
+            m = self.kc.get_iopub_msg(timeout=300)
+            if (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status"
+                    and m["content"]["execution_state"] == "idle"):
+                idle = time.perf_counter() - t0
+                break
+        self.kc.get_shell_msg(timeout=300)
+        return (idle,)
+
+    def close(self):
+        self.kc.stop_channels()
+
+
+def run(name, ksm, n, client):
     km = KernelManager(kernel_name=name, kernel_spec_manager=ksm)
     km.start_kernel()
-    conn = compare.Conn(km)
+    conn = JupyterClientConn(km) if client == "jupyter_client" else compare.Conn(km)
     try:
         conn.wait_ready()
         conn.execute("1")
@@ -54,13 +84,15 @@ def main():
     p.add_argument("--runs", type=int, default=40, help="cells per kernel and round (default 40)")
     p.add_argument("--rounds", type=int, default=2, help="rounds of every kernel in turn (default 2)")
     p.add_argument("--kernel-dir", action="append", default=[], help="another directory of kernelspecs")
+    p.add_argument("--client", choices=["raw", "jupyter_client"], default="raw",
+                   help="compare.py's raw client (default) or jupyter_client's BlockingKernelClient")
     a = p.parse_args()
     ksm = KernelSpecManager()
     if a.kernel_dir:
         ksm.kernel_dirs = a.kernel_dir + list(ksm.kernel_dirs)
     for r in range(a.rounds):
         for name in a.kernels:
-            for label, ts in run(name, ksm, a.runs).items():
+            for label, ts in run(name, ksm, a.runs, a.client).items():
                 ts.sort()
                 q = lambda f: ts[min(len(ts) - 1, int(f * len(ts)))]
                 print(f"round {r + 1} {name:12} {label:20} p10 {q(0.1):6.1f}  median {statistics.median(ts):6.1f}"
