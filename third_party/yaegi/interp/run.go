@@ -2102,7 +2102,6 @@ func getFunc(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
-		o := getFrame(f, l).data[i]
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
@@ -2133,10 +2132,12 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
-			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
-			f.mutex.Unlock()
-
+			// sbir patch 17: the call leaves the frame the literal was
+			// evaluated in alone. It used to put back the value the
+			// literal's slot held before, from whichever goroutine the
+			// closure ran on: a later evaluation of the same literal (the
+			// next iteration of a loop) that had just stored its own
+			// closure there could then read, and pass on, an earlier one.
 			return fr2.data[:numRet]
 		})
 

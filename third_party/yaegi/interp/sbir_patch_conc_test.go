@@ -184,3 +184,86 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Patch 17: calling a closure does not write to the frame its literal was
+// evaluated in. The call used to put back the value the literal's slot held
+// before the closure was made, so calling the previous iteration's closure
+// between a literal's evaluation and its use handed on that older closure
+// (here: none at all, a nil function).
+func TestSbirConcClosureCallLeavesFrame(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`package main
+import "fmt"
+func call(p func() int) int {
+	if p == nil {
+		return 0
+	}
+	return p()
+}
+func first(f func() int, _ int) func() int { return f }
+func main() {
+	var prev func() int
+	for i := 1; i <= 3; i++ {
+		i := i
+		// The literal is evaluated, then prev called, then first.
+		f := first(func() int { return i }, call(prev))
+		fmt.Print(f(), " ")
+		prev = f
+	}
+	fmt.Println()
+}`); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "1 2 3 \n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Patch 17, as the sandbox met it: closures made in a loop and handed to an
+// interpreted WaitGroup.Go that starts them through compiled code. A
+// closure that ended while the loop was between making the next closure
+// and passing it put its predecessor back in the loop's frame, so one
+// iteration's closure ran twice and another's never (5050 - 68 seen). Run
+// with -race, the detector also reports the unguarded write.
+func TestSbirConcClosuresFromLoopToGoroutines(t *testing.T) {
+	const src = `package main
+import ("fmt"; "start"; "sync")
+type WaitGroup struct{ wg sync.WaitGroup }
+func (w *WaitGroup) Go(f func()) {
+	w.wg.Add(1)
+	start.Go(func() { defer w.wg.Done(); f() })
+}
+func main() {
+	var wg WaitGroup
+	var mu sync.Mutex
+	total := 0
+	for i := 1; i <= 100; i++ {
+		i := i
+		wg.Go(func() { mu.Lock(); total += i; mu.Unlock() })
+	}
+	wg.wg.Wait()
+	fmt.Println(total)
+}`
+	for run := 0; run < 50; run++ {
+		var out bytes.Buffer
+		i := interp.New(interp.Options{Stdout: &out})
+		if err := i.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if err := i.Use(interp.Exports{"start/start": {
+			"Go": reflect.ValueOf(func(f func()) { go f() }),
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if got, want := out.String(), "5050\n"; got != want {
+			t.Fatalf("run %d: got %q, want %q", run, got, want)
+		}
+	}
+}
