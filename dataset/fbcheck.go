@@ -61,6 +61,8 @@ var fbTypeScalars = [fbMaxType + 1][]uint32{
 	18: {2},       // Duration: unit
 }
 
+var fbSlotNames = [...]string{"slot0", "slot1", "slot2"}
+
 // fbMessage is a message of the file's stream, as the footer's blocks
 // must describe it.
 type fbMessage struct {
@@ -89,7 +91,7 @@ func checkArrowMetadata(file []byte) error {
 	if err != nil {
 		return err
 	}
-	c := fbChecker{buf: file[footerStart : n-tail], base: footerStart, what: "footer"}
+	c := fbChecker{buf: file[footerStart : n-tail], base: footerStart, msg: -1}
 	return c.footer(msgs)
 }
 
@@ -116,7 +118,8 @@ func checkArrowMessages(stream []byte, start int64) ([]fbMessage, error) {
 		c := fbChecker{
 			buf:  stream[metaStart : metaStart+metaLen],
 			base: metaStart,
-			what: fmt.Sprintf("message %d at file offset %d", len(msgs), off),
+			msg:  len(msgs),
+			off:  off,
 		}
 		header, bodyLen, err := c.message(end - metaStart - metaLen)
 		if err != nil {
@@ -124,9 +127,9 @@ func checkArrowMessages(stream []byte, start int64) ([]fbMessage, error) {
 		}
 		switch {
 		case len(msgs) == 0 && header != fbHeaderSchema:
-			return nil, fmt.Errorf("%s: the stream starts with a %s message, want Schema", c.what, fbHeaderNames[header])
+			return nil, fmt.Errorf("%s: the stream starts with a %s message, want Schema", c.what(), fbHeaderNames[header])
 		case len(msgs) > 0 && header == fbHeaderSchema:
-			return nil, fmt.Errorf("%s: a second Schema message", c.what)
+			return nil, fmt.Errorf("%s: a second Schema message", c.what())
 		}
 		msgs = append(msgs, fbMessage{offset: off, metaLen: 8 + metaLen, bodyLen: bodyLen, header: header})
 		off = metaStart + metaLen + bodyLen
@@ -140,13 +143,22 @@ func checkArrowMessages(stream []byte, start int64) ([]fbMessage, error) {
 // fbChecker checks one flatbuffer: a message's metadata or the footer.
 type fbChecker struct {
 	buf  []byte
-	base int64  // file offset of buf[0], for errors
-	what string // which flatbuffer, for errors
+	base int64 // file offset of buf[0], for errors
+	msg  int   // index of the message, -1 for the footer
+	off  int64 // file offset of the message
 	// visited counts the tables visited. A flatbuffer whose tables are
 	// not shared holds at most len(buf)/4 of them; more means offsets
 	// point back at tables already seen, which would make walks (here
 	// and in arrow-go) repeat work without bound.
 	visited int
+}
+
+// what names the flatbuffer checked, for errors.
+func (c *fbChecker) what() string {
+	if c.msg < 0 {
+		return "footer"
+	}
+	return fmt.Sprintf("message %d at file offset %d", c.msg, c.off)
 }
 
 // fbTable is a checked table: its vtable and inline data lie in the
@@ -156,11 +168,41 @@ type fbTable struct {
 	vtable uint32 // position of the vtable
 	slots  uint32 // number of field slots in the vtable
 	size   uint32 // inline size of the table
-	path   string
+	at     *fbPath
 }
 
-func (c *fbChecker) errorf(pos uint32, path, format string, args ...any) error {
-	return fmt.Errorf("%s: %s (file offset %d): %s", c.what, path, c.base+int64(pos), fmt.Sprintf(format, args...))
+// fbPath names a table for errors. It is turned into text only when an
+// error is reported, so that checking a valid file builds no strings;
+// the elements of a vector share one, updated as the walk moves on.
+type fbPath struct {
+	up    *fbPath
+	name  string // field in up holding the table, or the root's type
+	index int    // element of the vector in that field, or -1
+	label []byte // a Field's name
+}
+
+func (p *fbPath) String() string {
+	s := p.name
+	if p.up != nil {
+		s = p.up.String() + "." + s
+	}
+	if p.index >= 0 {
+		s += fmt.Sprintf("[%d]", p.index)
+	}
+	if len(p.label) > 0 {
+		s += fmt.Sprintf("(%q)", truncate(string(p.label), 40))
+	}
+	return s
+}
+
+// errorf reports a problem at pos in the table at, or in its field when
+// field is not empty.
+func (c *fbChecker) errorf(pos uint32, at *fbPath, field, format string, args ...any) error {
+	path := at.String()
+	if field != "" {
+		path += "." + field
+	}
+	return fmt.Errorf("%s: %s (file offset %d): %s", c.what(), path, c.base+int64(pos), fmt.Sprintf(format, args...))
 }
 
 func (c *fbChecker) u16(pos uint32) uint32 { return uint32(binary.LittleEndian.Uint16(c.buf[pos:])) }
@@ -168,41 +210,42 @@ func (c *fbChecker) u32(pos uint32) uint32 { return binary.LittleEndian.Uint32(c
 func (c *fbChecker) i64(pos uint32) int64  { return int64(binary.LittleEndian.Uint64(c.buf[pos:])) }
 
 // root returns the buffer's root table.
-func (c *fbChecker) root(path string) (fbTable, error) {
+func (c *fbChecker) root(typ string) (fbTable, error) {
+	path := &fbPath{name: typ, index: -1}
 	if len(c.buf) < 4 {
-		return fbTable{}, c.errorf(0, path, "%d bytes is too short for a flatbuffer", len(c.buf))
+		return fbTable{}, c.errorf(0, path, "", "%d bytes is too short for a flatbuffer", len(c.buf))
 	}
 	if len(c.buf) > 1<<31-1 {
-		return fbTable{}, c.errorf(0, path, "%d bytes is too long for a flatbuffer", len(c.buf))
+		return fbTable{}, c.errorf(0, path, "", "%d bytes is too long for a flatbuffer", len(c.buf))
 	}
 	return c.table(c.u32(0), path)
 }
 
 // table checks the table at pos.
-func (c *fbChecker) table(pos uint32, path string) (fbTable, error) {
+func (c *fbChecker) table(pos uint32, path *fbPath) (fbTable, error) {
 	n := int64(len(c.buf))
 	c.visited++
 	if int64(c.visited) > n/4+1 {
-		return fbTable{}, c.errorf(pos, path, "more tables than a %d-byte flatbuffer can hold (offsets point back at shared tables)", n)
+		return fbTable{}, c.errorf(pos, path, "", "more tables than a %d-byte flatbuffer can hold (offsets point back at shared tables)", n)
 	}
 	if int64(pos)+4 > n {
-		return fbTable{}, c.errorf(pos, path, "table at %d runs past the end of the %d-byte flatbuffer", pos, n)
+		return fbTable{}, c.errorf(pos, path, "", "table at %d runs past the end of the %d-byte flatbuffer", pos, n)
 	}
 	vt := int64(pos) - int64(int32(c.u32(pos)))
 	if vt < 0 || vt+4 > n {
-		return fbTable{}, c.errorf(pos, path, "vtable at %d outside the %d-byte flatbuffer", vt, n)
+		return fbTable{}, c.errorf(pos, path, "", "vtable at %d outside the %d-byte flatbuffer", vt, n)
 	}
 	vtSize, size := c.u16(uint32(vt)), c.u16(uint32(vt+2))
 	if vtSize < 4 || vtSize%2 != 0 || vt+int64(vtSize) > n {
-		return fbTable{}, c.errorf(pos, path, "vtable at %d of %d bytes: odd, shorter than 4 or past the end of the %d-byte flatbuffer", vt, vtSize, n)
+		return fbTable{}, c.errorf(pos, path, "", "vtable at %d of %d bytes: odd, shorter than 4 or past the end of the %d-byte flatbuffer", vt, vtSize, n)
 	}
 	if size < 4 || int64(pos)+int64(size) > n {
-		return fbTable{}, c.errorf(pos, path, "table of %d bytes at %d: shorter than 4 or past the end of the %d-byte flatbuffer", size, pos, n)
+		return fbTable{}, c.errorf(pos, path, "", "table of %d bytes at %d: shorter than 4 or past the end of the %d-byte flatbuffer", size, pos, n)
 	}
-	t := fbTable{pos: pos, vtable: uint32(vt), slots: (vtSize - 4) / 2, size: size, path: path}
+	t := fbTable{pos: pos, vtable: uint32(vt), slots: (vtSize - 4) / 2, size: size, at: path}
 	for i := uint32(0); i < t.slots; i++ {
 		if o := c.u16(t.vtable + 4 + 2*i); o != 0 && (o < 4 || o >= size) {
-			return fbTable{}, c.errorf(pos, path, "field slot %d at table offset %d, outside the table's %d bytes", i, o, size)
+			return fbTable{}, c.errorf(pos, path, "", "field slot %d at table offset %d, outside the table's %d bytes", i, o, size)
 		}
 	}
 	return t, nil
@@ -219,7 +262,7 @@ func (c *fbChecker) field(t fbTable, slot, size uint32, name string) (uint32, bo
 		return 0, false, nil
 	}
 	if o+size > t.size {
-		return 0, false, c.errorf(t.pos, t.path+"."+name, "%d-byte field at table offset %d runs past the table's %d bytes", size, o, t.size)
+		return 0, false, c.errorf(t.pos, t.at, name, "%d-byte field at table offset %d runs past the table's %d bytes", size, o, t.size)
 	}
 	return t.pos + o, true, nil
 }
@@ -255,14 +298,14 @@ func (c *fbChecker) offset(t fbTable, slot uint32, name string) (uint32, bool, e
 	if !ok || err != nil {
 		return 0, false, err
 	}
-	return c.follow(p, t.path+"."+name)
+	return c.follow(p, t.at, name)
 }
 
-func (c *fbChecker) follow(p uint32, path string) (uint32, bool, error) {
+func (c *fbChecker) follow(p uint32, at *fbPath, field string) (uint32, bool, error) {
 	u := c.u32(p)
 	target := int64(p) + int64(u)
 	if u == 0 || target >= int64(len(c.buf)) {
-		return 0, false, c.errorf(p, path, "offset %d points outside the %d-byte flatbuffer", u, len(c.buf))
+		return 0, false, c.errorf(p, at, field, "offset %d points outside the %d-byte flatbuffer", u, len(c.buf))
 	}
 	return uint32(target), true, nil
 }
@@ -273,7 +316,7 @@ func (c *fbChecker) subTable(t fbTable, slot uint32, name string) (fbTable, bool
 	if !ok || err != nil {
 		return fbTable{}, false, err
 	}
-	sub, err := c.table(p, t.path+"."+name)
+	sub, err := c.table(p, &fbPath{up: t.at, name: name, index: -1})
 	return sub, err == nil, err
 }
 
@@ -285,11 +328,11 @@ func (c *fbChecker) vector(t fbTable, slot, elem uint32, name string) (start, n 
 		return 0, 0, err
 	}
 	if int64(p)+4 > int64(len(c.buf)) {
-		return 0, 0, c.errorf(p, t.path+"."+name, "vector length runs past the end of the %d-byte flatbuffer", len(c.buf))
+		return 0, 0, c.errorf(p, t.at, name, "vector length runs past the end of the %d-byte flatbuffer", len(c.buf))
 	}
 	n = c.u32(p)
 	if int64(n)*int64(elem) > int64(len(c.buf))-int64(p)-4 {
-		return 0, 0, c.errorf(p, t.path+"."+name, "vector of %d × %d bytes runs past the end of the %d-byte flatbuffer", n, elem, len(c.buf))
+		return 0, 0, c.errorf(p, t.at, name, "vector of %d × %d bytes runs past the end of the %d-byte flatbuffer", n, elem, len(c.buf))
 	}
 	return p + 4, n, nil
 }
@@ -309,9 +352,10 @@ func (c *fbChecker) tables(t fbTable, slot uint32, name string, fn func(i int, e
 	if err != nil {
 		return err
 	}
+	path := &fbPath{up: t.at, name: name}
 	for i := uint32(0); i < n; i++ {
-		path := fmt.Sprintf("%s.%s[%d]", t.path, name, i)
-		p, _, err := c.follow(start+4*i, path)
+		path.index, path.label = int(i), nil
+		p, _, err := c.follow(start+4*i, path, "")
 		if err != nil {
 			return err
 		}
@@ -336,7 +380,7 @@ func (c *fbChecker) message(limit int64) (uint8, int64, error) {
 	if v, err := c.smallField(m, 0, 2, "version", 0); err != nil {
 		return 0, 0, err
 	} else if v > fbMaxMetadataVersion {
-		return 0, 0, c.errorf(m.pos, "Message.version", "metadata version %d, newer than V5", v)
+		return 0, 0, c.errorf(m.pos, m.at, "version", "metadata version %d, newer than V5", v)
 	}
 	ht, err := c.smallField(m, 1, 1, "header_type", 0)
 	if err != nil {
@@ -347,27 +391,27 @@ func (c *fbChecker) message(limit int64) (uint8, int64, error) {
 		return 0, 0, err
 	}
 	if bodyLen < 0 || bodyLen > limit || bodyLen%8 != 0 {
-		return 0, 0, c.errorf(m.pos, "Message.bodyLength", "body of %d bytes: negative, not a multiple of 8 or past the %d bytes before the footer", bodyLen, limit)
+		return 0, 0, c.errorf(m.pos, m.at, "bodyLength", "body of %d bytes: negative, not a multiple of 8 or past the %d bytes before the footer", bodyLen, limit)
 	}
 	h, ok, err := c.subTable(m, 2, "header")
 	if err != nil {
 		return 0, 0, err
 	}
 	if !ok {
-		return 0, 0, c.errorf(m.pos, "Message.header", "missing")
+		return 0, 0, c.errorf(m.pos, m.at, "header", "missing")
 	}
 	switch ht {
 	case fbHeaderSchema:
-		h.path = "Message.header(Schema)"
+		h.at.name = "header(Schema)"
 		err = c.schema(h)
 	case fbHeaderDictionaryBatch:
-		h.path = "Message.header(DictionaryBatch)"
+		h.at.name = "header(DictionaryBatch)"
 		err = c.dictionaryBatch(h, bodyLen)
 	case fbHeaderRecordBatch:
-		h.path = "Message.header(RecordBatch)"
+		h.at.name = "header(RecordBatch)"
 		err = c.recordBatch(h, bodyLen)
 	default:
-		return 0, 0, c.errorf(m.pos, "Message.header_type", "header type %d, want Schema (1), DictionaryBatch (2) or RecordBatch (3)", ht)
+		return 0, 0, c.errorf(m.pos, m.at, "header_type", "header type %d, want Schema (1), DictionaryBatch (2) or RecordBatch (3)", ht)
 	}
 	if err != nil {
 		return 0, 0, err
@@ -387,14 +431,14 @@ func (c *fbChecker) footer(msgs []fbMessage) error {
 	if v, err := c.smallField(f, 0, 2, "version", 0); err != nil {
 		return err
 	} else if v > fbMaxMetadataVersion {
-		return c.errorf(f.pos, "Footer.version", "metadata version %d, newer than V5", v)
+		return c.errorf(f.pos, f.at, "version", "metadata version %d, newer than V5", v)
 	}
 	s, ok, err := c.subTable(f, 1, "schema")
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return c.errorf(f.pos, "Footer.schema", "missing")
+		return c.errorf(f.pos, f.at, "schema", "missing")
 	}
 	if err := c.schema(s); err != nil {
 		return err
@@ -418,7 +462,6 @@ func (c *fbChecker) blocks(f fbTable, slot uint32, name string, header uint8, ms
 	for i := uint32(0); i < n; i++ {
 		p := start + i*fbBlockSize
 		off, meta, body := c.i64(p), int64(int32(c.u32(p+8))), c.i64(p+16)
-		path := fmt.Sprintf("Footer.%s[%d]", name, i)
 		var m *fbMessage
 		for k := range msgs {
 			if msgs[k].offset == off {
@@ -428,11 +471,11 @@ func (c *fbChecker) blocks(f fbTable, slot uint32, name string, header uint8, ms
 		}
 		switch {
 		case m == nil:
-			return c.errorf(p, path, "block offset %d is not the start of a message in the stream", off)
+			return c.errorf(p, f.at, fmt.Sprintf("%s[%d]", name, i), "block offset %d is not the start of a message in the stream", off)
 		case m.header != header:
-			return c.errorf(p, path, "block at offset %d is a %s message, want %s", off, fbHeaderNames[m.header], fbHeaderNames[header])
+			return c.errorf(p, f.at, fmt.Sprintf("%s[%d]", name, i), "block at offset %d is a %s message, want %s", off, fbHeaderNames[m.header], fbHeaderNames[header])
 		case meta != m.metaLen || body != m.bodyLen:
-			return c.errorf(p, path, "block at offset %d has %d metadata and %d body bytes, but the message has %d and %d", off, meta, body, m.metaLen, m.bodyLen)
+			return c.errorf(p, f.at, fmt.Sprintf("%s[%d]", name, i), "block at offset %d has %d metadata and %d body bytes, but the message has %d and %d", off, meta, body, m.metaLen, m.bodyLen)
 		}
 	}
 	return nil
@@ -443,7 +486,7 @@ func (c *fbChecker) schema(s fbTable) error {
 	if e, err := c.smallField(s, 0, 2, "endianness", 0); err != nil {
 		return err
 	} else if e != 0 {
-		return c.errorf(s.pos, s.path+".endianness", "endianness %d, want Little (0)", e)
+		return c.errorf(s.pos, s.at, "endianness", "endianness %d, want Little (0)", e)
 	}
 	if err := c.tables(s, 1, "fields", func(_ int, f fbTable) error { return c.arrowField(f, 1) }); err != nil {
 		return err
@@ -462,7 +505,7 @@ func (c *fbChecker) arrowField(f fbTable, depth int) error {
 		return err
 	}
 	if len(name) > 0 {
-		f.path += fmt.Sprintf("(%q)", truncate(string(name), 40))
+		f.at.label = name
 	}
 	if _, err := c.smallField(f, 1, 1, "nullable", 0); err != nil {
 		return err
@@ -472,18 +515,18 @@ func (c *fbChecker) arrowField(f fbTable, depth int) error {
 		return err
 	}
 	if tt == 0 || tt > fbMaxType {
-		return c.errorf(f.pos, f.path+".type_type", "type %d, want 1..%d", tt, fbMaxType)
+		return c.errorf(f.pos, f.at, "type_type", "type %d, want 1..%d", tt, fbMaxType)
 	}
 	typ, ok, err := c.subTable(f, 3, "type")
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return c.errorf(f.pos, f.path+".type", "missing")
+		return c.errorf(f.pos, f.at, "type", "missing")
 	}
 	for slot, size := range fbTypeScalars[tt] {
 		if size > 0 {
-			if _, _, err := c.field(typ, uint32(slot), size, fmt.Sprintf("slot%d", slot)); err != nil {
+			if _, _, err := c.field(typ, uint32(slot), size, fbSlotNames[slot]); err != nil {
 				return err
 			}
 		}
@@ -496,7 +539,7 @@ func (c *fbChecker) arrowField(f fbTable, depth int) error {
 	case 15, 16: // FixedSizeBinary.byteWidth, FixedSizeList.listSize
 		var w uint32
 		if w, err = c.smallField(typ, 0, 4, "width", 0); err == nil && int32(w) < 0 {
-			err = c.errorf(typ.pos, typ.path+".width", "negative width %d", int32(w))
+			err = c.errorf(typ.pos, typ.at, "width", "negative width %d", int32(w))
 		}
 	}
 	if err != nil {
@@ -511,7 +554,7 @@ func (c *fbChecker) arrowField(f fbTable, depth int) error {
 	}
 	if err := c.tables(f, 5, "children", func(_ int, ch fbTable) error {
 		if depth >= fbMaxDepth {
-			return c.errorf(ch.pos, ch.path, "fields nested deeper than %d", fbMaxDepth)
+			return c.errorf(ch.pos, ch.at, "", "fields nested deeper than %d", fbMaxDepth)
 		}
 		return c.arrowField(ch, depth+1)
 	}); err != nil {
@@ -535,7 +578,7 @@ func (c *fbChecker) dictionaryEncoding(d fbTable) error {
 			return err
 		}
 		if w != 8 && w != 16 && w != 32 && w != 64 {
-			return c.errorf(it.pos, it.path+".bitWidth", "index width %d, want 8, 16, 32 or 64", w)
+			return c.errorf(it.pos, it.at, "bitWidth", "index width %d, want 8, 16, 32 or 64", w)
 		}
 		if _, err := c.smallField(it, 1, 1, "is_signed", 0); err != nil {
 			return err
@@ -558,7 +601,7 @@ func (c *fbChecker) dictionaryBatch(d fbTable, bodyLen int64) error {
 		return err
 	}
 	if !ok {
-		return c.errorf(d.pos, d.path+".data", "missing")
+		return c.errorf(d.pos, d.at, "data", "missing")
 	}
 	if err := c.recordBatch(data, bodyLen); err != nil {
 		return err
@@ -577,7 +620,7 @@ func (c *fbChecker) recordBatch(r fbTable, bodyLen int64) error {
 		return err
 	}
 	if length < 0 || length > maxLen {
-		return c.errorf(r.pos, r.path+".length", "%d rows: negative or more than %d for a %d-byte body", length, maxLen, bodyLen)
+		return c.errorf(r.pos, r.at, "length", "%d rows: negative or more than %d for a %d-byte body", length, maxLen, bodyLen)
 	}
 	start, n, err := c.vector(r, 1, fbFieldNodeSize, "nodes")
 	if err != nil {
@@ -587,7 +630,7 @@ func (c *fbChecker) recordBatch(r fbTable, bodyLen int64) error {
 		p := start + i*fbFieldNodeSize
 		l, nulls := c.i64(p), c.i64(p+8)
 		if l < 0 || l > maxLen || nulls < 0 || nulls > l {
-			return c.errorf(p, fmt.Sprintf("%s.nodes[%d]", r.path, i), "length %d, null count %d: negative, null count above length, or length more than %d for a %d-byte body", l, nulls, maxLen, bodyLen)
+			return c.errorf(p, r.at, fmt.Sprintf("nodes[%d]", i), "length %d, null count %d: negative, null count above length, or length more than %d for a %d-byte body", l, nulls, maxLen, bodyLen)
 		}
 	}
 	start, nbufs, err := c.vector(r, 2, fbBufferSize, "buffers")
@@ -598,14 +641,14 @@ func (c *fbChecker) recordBatch(r fbTable, bodyLen int64) error {
 		p := start + i*fbBufferSize
 		off, l := c.i64(p), c.i64(p+8)
 		if off < 0 || l < 0 || off > bodyLen || l > bodyLen-off {
-			return c.errorf(p, fmt.Sprintf("%s.buffers[%d]", r.path, i), "offset %d, length %d: outside the %d-byte body", off, l, bodyLen)
+			return c.errorf(p, r.at, fmt.Sprintf("buffers[%d]", i), "offset %d, length %d: outside the %d-byte body", off, l, bodyLen)
 		}
 	}
 	if _, ok, err := c.offset(r, 3, "compression"); err != nil {
 		return err
 	} else if ok {
 		// arrow-go allocates the uncompressed size written in the body.
-		return c.errorf(r.pos, r.path+".compression", "compressed body; Convert writes uncompressed files")
+		return c.errorf(r.pos, r.at, "compression", "compressed body; Convert writes uncompressed files")
 	}
 	start, n, err = c.vector(r, 4, 8, "variadicBufferCounts")
 	if err != nil {
@@ -615,7 +658,7 @@ func (c *fbChecker) recordBatch(r fbTable, bodyLen int64) error {
 	for i := uint32(0); i < n; i++ {
 		v := c.i64(start + 8*i)
 		if v < 0 || v > int64(nbufs)-total {
-			return c.errorf(start+8*i, fmt.Sprintf("%s.variadicBufferCounts[%d]", r.path, i), "count %d: negative or more than the %d buffers", v, nbufs)
+			return c.errorf(start+8*i, r.at, fmt.Sprintf("variadicBufferCounts[%d]", i), "count %d: negative or more than the %d buffers", v, nbufs)
 		}
 		total += v
 	}

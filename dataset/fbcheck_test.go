@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
 
 // smallArrowFile is the Arrow file of 70 generated awards that the
@@ -400,5 +403,55 @@ func TestCheckArrowMetadata(t *testing.T) {
 				t.Fatalf("OpenFile: %v, want ErrInvalidArrow with %v", oerr, err)
 			}
 		})
+	}
+}
+
+// BenchmarkCheckArrowMetadata checks the full-scale file's metadata, the
+// cost checkArrowMetadata adds to OpenFile.
+func BenchmarkCheckArrowMetadata(b *testing.B) {
+	d, err := OpenFile(fullScaleArrow(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := checkArrowMetadata(d.data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestCheckArrowMetadataNesting writes, with arrow-go, a file whose
+// field is nested in structs deeper than fbMaxDepth: the checker stops
+// at the limit.
+func TestCheckArrowMetadataNesting(t *testing.T) {
+	for _, tt := range []struct {
+		depth int
+		want  string
+	}{
+		{fbMaxDepth - 1, ""},
+		{fbMaxDepth + 5, "fields nested deeper than 64"},
+	} {
+		typ := arrow.DataType(arrow.PrimitiveTypes.Int32)
+		for range tt.depth {
+			typ = arrow.StructOf(arrow.Field{Name: "s", Type: typ, Nullable: true})
+		}
+		schema := arrow.NewSchema([]arrow.Field{{Name: "deep", Type: typ, Nullable: true}}, nil)
+		var buf bytes.Buffer
+		w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		err = checkArrowMetadata(buf.Bytes())
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("depth %d: %v", tt.depth, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("depth %d: error %v, want one containing %q", tt.depth, err, tt.want)
+		}
 	}
 }
