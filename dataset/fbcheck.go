@@ -1,19 +1,24 @@
 package dataset
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // The flatbuffer metadata of an Arrow file is checked here, before any of
 // it reaches arrow-go. arrow-go's generated flatbuffer accessors check
-// nothing, and its readers size allocations from what they read: a
-// footer's schema with a field count of 2³¹ makes schemaFromFB allocate
-// 2³¹ arrow.Fields, a buffer length past the body makes a slice of it
-// panic only after the damage is done, a compression entry makes it
-// allocate an uncompressed size read from the body. A cache file damaged
-// on disk or copied in part would then take the kernel process down,
-// where it should be reported and converted again.
+// nothing, and its readers act on what they read (v18.8.0): a field
+// count of 2²⁴ in the footer's schema makes schemaFromFB allocate 1.4 GB
+// of arrow.Fields; a schema message saying big-endian makes the reader
+// byte-swap the dictionaries in place, in our read-only mapping, a
+// SIGSEGV no recover catches; a negative null count reaches our index
+// code as an array whose NullN panics; a compression entry makes it
+// allocate an uncompressed size read from the body; buffer lengths past
+// the body are caught only by the slice bounds check. A cache file
+// damaged on disk or copied in part would then take the kernel process
+// down, where it should be reported and converted again.
 //
 // checkArrowMetadata therefore walks every flatbuffer in the file (each
 // message's metadata in the stream, then the footer) the way the Arrow
@@ -61,6 +66,7 @@ var fbTypeScalars = [fbMaxType + 1][]uint32{
 	18: {2},       // Duration: unit
 }
 
+// fbSlotNames name the fields of fbTypeScalars in errors.
 var fbSlotNames = [...]string{"slot0", "slot1", "slot2"}
 
 // fbMessage is a message of the file's stream, as the footer's blocks
@@ -95,8 +101,8 @@ func checkArrowMetadata(file []byte) error {
 	return c.footer(msgs)
 }
 
-// checkArrowMessages checks the messages of the stream in file[start:]
-// up to the end-of-stream marker or the end of stream.
+// checkArrowMessages checks the messages of the stream in stream[start:]
+// (the file up to its footer) up to the end-of-stream marker.
 func checkArrowMessages(stream []byte, start int64) ([]fbMessage, error) {
 	var msgs []fbMessage
 	end := int64(len(stream))
@@ -147,9 +153,9 @@ type fbChecker struct {
 	msg  int   // index of the message, -1 for the footer
 	off  int64 // file offset of the message
 	// visited counts the tables visited. A flatbuffer whose tables are
-	// not shared holds at most len(buf)/4 of them; more means offsets
-	// point back at tables already seen, which would make walks (here
-	// and in arrow-go) repeat work without bound.
+	// not shared holds at most len(buf)/4 of them; more means tables
+	// reached along several paths, whose number can grow exponentially
+	// with nesting, and walks (here and in arrow-go) with it.
 	visited int
 }
 
@@ -347,7 +353,7 @@ func (c *fbChecker) str(t fbTable, slot uint32, name string) ([]byte, error) {
 }
 
 // tables calls fn with each table of the vector of tables in slot.
-func (c *fbChecker) tables(t fbTable, slot uint32, name string, fn func(i int, e fbTable) error) error {
+func (c *fbChecker) tables(t fbTable, slot uint32, name string, fn func(e fbTable) error) error {
 	start, n, err := c.vector(t, slot, 4, name)
 	if err != nil {
 		return err
@@ -363,7 +369,7 @@ func (c *fbChecker) tables(t fbTable, slot uint32, name string, fn func(i int, e
 		if err != nil {
 			return err
 		}
-		if err := fn(int(i), e); err != nil {
+		if err := fn(e); err != nil {
 			return err
 		}
 	}
@@ -462,12 +468,9 @@ func (c *fbChecker) blocks(f fbTable, slot uint32, name string, header uint8, ms
 	for i := uint32(0); i < n; i++ {
 		p := start + i*fbBlockSize
 		off, meta, body := c.i64(p), int64(int32(c.u32(p+8))), c.i64(p+16)
-		var m *fbMessage
-		for k := range msgs {
-			if msgs[k].offset == off {
-				m = &msgs[k]
-				break
-			}
+		var m *fbMessage // msgs are in file order
+		if k, ok := slices.BinarySearchFunc(msgs, off, func(m fbMessage, off int64) int { return cmp.Compare(m.offset, off) }); ok {
+			m = &msgs[k]
 		}
 		switch {
 		case m == nil:
@@ -488,7 +491,7 @@ func (c *fbChecker) schema(s fbTable) error {
 	} else if e != 0 {
 		return c.errorf(s.pos, s.at, "endianness", "endianness %d, want Little (0)", e)
 	}
-	if err := c.tables(s, 1, "fields", func(_ int, f fbTable) error { return c.arrowField(f, 1) }); err != nil {
+	if err := c.tables(s, 1, "fields", func(f fbTable) error { return c.arrowField(f, 1) }); err != nil {
 		return err
 	}
 	if err := c.keyValues(s, 2); err != nil {
@@ -552,7 +555,7 @@ func (c *fbChecker) arrowField(f fbTable, depth int) error {
 			return err
 		}
 	}
-	if err := c.tables(f, 5, "children", func(_ int, ch fbTable) error {
+	if err := c.tables(f, 5, "children", func(ch fbTable) error {
 		if depth >= fbMaxDepth {
 			return c.errorf(ch.pos, ch.at, "", "fields nested deeper than %d", fbMaxDepth)
 		}
@@ -667,7 +670,7 @@ func (c *fbChecker) recordBatch(r fbTable, bodyLen int64) error {
 
 // keyValues checks the custom_metadata KeyValue vector in slot.
 func (c *fbChecker) keyValues(t fbTable, slot uint32) error {
-	return c.tables(t, slot, "custom_metadata", func(_ int, kv fbTable) error {
+	return c.tables(t, slot, "custom_metadata", func(kv fbTable) error {
 		if _, err := c.str(kv, 0, "key"); err != nil {
 			return err
 		}

@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // smallArrowFile is the Arrow file of 70 generated awards that the
@@ -453,5 +455,33 @@ func TestCheckArrowMetadataNesting(t *testing.T) {
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("depth %d: error %v, want one containing %q", tt.depth, err, tt.want)
 		}
+	}
+}
+
+// TestCheckArrowMetadataCompressed writes a record batch compressed by
+// arrow-go: refused, since arrow-go would allocate the uncompressed size
+// the body claims.
+func TestCheckArrowMetadataCompressed(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	b.AppendValues([]int64{1, 2, 3}, nil)
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 3)
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema), ipc.WithLZ4())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = checkArrowMetadata(buf.Bytes())
+	if want := "Message.header(RecordBatch).compression (file offset"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want one containing %q", err, want)
 	}
 }
