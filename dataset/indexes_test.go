@@ -256,12 +256,9 @@ func TestIndexesDamaged(t *testing.T) {
 // FuzzOpenFileCorrupt changes bytes of the record batch's body of a small
 // converted file (the columns' and the stored indexes' buffers): OpenFile
 // must fail with an error or return a Dataset whose stored indexes are
-// safe to use (codes in range), never panic. Metadata is left alone:
-// arrow-go sizes allocations from flatbuffer fields unchecked (a field
-// count in the footer's schema, a dictionary buffer's length, a record
-// batch buffer's length), so damage there can run the process out of
-// memory — a limit of OpenFile that this test found when it changed any
-// byte, not one of the indexes.
+// safe to use (codes in range), never panic. Damage to the metadata is
+// FuzzOpenFileCorruptMetadata's (fbcheck_test.go): this one aims at the
+// bodies, where the indexes' checks are.
 func FuzzOpenFileCorrupt(f *testing.F) {
 	var good bytes.Buffer
 	csv := generated(f, GenerateOptions{Rows: 70, Seed: 6})

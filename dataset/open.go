@@ -81,6 +81,11 @@ func (d *Dataset) init() error {
 	if !bytes.HasPrefix(d.data, arrowMagic) || !bytes.HasSuffix(d.data, arrowMagic) {
 		return errors.New("no Arrow file magic at the start and end (truncated or not an Arrow file)")
 	}
+	// Before arrow-go reads any of it (fbcheck.go): it sizes allocations
+	// from the flatbuffers unchecked.
+	if err := checkArrowMetadata(d.data); err != nil {
+		return err
+	}
 	// ipc.NewMappedFileReader (arrow-go v18.8.0) panics on schemas with
 	// dictionary fields: it never initialises its dictionary memo. The
 	// stream reader fed with messages sliced from the mapping is just as
