@@ -440,15 +440,7 @@ func TestCheckArrowMetadataNesting(t *testing.T) {
 			typ = arrow.StructOf(arrow.Field{Name: "s", Type: typ, Nullable: true})
 		}
 		schema := arrow.NewSchema([]arrow.Field{{Name: "deep", Type: typ, Nullable: true}}, nil)
-		var buf bytes.Buffer
-		w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		err = checkArrowMetadata(buf.Bytes())
+		err := checkArrowMetadata(arrowFile(t, schema, nil))
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("depth %d: %v", tt.depth, err)
@@ -469,18 +461,7 @@ func TestCheckArrowMetadataCompressed(t *testing.T) {
 	defer col.Release()
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 3)
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema), ipc.WithLZ4())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	err = checkArrowMetadata(buf.Bytes())
+	err := checkArrowMetadata(arrowFile(t, schema, []arrow.RecordBatch{rec}, ipc.WithLZ4()))
 	if want := "Message.header(RecordBatch).compression (file offset"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want one containing %q", err, want)
 	}

@@ -12,7 +12,28 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
+
+// arrowFile returns the Arrow IPC file arrow-go writes for schema and
+// recs (none: a file with the schema alone).
+func arrowFile(t testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch, opts ...ipc.Option) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, append([]ipc.Option{ipc.WithSchema(schema)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
 
 // bulkHeader is the 42-column header of the current bulk file.
 var bulkHeader = func() string {

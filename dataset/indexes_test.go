@@ -147,20 +147,10 @@ func rewriteArrow(t *testing.T, path string, edit func(md map[string]string), ex
 	}
 	schema := arrow.NewSchema(fields, &meta)
 	rec := array.NewRecordBatch(schema, cols, int64(d.NumRows()))
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	data := arrowFile(t, schema, []arrow.RecordBatch{rec})
 	rec.Release()
 	d.Close()
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

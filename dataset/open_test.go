@@ -12,7 +12,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -63,16 +62,7 @@ func TestOpenFileInvalid(t *testing.T) {
 		b.Append(1)
 		arr := b.NewArray()
 		rec := array.NewRecordBatch(schema, []arrow.Array{arr}, 1)
-		var buf bytes.Buffer
-		w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(schema))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		w.Close()
-		return buf.Bytes()
+		return arrowFile(t, schema, []arrow.RecordBatch{rec})
 	}
 	flipped := bytes.Clone(good)
 	for i := len(flipped) - 400; i < len(flipped)-10; i++ {
