@@ -212,7 +212,16 @@ type headerMap struct {
 	missing  []int         // canonical columns absent from the CSV
 }
 
+// maxCSVColumns bounds the fields of an awards CSV's header (the real file
+// has 42): each column costs memory when the Arrow file is opened, and
+// OpenFile refuses schemas much wider than this (fbcheck.go).
+const maxCSVColumns = 1024
+
 func mapHeader(header [][]byte, report *LoadReport) (*headerMap, error) {
+	if len(header) > maxCSVColumns {
+		return nil, fmt.Errorf("%w: the header has %d fields, more than the %d an awards CSV may have; %s",
+			ErrNotAwardsCSV, len(header), maxCSVColumns, describeStart(header))
+	}
 	m := &headerMap{fields: canonicalFields(), fieldCol: make([]int, len(header))}
 	report.CSVColumns = len(header)
 	seen := make([]bool, len(canonical))

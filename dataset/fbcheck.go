@@ -34,6 +34,14 @@ import (
 // kMaxNestingDepth bounds the arrays it loads.
 const fbMaxDepth = 64
 
+// fbMaxFields bounds the fields of a schema, nested ones included.
+// arrow-go allocates ~2 KiB for each field of a file it opens (the field,
+// its array and buffers) from as little as ~150 bytes of file, so without
+// a bound a file of many empty columns made OpenFile allocate 13 times its
+// size. The converter keeps at most maxCSVColumns columns, plus an index
+// for some of the canonical ones.
+const fbMaxFields = 2 * maxCSVColumns
+
 // Arrow flatbuffer enum values (Message.fbs, Schema.fbs).
 const (
 	fbHeaderSchema          = 1
@@ -157,6 +165,7 @@ type fbChecker struct {
 	// reached along several paths, whose number can grow exponentially
 	// with nesting, and walks (here and in arrow-go) with it.
 	visited int
+	fields  int // Field tables checked, nested ones included
 }
 
 // what names the flatbuffer checked, for errors.
@@ -503,6 +512,9 @@ func (c *fbChecker) schema(s fbTable) error {
 
 // arrowField checks a Field table at nesting depth.
 func (c *fbChecker) arrowField(f fbTable, depth int) error {
+	if c.fields++; c.fields > fbMaxFields {
+		return c.errorf(f.pos, f.at, "", "more than %d fields in the schema", fbMaxFields)
+	}
 	name, err := c.str(f, 0, "name")
 	if err != nil {
 		return err
