@@ -87,26 +87,29 @@ type fbMessage struct {
 }
 
 // checkArrowMetadata validates the flatbuffer metadata of the Arrow file
-// in file, which starts and ends with the Arrow magic. It reads the
-// stream's messages as mappedMessages does and the footer as
-// ipc.FileReader does.
-func checkArrowMetadata(file []byte) error {
+// in file, which starts and ends with the Arrow magic, and returns the
+// stream's messages (mappedMessages hands them to arrow-go). It reads the
+// footer as ipc.FileReader does.
+func checkArrowMetadata(file []byte) ([]fbMessage, error) {
 	const head, tail = 8, 4 + 6 // padded magic; footer length and magic
 	n := int64(len(file))
 	if n < head+tail {
-		return fmt.Errorf("%d bytes is too short for an Arrow file", n)
+		return nil, fmt.Errorf("%d bytes is too short for an Arrow file", n)
 	}
 	footerLen := int64(binary.LittleEndian.Uint32(file[n-tail:]))
 	footerStart := n - tail - footerLen
 	if footerLen < 8 || footerStart < head {
-		return fmt.Errorf("footer length %d at file offset %d does not fit in the %d-byte file", footerLen, n-tail, n)
+		return nil, fmt.Errorf("footer length %d at file offset %d does not fit in the %d-byte file", footerLen, n-tail, n)
 	}
 	msgs, err := checkArrowMessages(file[:footerStart], head)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c := fbChecker{buf: file[footerStart : n-tail], base: footerStart, msg: -1}
-	return c.footer(msgs)
+	if err := c.footer(msgs); err != nil {
+		return nil, err
+	}
+	return msgs, nil
 }
 
 // checkArrowMessages checks the messages of the stream in stream[start:]

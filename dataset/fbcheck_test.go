@@ -383,7 +383,7 @@ func TestCheckArrowMetadata(t *testing.T) {
 		}, "is a RecordBatch message, want DictionaryBatch"},
 	}
 	good := smallArrow(t)
-	if err := checkArrowMetadata(good); err != nil {
+	if _, err := checkArrowMetadata(good); err != nil {
 		t.Fatalf("undamaged file: %v", err)
 	}
 	dir := t.TempDir()
@@ -391,7 +391,7 @@ func TestCheckArrowMetadata(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := bytes.Clone(good)
 			tt.damage(t, f, layoutOf(t, good))
-			err := checkArrowMetadata(f)
+			_, err := checkArrowMetadata(f)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want one containing %q", err, tt.want)
 			}
@@ -418,7 +418,7 @@ func BenchmarkCheckArrowMetadata(b *testing.B) {
 	defer d.Close()
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := checkArrowMetadata(d.data); err != nil {
+		if _, err := checkArrowMetadata(d.data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -440,7 +440,7 @@ func TestCheckArrowMetadataNesting(t *testing.T) {
 			typ = arrow.StructOf(arrow.Field{Name: "s", Type: typ, Nullable: true})
 		}
 		schema := arrow.NewSchema([]arrow.Field{{Name: "deep", Type: typ, Nullable: true}}, nil)
-		err := checkArrowMetadata(arrowFile(t, schema, nil))
+		_, err := checkArrowMetadata(arrowFile(t, schema, nil))
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("depth %d: %v", tt.depth, err)
@@ -461,7 +461,7 @@ func TestCheckArrowMetadataCompressed(t *testing.T) {
 	defer col.Release()
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 3)
 	defer rec.Release()
-	err := checkArrowMetadata(arrowFile(t, schema, []arrow.RecordBatch{rec}, ipc.WithLZ4()))
+	_, err := checkArrowMetadata(arrowFile(t, schema, []arrow.RecordBatch{rec}, ipc.WithLZ4()))
 	if want := "Message.header(RecordBatch).compression (file offset"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want one containing %q", err, want)
 	}

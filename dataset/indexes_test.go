@@ -3,7 +3,6 @@ package dataset
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
@@ -255,28 +253,19 @@ func FuzzOpenFileCorrupt(f *testing.F) {
 	if _, err := Convert(context.Background(), bytes.NewReader(csv), int64(len(csv)), &good, ConvertOptions{}); err != nil {
 		f.Fatal(err)
 	}
-	// The record batch message: after the schema and dictionary messages,
+	// The record batch's body: after the schema and dictionary messages,
 	// before the end-of-stream marker and the footer.
-	msgs, err := newMappedMessages(good.Bytes())
+	msgs, err := checkArrowMetadata(good.Bytes())
 	if err != nil {
 		f.Fatal(err)
 	}
 	var start, end uint32
-	for {
-		before := msgs.off
-		m, err := msgs.Message()
-		if err != nil {
-			f.Fatal(err)
-		}
-		if m.Type() == ipc.MessageRecordBatch {
-			// The body: after the continuation marker, the metadata
-			// length and the metadata.
-			metaLen := binary.LittleEndian.Uint32(msgs.data[before+4:])
-			start, end = uint32(8+before+8)+metaLen, uint32(8+msgs.off)
-			break
+	for _, m := range msgs {
+		if m.header == fbHeaderRecordBatch {
+			start = uint32(m.offset + m.metaLen)
+			end = start + uint32(m.bodyLen)
 		}
 	}
-	msgs.Release()
 	span := end - start
 	for _, off := range []uint32{0, 16, span / 3, span / 2, span - 600, span - 64, span - 8} {
 		f.Add(off, byte(0xff), uint8(1))

@@ -83,7 +83,8 @@ func (d *Dataset) init() error {
 	}
 	// Before arrow-go reads any of it (fbcheck.go): it sizes allocations
 	// from the flatbuffers unchecked.
-	if err := checkArrowMetadata(d.data); err != nil {
+	framed, err := checkArrowMetadata(d.data)
+	if err != nil {
 		return err
 	}
 	// ipc.NewMappedFileReader (arrow-go v18.8.0) panics on schemas with
@@ -93,10 +94,7 @@ func (d *Dataset) init() error {
 	if err := checkFooter(d.data); err != nil {
 		return err
 	}
-	msgs, err := newMappedMessages(d.data)
-	if err != nil {
-		return err
-	}
+	msgs := newMappedMessages(d.data, framed)
 	r, err := ipc.NewReaderFromMessageReader(msgs, ipc.WithAllocator(memory.DefaultAllocator))
 	if err != nil {
 		return err
