@@ -65,13 +65,14 @@ func (p *publisher) publish(msgType string, parent *Header, content any) {
 // A large message's content is encoded into a buffer of p.contents.
 func publishStream[S ~string | ~[]byte](p *publisher, parent *Header, name string, text S) {
 	size := streamJSONSize(name, text)
-	var raw []byte
 	pooled := size >= minPooledContent
+	var buf []byte
 	if pooled {
-		raw = appendStreamJSON(p.contents.get(size), name, text)
+		buf = p.contents.get(size)
 	} else {
-		raw = appendStreamJSON(make([]byte, 0, size), name, text)
+		buf = make([]byte, 0, size)
 	}
+	raw := appendStreamJSON(buf, name, text)
 	pub, ok := p.encodeRaw("stream", parent, raw)
 	if !ok {
 		return

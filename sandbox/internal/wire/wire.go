@@ -54,7 +54,6 @@ type Message struct {
 
 	Name     string `json:"name,omitempty"` // stream name; fatal error name
 	Text     string `json:"text,omitempty"` // stream text; input; fatal message
-	frame    []byte // the buffer a stream message's Text views (Conn.Recycle)
 	Password bool   `json:"password,omitempty"`
 	Wait     bool   `json:"wait,omitempty"`
 	Err      string `json:"err,omitempty"`
@@ -78,6 +77,9 @@ type Message struct {
 	Probes     []ProbeResult `json:"probes,omitempty"`
 	Completion *Completion   `json:"completion,omitempty"`
 	Inspection *Inspection   `json:"inspection,omitempty"`
+
+	// frame is the buffer a stream message's Text views (Conn.Recycle).
+	frame []byte
 }
 
 // workerConfig is sent to a new worker.
