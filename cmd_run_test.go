@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,7 +278,8 @@ func TestRunJSONGolden(t *testing.T) {
 // TestReleaseConversion: after a conversion, a long-lived process gives
 // the columns' memory back to the system instead of keeping it for good:
 // the mapped columns (dataset unmaps them) and what the conversion left
-// in the Go heap (releaseConversion).
+// in the Go heap (releaseConversion). With DeferSync the columns stay
+// until the sync is started (once the worker is up), and go then.
 func TestReleaseConversion(t *testing.T) {
 	if _, err := os.Stat("/proc/self/statm"); err != nil {
 		t.Skipf("no /proc/self/statm to read the resident size from: %v", err)
@@ -306,28 +308,45 @@ func TestReleaseConversion(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	debug.FreeOSMemory()
-	before := rss()
-	src, err := dataset.Locate(context.Background(), dataset.Config{CacheDir: filepath.Join(dir, "cache"), CSVPath: csvPath})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !src.Converted {
-		t.Fatal("Locate did not convert")
-	}
-	releaseConversion(src)
-	// The columns are about the size of the Arrow file; all but a quarter
-	// of that must go back (their unmapping runs in the background).
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		grown := rss() - before
-		if grown < src.ArrowSize/4 {
-			t.Logf("resident size grew %d MB over a conversion of %d MB", grown>>20, src.ArrowSize>>20)
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("resident size still %d MB above its size before a conversion of %d MB", grown>>20, src.ArrowSize>>20)
-		}
-		time.Sleep(5 * time.Millisecond)
+	for _, deferSync := range []bool{false, true} {
+		t.Run(fmt.Sprintf("DeferSync=%v", deferSync), func(t *testing.T) {
+			debug.FreeOSMemory()
+			before := rss()
+			cfg := dataset.Config{CacheDir: filepath.Join(t.TempDir(), "cache"), CSVPath: csvPath, DeferSync: deferSync}
+			src, err := dataset.Locate(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !src.Converted {
+				t.Fatal("Locate did not convert")
+			}
+			if deferSync {
+				// Still mapped: nothing has released them yet.
+				releaseConversion(src)
+				if grown := rss() - before; grown < src.ArrowSize/2 {
+					t.Fatalf("resident size grew %d MB over a conversion of %d MB before the sync started: the columns were released early", grown>>20, src.ArrowSize>>20)
+				}
+				src.StartSync()
+			}
+			releaseConversion(src)
+			// The columns are about the size of the Arrow file; all but a
+			// quarter of that must go back (their unmapping runs in the
+			// background).
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				grown := rss() - before
+				if grown < src.ArrowSize/4 {
+					t.Logf("resident size grew %d MB over a conversion of %d MB", grown>>20, src.ArrowSize>>20)
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("resident size still %d MB above its size before a conversion of %d MB", grown>>20, src.ArrowSize>>20)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := src.WaitDurable(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

@@ -55,8 +55,9 @@ type Config struct {
 	// (some tenths of a second for the full data set) with
 	// Source.StartSync, in the background, and must call
 	// Source.WaitDurable before it exits. Another process's Locate waits
-	// meanwhile. Without DeferSync, Locate returns when the file is
-	// durable.
+	// meanwhile. The conversion's column memory (~400 MB for the full data
+	// set) is unmapped when the sync starts, not before. Without
+	// DeferSync, Locate returns when the file is durable.
 	DeferSync bool
 
 	// beforeSync, if set, is called by the background sync before it
@@ -338,7 +339,17 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	if cfg.Progress != nil {
 		opts.Progress = progressPrinter(cfg.Progress, "converting "+what, 10*time.Second)
 	}
-	report, err := convertTo(ctx, r, size, tmp, opts)
+	// The columns' memory goes back with the sync (below), once the caller
+	// is past its worker's start: unmapping ~400 MB takes the process's
+	// mmap lock and a core for ~25 ms, which check and fork both wait on.
+	mem := &columnMemory{}
+	releaseMem := true
+	defer func() {
+		if releaseMem {
+			mem.release()
+		}
+	}()
+	report, err := convertTo(ctx, r, size, tmp, opts, mem)
 	if err != nil {
 		if errors.Is(err, syscall.ENOSPC) {
 			return diskFull(filepath.Dir(src.ArrowPath), err)
@@ -380,7 +391,9 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	// The lock now belongs to the sync: whoever waits for it finds the
 	// file durable, or not marked and converts it again.
 	unlock = false
+	releaseMem = false
 	src.durable = newDurableWait(func() error {
+		mem.release()
 		if cfg.beforeSync != nil {
 			cfg.beforeSync()
 		}

@@ -78,3 +78,30 @@ func TestColumnMemory(t *testing.T) {
 	}
 	m.release() // twice is harmless
 }
+
+// TestUnmapColumnPieces checks that a buffer unmapped a piece at a time
+// is unmapped whole: its first and last page and a page in each piece.
+func TestUnmapColumnPieces(t *testing.T) {
+	for _, size := range []int{unmapPiece, unmapPiece + 1, 2*unmapPiece + 12345} {
+		b, ok := mapColumn(size)
+		if !ok {
+			t.Fatalf("mapColumn(%d) failed", size)
+		}
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		addrs := []uintptr{start, start + uintptr(size) - 1}
+		for off := unmapPiece / 2; off < size; off += unmapPiece {
+			addrs = append(addrs, start+uintptr(off))
+		}
+		for _, a := range addrs {
+			if vmFlags(t, a) == "" {
+				t.Fatalf("size %d: %#x not mapped before unmapColumn", size, a)
+			}
+		}
+		unmapColumn(b)
+		for _, a := range addrs {
+			if f := vmFlags(t, a); f != "" {
+				t.Errorf("size %d: %#x (offset %d) still mapped after unmapColumn: %q", size, a, a-start, f)
+			}
+		}
+	}
+}

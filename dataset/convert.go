@@ -61,10 +61,15 @@ const readChunk = 4 << 20
 // end of the input, if reading or writing fails, or if ctx is cancelled.
 // On failure dst may hold a partial file.
 func Convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts ConvertOptions) (*LoadReport, error) {
-	return convert(ctx, src, size, dst, opts, defaultTuning())
+	mem := &columnMemory{}
+	defer mem.release()
+	return convert(ctx, src, size, dst, opts, defaultTuning(), mem)
 }
 
-func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts ConvertOptions, tune tuning) (*LoadReport, error) {
+// convert is Convert with the pipeline's sizes and the memory the columns'
+// large buffers come from (nil: the Go heap). The caller releases mem once
+// convert returns, when it likes: nothing convert made uses it any more.
+func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts ConvertOptions, tune tuning, mem *columnMemory) (*LoadReport, error) {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -103,11 +108,6 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	}
 	ncols := len(header) // header points into the reader's buffer: keep only its length
 
-	// The columns' large buffers are unmapped when convert returns, after
-	// the deferred releases below (registered later, so run earlier): the
-	// Arrow file is written by then and no array outlives this call.
-	mem := &columnMemory{}
-	defer mem.release()
 	builders := make([]colBuilder, len(m.fields))
 	colReports := make([]*LoadReport, len(m.fields))
 	jobs := make([]colJob, len(m.fields))
@@ -319,11 +319,11 @@ func plural(n int) string {
 
 // convertTo converts r into the new file tmp, buffered, and makes it
 // readable by everyone (workers may run as another user). The file is
-// neither synced nor closed: the callers decide when its bytes must be
-// durable.
-func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions) (*LoadReport, error) {
+// neither synced nor closed, nor mem released: the callers decide when
+// its bytes must be durable and when the columns' memory goes back.
+func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions, mem *columnMemory) (*LoadReport, error) {
 	bw := bufio.NewWriterSize(tmp, 1<<20)
-	report, err := Convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts)
+	report, err := convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts, defaultTuning(), mem)
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +376,9 @@ func ConvertFile(ctx context.Context, csvPath, arrowPath string, opts ConvertOpt
 			os.Remove(tmp.Name())
 		}
 	}()
-	report, err := convertTo(ctx, f, st.Size(), tmp, opts)
+	mem := &columnMemory{}
+	report, err := convertTo(ctx, f, st.Size(), tmp, opts, mem)
+	mem.release()
 	if err != nil {
 		return nil, fmt.Errorf("converting %s: %w", csvPath, err)
 	}

@@ -165,7 +165,9 @@ func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error
 		Metadata: map[string]string{MetaSource: id.String()},
 		Progress: func(done, total int64) { progress(StageConvert, done, total) },
 	}
-	report, err := convertTo(ctx, tmpCSV, st.Size(), tmpArrow, copts)
+	mem := &columnMemory{}
+	report, err := convertTo(ctx, tmpCSV, st.Size(), tmpArrow, copts, mem)
+	mem.release()
 	if err == nil {
 		err = syncClose(tmpArrow)
 	}

@@ -72,7 +72,9 @@ func convertBoth(t *testing.T, in []byte, tune tuning) {
 	t.Helper()
 	var want, got bytes.Buffer
 	wantRep, wantErr := referenceConvert(context.Background(), bytes.NewReader(in), int64(len(in)), &want, ConvertOptions{})
-	gotRep, gotErr := convert(context.Background(), bytes.NewReader(in), int64(len(in)), &got, ConvertOptions{}, tune)
+	mem := &columnMemory{}
+	defer mem.release()
+	gotRep, gotErr := convert(context.Background(), bytes.NewReader(in), int64(len(in)), &got, ConvertOptions{}, tune, mem)
 	if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
 		t.Fatalf("tuning %+v: error %v, reference %v", tune, gotErr, wantErr)
 	}
