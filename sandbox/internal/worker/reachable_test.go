@@ -3,6 +3,7 @@ package worker
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"unsafe"
@@ -72,3 +73,40 @@ func TestWalkerFindsLeaks(t *testing.T) {
 type leakyMethod struct{}
 
 func (leakyMethod) T() reflect.Type { return nil }
+
+// TestRefusedAPISharedWalks checks that what one walk learned (the types
+// it found clean) does not change another's answer: the whole table
+// walked at once reports exactly what each symbol walked alone reports.
+func TestRefusedAPISharedWalks(t *testing.T) {
+	ex := symbols.Exports(symbols.Options{})
+	var alone []leak
+	for pkg, syms := range ex {
+		for name, v := range syms {
+			alone = append(alone, refusedAPI(map[string]map[string]reflect.Value{pkg: {name: v}})...)
+		}
+	}
+	sort.Slice(alone, func(i, j int) bool { return alone[i].Symbol < alone[j].Symbol })
+	for range 5 { // map order varies from run to run
+		if together := refusedAPI(ex); !reflect.DeepEqual(together, alone) {
+			t.Fatalf("walked together:\n%v\nwalked alone:\n%v", together, alone)
+		}
+	}
+
+	// A type shared by a clean symbol and a leaky one, in both orders.
+	type inner struct{ V reflect.Value }
+	type shared struct{ N int }
+	type leaky struct {
+		S shared
+		I inner
+	}
+	for _, names := range [][2]string{{"A", "B"}, {"B", "A"}} {
+		tab := map[string]map[string]reflect.Value{"p/p": {
+			names[0]: reflect.ValueOf((*shared)(nil)),
+			names[1]: reflect.ValueOf((*leaky)(nil)),
+		}}
+		got := refusedAPI(tab)
+		if len(got) != 1 || got[0].Symbol != "p/p."+names[1] || got[0].Path != ".I.V reflect.Value" {
+			t.Errorf("clean %s, leaky %s: found %v", names[0], names[1], got)
+		}
+	}
+}
