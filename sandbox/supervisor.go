@@ -156,7 +156,12 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 		}
 		if m.Ready.Err != "" {
 			p.kill("")
-			return nil, fmt.Errorf("sandbox: the worker could not start: %s", m.Ready.Err)
+			msg := m.Ready.Err
+			if cfg.DataPath != "" && cfg.DataPath != opts.DataPath {
+				// The worker knows the file only by its descriptor.
+				msg = strings.ReplaceAll(msg, cfg.DataPath, opts.DataPath)
+			}
+			return nil, fmt.Errorf("sandbox: the worker could not start: %s", msg)
 		}
 		p.columns = m.Ready.Columns
 		p.layers = append(supervisorLayers(*iso), m.Ready.Layers...)
