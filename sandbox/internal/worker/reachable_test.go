@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
+	"github.com/traefik/yaegi/interp"
 )
 
 // TestNoRefusedAPIReachable walks the whole allow-listed symbol table by
@@ -110,3 +111,67 @@ func TestRefusedAPISharedWalks(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkerFindsPromotedLeaks: a cell reaches what an unexported
+// embedded field promotes (its exported fields, and the methods it gives
+// an unnamed struct) as it reaches a struct's own fields and methods. For
+// each symbol the test first shows a cell getting a reflect value through
+// it in a real interpreter, then that the walker finds it and that hiding
+// it leaves the cell no such name.
+func TestWalkerFindsPromotedLeaks(t *testing.T) {
+	tests := []struct {
+		v    any
+		cell string // reaches a refused type through p.X
+		want string
+	}{
+		{func() PromotesField { return PromotesField{promotedField{reflect.ValueOf(42)}} },
+			"p.X().V.Int()", "(result).V reflect.Value"},
+		{func() PromotesThroughPointer {
+			return PromotesThroughPointer{&promotedField{reflect.ValueOf(42)}}
+		}, "p.X().V.Int()", "(result).V reflect.Value"},
+		{func() struct{ leakyMethod } { return struct{ leakyMethod }{} },
+			"p.X().T() == nil", "(result).T(result) reflect.Type"},
+		{(*struct{ leakyMethod })(nil), "p.X{}.T() == nil", ".T(result) reflect.Type"},
+	}
+	for _, tc := range tests {
+		table := func() map[string]map[string]reflect.Value {
+			return map[string]map[string]reflect.Value{"p/p": {"X": reflect.ValueOf(tc.v)}}
+		}
+		in := interp.New(interp.Options{})
+		if err := in.Use(table()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Eval(`import "p"`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Eval(tc.cell); err != nil {
+			t.Fatalf("%T: %s: %v (the case must be reachable by a cell)", tc.v, tc.cell, err)
+		}
+
+		ex := table()
+		got := hideRefusedAPI(ex)
+		if len(got) != 1 || got[0].Path != tc.want {
+			t.Errorf("%T: found %v, want %q", tc.v, got, tc.want)
+			continue
+		}
+		in = interp.New(interp.Options{})
+		if err := in.Use(ex); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Eval(`import "p"`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Eval(tc.cell); err == nil || !strings.Contains(err.Error(), "has no symbol X") && !strings.Contains(err.Error(), "undefined type") {
+			t.Errorf("%T: %s after hiding: %v, want p.X unknown", tc.v, tc.cell, err)
+		}
+	}
+}
+
+type promotedField struct{ V reflect.Value }
+
+// PromotesField is exported; the field it promotes comes from an
+// unexported type.
+type PromotesField struct{ promotedField }
+
+// PromotesThroughPointer embeds a pointer to the unexported type.
+type PromotesThroughPointer struct{ *promotedField }
