@@ -109,12 +109,22 @@ func (w *apiWalker) walk(t reflect.Type, path string) {
 			w.walk(m.Type, path+"."+m.Name)
 		}
 	case reflect.Struct:
-		// Promoted fields too: an exported field of an unexported
-		// embedded struct is as reachable as the struct's own (x.F for
-		// struct{ inner }).
-		for _, f := range reflect.VisibleFields(t) {
+		promotes := false
+		for i := range t.NumField() {
+			f := t.Field(i)
 			if f.IsExported() {
 				w.walk(f.Type, path+"."+f.Name)
+			} else if f.Anonymous {
+				promotes = true
+			}
+		}
+		if promotes {
+			// An exported field of an unexported embedded struct is as
+			// reachable as the struct's own (x.F for struct{ inner }).
+			for _, f := range reflect.VisibleFields(t) {
+				if f.IsExported() && len(f.Index) > 1 {
+					w.walk(f.Type, path+"."+f.Name)
+				}
 			}
 		}
 	}
