@@ -28,3 +28,49 @@ func TestBadDataFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDataNotReadableByWorker: the worker opens the data again through
+// its descriptor, with its own user's rights, so an error it reports
+// about the path must not send the reader after the wrong cause: a
+// directory is named as one (the worker said "permission denied"), and a
+// file the supervisor can read but the worker (host nobody, when the
+// supervisor is root in namespaces) cannot says so.
+func TestDataNotReadableByWorker(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewSession(context.Background(), Options{DataPath: dir})
+	if err == nil {
+		s.Close()
+		t.Fatal("a session started on a directory given as its Arrow file")
+	}
+	for _, want := range []string{dir, "is a directory"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("directory: error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "permission denied") {
+		t.Errorf("directory: error %q blames permissions", err)
+	}
+
+	iso := DetectIsolation()
+	if !iso.Namespaces || os.Geteuid() != 0 {
+		t.Skip("the worker runs as this user (no namespaces, or not root): it reads what the supervisor reads")
+	}
+	data, err := os.ReadFile(testDataPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	private := filepath.Join(dir, "private.arrow")
+	if err := os.WriteFile(private, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err = NewSession(context.Background(), Options{DataPath: private, Isolation: &iso})
+	if err == nil {
+		s.Close()
+		t.Fatal("a worker running as nobody read a 0600 file of root's")
+	}
+	for _, want := range []string{private, "permission denied", "readable by others"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("0600 file: error %q does not say %q", err, want)
+		}
+	}
+}

@@ -71,9 +71,17 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 			return nil, fmt.Errorf("sandbox: opening the data for the worker: %w", err)
 		}
 		defer dataFile.Close()
-		if fi, err := dataFile.Stat(); err == nil {
-			dataSize = fi.Size()
+		fi, err := dataFile.Stat()
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: opening the data for the worker: %w", err)
 		}
+		if !fi.Mode().IsRegular() {
+			// The worker would fail to open its descriptor of it, with an
+			// error (permission denied, for a directory) about the wrong
+			// thing.
+			return nil, fmt.Errorf("sandbox: the data %s is a %s, not an Arrow file: give the path of the Arrow file", opts.DataPath, fileKind(fi.Mode()))
+		}
+		dataSize = fi.Size()
 	}
 	if pkgDir != "" {
 		pkgFile, err = os.Open(pkgDir)
@@ -160,6 +168,10 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 			if cfg.DataPath != "" && cfg.DataPath != opts.DataPath {
 				// The worker knows the file only by its descriptor.
 				msg = strings.ReplaceAll(msg, cfg.DataPath, opts.DataPath)
+				if cfg.Nproc != 0 && strings.Contains(msg, opts.DataPath+": permission denied") {
+					// The supervisor could open it: the worker's user cannot.
+					msg += " (the worker runs as host uid 65534, nobody, and opens the file itself: it must be readable by others, chmod o+r)"
+				}
 			}
 			return nil, fmt.Errorf("sandbox: the worker could not start: %s", msg)
 		}
@@ -417,4 +429,20 @@ func (b *tailBuffer) String() string {
 		return string(b.head) + "\n...\n" + string(b.tail)
 	}
 	return string(b.head) + string(b.tail)
+}
+
+// fileKind names what a non-regular file is, for errors.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeDevice != 0:
+		return "device"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	default:
+		return "special file"
+	}
 }

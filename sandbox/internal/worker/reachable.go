@@ -82,7 +82,9 @@ func (w *apiWalker) walk(t reflect.Type, path string) {
 		w.found = path + " " + t.String()
 		return
 	}
-	if t.Name() != "" && t.Kind() != reflect.Interface {
+	// Named types have methods; so has an unnamed struct that embeds a
+	// type with methods (struct{ T } has T's, even if T is unexported).
+	if (t.Name() != "" || t.Kind() == reflect.Struct) && t.Kind() != reflect.Interface {
 		w.methods(t, path)
 		if t.Kind() != reflect.Pointer {
 			w.methods(reflect.PointerTo(t), path)
@@ -107,9 +109,22 @@ func (w *apiWalker) walk(t reflect.Type, path string) {
 			w.walk(m.Type, path+"."+m.Name)
 		}
 	case reflect.Struct:
+		promotes := false
 		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() {
+			f := t.Field(i)
+			if f.IsExported() {
 				w.walk(f.Type, path+"."+f.Name)
+			} else if f.Anonymous {
+				promotes = true
+			}
+		}
+		if promotes {
+			// An exported field of an unexported embedded struct is as
+			// reachable as the struct's own (x.F for struct{ inner }).
+			for _, f := range reflect.VisibleFields(t) {
+				if f.IsExported() && len(f.Index) > 1 {
+					w.walk(f.Type, path+"."+f.Name)
+				}
 			}
 		}
 	}
