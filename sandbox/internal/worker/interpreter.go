@@ -118,6 +118,9 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 		// A session evaluates for hours: keep nothing per evaluation
 		// that only yaegi's debugger reads (issue 14, worker memory).
 		DiscardDebugInfo: true,
+		// Values of hidden packages that compiled code passes to cell
+		// functions through interfaces (reachable.go).
+		CheckCallbackArg: checkCallbackArg,
 	}
 	if pkgDir != "" {
 		// Third-party packages come from the session's environment only

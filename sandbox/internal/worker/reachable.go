@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -153,4 +154,57 @@ func hideRefusedAPI(ex interp.Exports) []leak {
 		delete(ex[l.Symbol[:i]], l.Symbol[i+1:])
 	}
 	return leaks
+}
+
+// checkCallbackArg is the interpreter's CheckCallbackArg (yaegi sbir patch
+// 18). The walk above hides every symbol through which a cell could reach
+// a reflect or unsafe value, but compiled code can still hand one over
+// through an interface: text/template reads fields by reflection and
+// passes what it evaluates to a cell's FuncMap functions, so a template
+// run on a *json.UnmarshalTypeError with {{keep .Type}} gave the cell a
+// reflect.Type. A value is refused if its type belongs to a refused
+// package or is built from one without a name (a []reflect.Value). A
+// value of a named type of an allowed package passes: the cell cannot
+// name a hidden type, and whatever a template reads from its fields comes
+// through here again.
+func checkCallbackArg(v reflect.Value) error {
+	if t := v.Type(); holdsRefused(t) {
+		return fmt.Errorf("compiled code passed a value of type %s to a cell function; cells cannot hold values of packages reflect or unsafe", t)
+	}
+	return nil
+}
+
+// holdsRefused reports whether t is of a refused package, or an unnamed
+// type made of one.
+func holdsRefused(t reflect.Type) bool {
+	if refusedPkgs[t.PkgPath()] || t.Kind() == reflect.UnsafePointer {
+		return true
+	}
+	if t.Name() != "" {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+		return holdsRefused(t.Elem())
+	case reflect.Map:
+		return holdsRefused(t.Key()) || holdsRefused(t.Elem())
+	case reflect.Func:
+		for i := range t.NumIn() {
+			if holdsRefused(t.In(i)) {
+				return true
+			}
+		}
+		for i := range t.NumOut() {
+			if holdsRefused(t.Out(i)) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holdsRefused(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -289,3 +290,45 @@ type advSelf struct {
 }
 
 func (advSelf) Again() advSelf { return advSelf{} }
+
+// TestCheckCallbackArgTypes: the values compiled code may not hand to a
+// cell function are those of package reflect or unsafe and unnamed types
+// built from them; named types of allowed packages pass (their fields
+// are checked when something reads them).
+func TestCheckCallbackArgTypes(t *testing.T) {
+	type named struct{ V reflect.Value }
+	tests := []struct {
+		v       any
+		refused bool
+	}{
+		{reflect.TypeOf(0), true},
+		{reflect.ValueOf(0), true},
+		{reflect.Int, true},
+		{unsafe.Pointer(nil), true},
+		{[]reflect.Value{}, true},
+		{&[1]reflect.Type{}, true},
+		{map[string]reflect.Value{}, true},
+		{map[reflect.Kind]int{}, true},
+		{make(chan reflect.Value), true},
+		{func(reflect.Type) {}, true},
+		{func() unsafe.Pointer { return nil }, true},
+		{struct{ v reflect.Value }{}, true},
+		{0, false},
+		{"s", false},
+		// Not looked into: the interpreter checks each element of a
+		// variadic call's ...any, and nothing compiled builds such a slice
+		// holding reflect values for a cell.
+		{[]any{reflect.ValueOf(0)}, false},
+		{named{}, false},
+		{&named{}, false},
+		{&json.UnmarshalTypeError{}, false},
+		{func(int) string { return "" }, false},
+		{struct{ A []int }{}, false},
+	}
+	for _, tc := range tests {
+		err := checkCallbackArg(reflect.ValueOf(tc.v))
+		if (err != nil) != tc.refused {
+			t.Errorf("%T: %v, want refused %v", tc.v, err, tc.refused)
+		}
+	}
+}

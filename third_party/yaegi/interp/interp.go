@@ -219,6 +219,8 @@ type Interpreter struct {
 	done     chan struct{}     // for cancellation of channel operations
 	roots    []*node
 	noDebug  bool // sbir patch 4: keep no roots or child scopes
+
+	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
 	generic  map[string]*node
 
 	hooks *hooks // symbol hooks
@@ -329,6 +331,18 @@ type Options struct {
 	// block scopes that only a Debugger reads (sbir patch 4): a
 	// long-running REPL then does not grow with every evaluation.
 	DiscardDebugInfo bool
+
+	// CheckCallbackArg, if set, is called with the dynamic value of each
+	// non-nil argument of interface type that compiled code passes to an
+	// interpreted function (a callback such as a text/template FuncMap
+	// entry, a sync.Map.Range function, a method of an interpreted type
+	// called through an interface) and of each such value a compiled
+	// iterator yields to a range-over-func loop, before interpreted code
+	// sees it. If it returns an error, the call panics with that error
+	// instead. A host that hides types from the symbol table uses it to
+	// stop compiled code from handing their values to scripts anyway
+	// (sbir patch 18).
+	CheckCallbackArg func(reflect.Value) error
 }
 
 // New returns a new interpreter.
@@ -339,6 +353,7 @@ func New(options Options) *Interpreter {
 		fset:     token.NewFileSet(),
 		universe: initUniverse(),
 		noDebug:  options.DiscardDebugInfo,
+		checkArg: options.CheckCallbackArg, // sbir patch 18
 		scopes:   map[string]*scope{},
 		binPkg:   Exports{"": map[string]reflect.Value{"_error": reflect.ValueOf((*_error)(nil))}},
 		mapTypes: map[reflect.Value][]reflect.Type{reflect.ValueOf((*_error)(nil)): errorWrappers}, // sbir patch 9b
@@ -773,4 +788,31 @@ func getPrompt(in io.Reader, out io.Writer) func(reflect.Value) {
 		return doPrompt(out)
 	}
 	return func(reflect.Value) {}
+}
+
+// checkCallbackArgs applies Options.CheckCallbackArg to the arguments of
+// interface type that compiled code passes to interpreted code (sbir
+// patch 18). It panics with the check's error.
+func (interp *Interpreter) checkCallbackArgs(in []reflect.Value) {
+	if interp == nil || interp.checkArg == nil {
+		return
+	}
+	check := func(a reflect.Value) {
+		if a.Kind() != reflect.Interface || a.IsNil() {
+			return
+		}
+		if err := interp.checkArg(a.Elem()); err != nil {
+			panic(err)
+		}
+	}
+	for _, a := range in {
+		if a.Kind() == reflect.Slice && a.Type().Elem().Kind() == reflect.Interface {
+			// The variadic arguments of a func(...any).
+			for i := 0; i < a.Len(); i++ {
+				check(a.Index(i))
+			}
+			continue
+		}
+		check(a)
+	}
 }

@@ -250,6 +250,7 @@ func rangeFunc(n *node) {
 		}
 		stage := rangeCalling
 		yield := reflect.MakeFunc(yieldType, func(in []reflect.Value) []reflect.Value {
+			interp.checkCallbackArgs(in) // sbir patch 18
 			switch stage {
 			case rangeInBody:
 				panic(rangePanicError)

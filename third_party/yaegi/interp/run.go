@@ -1093,6 +1093,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			f = f.clone()
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
+			def.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
 			d := fr.data
@@ -2104,6 +2105,7 @@ func getFunc(n *node) {
 		fr := f.clone()
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
+			n.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data

@@ -1,0 +1,41 @@
+package worker_test
+
+import "testing"
+
+// TestCellsNeverHoldReflectValues: text/template reads fields by
+// reflection and hands what it evaluates to a cell's FuncMap functions,
+// so although the symbol table hides every type with a reflect field, a
+// template run on a json error could give a cell the error's
+// reflect.Type or reflect.Value. The interpreter now refuses such
+// arguments (yaegi patch 18 with checkCallbackArg); the template reports
+// the refusal as its error and the cell holds nothing. Values of allowed
+// types still pass.
+func TestCellsNeverHoldReflectValues(t *testing.T) {
+	const setup = "var got []any\n" +
+		"keep := func(xs ...any) string { got = append(got, xs...); return \"\" }\n" +
+		"one := func(x any) string { got = append(got, x); return \"\" }\n" +
+		"str := func(s fmt.Stringer) string { got = append(got, s); return \"\" }\n" +
+		"run := func(src string, data any) {\n" +
+		"\tt := template.Must(template.New(\"\").Funcs(template.FuncMap{\"keep\": keep, \"one\": one, \"str\": str}).Parse(src))\n" +
+		"\tfmt.Println(t.Execute(io.Discard, data))\n" +
+		"}\n" +
+		"var n struct{ X int }\n" +
+		"typeErr := json.Unmarshal([]byte(`{\"X\":\"s\"}`), &n)\n" +
+		"_, valueErr := json.Marshal(math.Inf(1))\n"
+	const refused = "cells cannot hold values of packages reflect or unsafe\n"
+	held := "fmt.Println(len(got))\nfor _, g := range got { fmt.Printf(\"%T\\n\", g) }"
+	runImportCases(t, []importCase{
+		{name: "field of type reflect.Type", cells: []string{setup, "run(`{{one .Type}}`, typeErr)\n" + held},
+			stdout: "template: :1:2: executing \"\" at <one .Type>: error calling one: compiled code passed a value of type *reflect.rtype to a cell function; " + refused + "0\n"},
+		{name: "field of type reflect.Value", cells: []string{setup, "run(`{{one .Value}}`, valueErr)\n" + held},
+			stdout: "template: :1:2: executing \"\" at <one .Value>: error calling one: compiled code passed a value of type reflect.Value to a cell function; " + refused + "0\n"},
+		{name: "variadic argument", cells: []string{setup, "run(`{{keep 1 .Type}}`, typeErr)\n" + held},
+			stdout: "template: :1:2: executing \"\" at <keep 1 .Type>: error calling keep: compiled code passed a value of type *reflect.rtype to a cell function; " + refused + "0\n"},
+		{name: "as an interface of an allowed package", cells: []string{setup, "run(`{{str .Value}}`, valueErr)\n" + held},
+			stdout: "template: :1:2: executing \"\" at <str .Value>: error calling str: compiled code passed a value of type reflect.Value to a cell function; " + refused + "0\n"},
+		{name: "through the call builtin", cells: []string{setup, "run(`{{call .F .E.Type}}`, map[string]any{\"F\": one, \"E\": typeErr})\n" + held},
+			stdout: "template: :1:2: executing \"\" at <call .F .E.Type>: error calling call: compiled code passed a value of type *reflect.rtype to a cell function; " + refused + "0\n"},
+		{name: "allowed values pass", cells: []string{setup, "run(`{{keep . .Offset \"s\"}}{{one .Field}}`, typeErr)\n" + held},
+			stdout: "<nil>\n4\n*json.UnmarshalTypeError\nint64\nstring\nstring\n"},
+	})
+}

@@ -1,0 +1,109 @@
+package interp_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// hiddenValue is a type the host keeps from scripts.
+type hiddenValue struct{ N int }
+
+var errHidden = errors.New("hidden value refused")
+
+// TestCheckCallbackArg checks sbir patch 18: every way compiled code
+// calls interpreted code with an argument of interface type (a function
+// literal, one kept in a variable, a declared function, a variadic
+// function, a method value, a range-over-func loop body) runs Options.CheckCallbackArg on the dynamic
+// value first, and a refusal panics before the script sees the value.
+// Arguments of other types are not checked, and accepted values arrive
+// intact.
+func TestCheckCallbackArg(t *testing.T) {
+	var checked []string
+	newInterp := func(t *testing.T) *interp.Interpreter {
+		checked = nil
+		i := interp.New(interp.Options{CheckCallbackArg: func(v reflect.Value) error {
+			checked = append(checked, v.Type().String())
+			if v.Type() == reflect.TypeOf(hiddenValue{}) {
+				return errHidden
+			}
+			return nil
+		}})
+		if err := i.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if err := i.Use(interp.Exports{"host/host": {
+			"Hidden":   reflect.ValueOf(func() any { return hiddenValue{N: 7} }),
+			"Call":     reflect.ValueOf(func(f func(any) string, v any) string { return f(v) }),
+			"CallMany": reflect.ValueOf(func(f func(...any) string, v ...any) string { return f(v...) }),
+			"CallErr":  reflect.ValueOf(func(f func(error) string, v error) string { return f(v) }),
+			"CallInt":  reflect.ValueOf(func(f func(int) int, v int) int { return f(v) }),
+			"Seq": reflect.ValueOf(func(v any) func(func(any) bool) {
+				return func(yield func(any) bool) { yield(v) }
+			}),
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range []string{`import "host"`, `import "fmt"`, `import "errors"`} {
+			if _, err := i.Eval(src); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return i
+	}
+	refused := []struct {
+		name string
+		decl string // evaluated first, if any
+		src  string
+	}{
+		{"function literal", "", `host.Call(func(x any) string { got = x; return "" }, host.Hidden())`},
+		{"function value in a variable", "", `f := func(x any) string { got = x; return "" }; host.Call(f, host.Hidden())`},
+		{"declared function", `func keep(x any) string { got = x; return "" }`, `host.Call(keep, host.Hidden())`},
+		{"variadic function", "", `host.CallMany(func(xs ...any) string { got = xs; return "" }, 1, host.Hidden())`},
+		{"method value", "type K struct{}\nfunc (K) Keep(x any) string { got = x; return \"\" }", `host.Call(K{}.Keep, host.Hidden())`},
+		{"range-over-func loop", "", `for x := range host.Seq(host.Hidden()) { got = x }`},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			i := newInterp(t)
+			if _, err := i.Eval(`var got any`); err != nil {
+				t.Fatal(err)
+			}
+			if tc.decl != "" {
+				if _, err := i.Eval(tc.decl); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := i.Eval(tc.src)
+			if err == nil || !strings.Contains(err.Error(), errHidden.Error()) {
+				t.Fatalf("Eval: %v, want a panic with %q", err, errHidden)
+			}
+			if v, err := i.Eval(`got == nil`); err != nil || !v.Bool() {
+				t.Errorf("the script holds the refused value (got == nil: %v, %v)", v, err)
+			}
+		})
+	}
+
+	i := newInterp(t)
+	v, err := i.Eval(`host.Call(func(x any) string { return fmt.Sprint(x) }, "ok") + host.CallMany(func(xs ...any) string { return fmt.Sprint(xs...) }, 1, 2.5) + host.CallErr(func(e error) string { return e.Error() }, errors.New("e"))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.String(), "ok1 2.5e"; got != want {
+		t.Errorf("accepted values arrived as %q, want %q", got, want)
+	}
+	if got, want := strings.Join(checked, " "), "string int float64 *errors.errorString"; got != want {
+		t.Errorf("checked %q, want %q", got, want)
+	}
+	checked = nil
+	if v, err := i.Eval(`host.CallInt(func(n int) int { return n + 1 }, 41)`); err != nil || v.Int() != 42 {
+		t.Fatalf("CallInt: %v, %v", v, err)
+	}
+	if len(checked) != 0 {
+		t.Errorf("an int argument was checked: %v", checked)
+	}
+}
