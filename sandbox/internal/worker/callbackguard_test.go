@@ -35,6 +35,12 @@ func TestCellsNeverHoldReflectValues(t *testing.T) {
 			stdout: "template: :1:2: executing \"\" at <str .Value>: error calling str: compiled code passed a value of type reflect.Value to a cell function; " + refused + "0\n"},
 		{name: "through the call builtin", cells: []string{setup, "run(`{{call .F .E.Type}}`, map[string]any{\"F\": one, \"E\": typeErr})\n" + held},
 			stdout: "template: :1:2: executing \"\" at <call .F .E.Type>: error calling call: compiled code passed a value of type *reflect.rtype to a cell function; " + refused + "0\n"},
+		// The interpreter's struct types are unnamed and may refer to
+		// themselves: the check once recursed until the stack overflowed.
+		{name: "a cell type that refers to itself", cells: []string{
+			"type Node struct {\n\tV    int\n\tNext *Node\n\tKids []*Node\n\tF    func(*Node) *Node\n}",
+			"var m sync.Map\nm.Store(\"a\", &Node{V: 1, Next: &Node{V: 2}})\nm.Range(func(k, v any) bool { fmt.Println(k, v.(*Node).Next.V); return true })"},
+			stdout: "a 2\n"},
 		{name: "allowed values pass", cells: []string{setup, "run(`{{keep . .Offset \"s\"}}{{one .Field}}`, typeErr)\n" + held},
 			stdout: "<nil>\n4\n*json.UnmarshalTypeError\nint64\nstring\nstring\n"},
 	})

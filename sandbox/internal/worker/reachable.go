@@ -168,15 +168,17 @@ func hideRefusedAPI(ex interp.Exports) []leak {
 // name a hidden type, and whatever a template reads from its fields comes
 // through here again.
 func checkCallbackArg(v reflect.Value) error {
-	if t := v.Type(); holdsRefused(t) {
+	if t := v.Type(); holdsRefused(t, nil) {
 		return fmt.Errorf("compiled code passed a value of type %s to a cell function; cells cannot hold values of packages reflect or unsafe", t)
 	}
 	return nil
 }
 
 // holdsRefused reports whether t is of a refused package, or an unnamed
-// type made of one.
-func holdsRefused(t reflect.Type) bool {
+// type made of one. seen holds the unnamed types being looked at: the
+// interpreter's struct types are unnamed and may refer to themselves
+// (type Node struct{ Next *Node } in a cell).
+func holdsRefused(t reflect.Type, seen map[reflect.Type]bool) bool {
 	if refusedPkgs[t.PkgPath()] || t.Kind() == reflect.UnsafePointer {
 		return true
 	}
@@ -184,24 +186,36 @@ func holdsRefused(t reflect.Type) bool {
 		return false
 	}
 	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan, reflect.Map, reflect.Func, reflect.Struct:
+	default:
+		return false
+	}
+	if seen[t] {
+		return false // being looked at further up
+	}
+	if seen == nil {
+		seen = map[reflect.Type]bool{}
+	}
+	seen[t] = true
+	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
-		return holdsRefused(t.Elem())
+		return holdsRefused(t.Elem(), seen)
 	case reflect.Map:
-		return holdsRefused(t.Key()) || holdsRefused(t.Elem())
+		return holdsRefused(t.Key(), seen) || holdsRefused(t.Elem(), seen)
 	case reflect.Func:
 		for i := range t.NumIn() {
-			if holdsRefused(t.In(i)) {
+			if holdsRefused(t.In(i), seen) {
 				return true
 			}
 		}
 		for i := range t.NumOut() {
-			if holdsRefused(t.Out(i)) {
+			if holdsRefused(t.Out(i), seen) {
 				return true
 			}
 		}
 	case reflect.Struct:
 		for i := range t.NumField() {
-			if holdsRefused(t.Field(i).Type) {
+			if holdsRefused(t.Field(i).Type, seen) {
 				return true
 			}
 		}
