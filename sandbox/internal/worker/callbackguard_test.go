@@ -7,7 +7,7 @@ import "testing"
 // so although the symbol table hides every type with a reflect field, a
 // template run on a json error could give a cell the error's
 // reflect.Type or reflect.Value. The interpreter now refuses such
-// arguments (yaegi patch 18 with checkCallbackArg); the template reports
+// arguments (yaegi patch 18 with callbackGuard); the template reports
 // the refusal as its error and the cell holds nothing. Values of allowed
 // types still pass.
 func TestCellsNeverHoldReflectValues(t *testing.T) {

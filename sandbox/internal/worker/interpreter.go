@@ -120,7 +120,7 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 		DiscardDebugInfo: true,
 		// Values of hidden packages that compiled code passes to cell
 		// functions through interfaces (reachable.go).
-		CheckCallbackArg: checkCallbackArg,
+		CheckCallbackArg: new(callbackGuard).check,
 	}
 	if pkgDir != "" {
 		// Third-party packages come from the session's environment only

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/traefik/yaegi/interp"
 )
@@ -156,7 +157,7 @@ func hideRefusedAPI(ex interp.Exports) []leak {
 	return leaks
 }
 
-// checkCallbackArg is the interpreter's CheckCallbackArg (yaegi sbir patch
+// callbackGuard is the interpreter's CheckCallbackArg (yaegi sbir patch
 // 18). The walk above hides every symbol through which a cell could reach
 // a reflect or unsafe value, but compiled code can still hand one over
 // through an interface: text/template reads fields by reflection and
@@ -167,8 +168,29 @@ func hideRefusedAPI(ex interp.Exports) []leak {
 // value of a named type of an allowed package passes: the cell cannot
 // name a hidden type, and whatever a template reads from its fields comes
 // through here again.
-func checkCallbackArg(v reflect.Value) error {
-	if t := v.Type(); holdsRefused(t, nil) {
+type callbackGuard struct {
+	// refused caches the answer per type: a callback such as
+	// sync.Map.Range's is called once per entry, and reading a type's name
+	// and package costs more than the lookup.
+	mu      sync.RWMutex
+	refused map[reflect.Type]bool
+}
+
+func (g *callbackGuard) check(v reflect.Value) error {
+	t := v.Type()
+	g.mu.RLock()
+	refused, ok := g.refused[t]
+	g.mu.RUnlock()
+	if !ok {
+		refused = holdsRefused(t, nil)
+		g.mu.Lock()
+		if g.refused == nil {
+			g.refused = map[reflect.Type]bool{}
+		}
+		g.refused[t] = refused
+		g.mu.Unlock()
+	}
+	if refused {
 		return fmt.Errorf("compiled code passed a value of type %s to a cell function; cells cannot hold values of packages reflect or unsafe", t)
 	}
 	return nil
