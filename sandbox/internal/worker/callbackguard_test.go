@@ -35,6 +35,10 @@ func TestCellsNeverHoldReflectValues(t *testing.T) {
 			stdout: "template: :1:2: executing \"\" at <str .Value>: error calling str: compiled code passed a value of type reflect.Value to a cell function; " + refused + "0\n"},
 		{name: "through the call builtin", cells: []string{setup, "run(`{{call .F .E.Type}}`, map[string]any{\"F\": one, \"E\": typeErr})\n" + held},
 			stdout: "template: :1:2: executing \"\" at <call .F .E.Type>: error calling call: compiled code passed a value of type *reflect.rtype to a cell function; " + refused + "0\n"},
+		{name: "unwrapped from a template error", cells: []string{setup, "err := template.Must(template.New(\"\").Parse(`{{.Value.Elem}}`)).Execute(io.Discard, valueErr)\n" +
+			"func() {\n\tdefer func() { fmt.Println(recover()) }()\n" +
+			"\tfor e := err; e != nil; e = errors.Unwrap(e) { fmt.Printf(\"%T\\n\", e) }\n}()"},
+			stdout: "template.ExecError\n*fmt.wrapError\ncompiled code passed a value of type *reflect.ValueError to a cell function; " + refused},
 		{name: "allowed values pass", cells: []string{setup, "run(`{{keep . .Offset \"s\"}}{{one .Field}}`, typeErr)\n" + held},
 			stdout: "<nil>\n4\n*json.UnmarshalTypeError\nint64\nstring\nstring\n"},
 	})

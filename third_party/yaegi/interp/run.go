@@ -1658,6 +1658,18 @@ func callBin(n *node) {
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	}
+	if n.interp.checkArg != nil {
+		// sbir patch 18b: results of interface type that a compiled
+		// function returns reach interpreted code as surely as its
+		// callbacks' arguments (errors.Unwrap of a text/template error
+		// that wraps a *reflect.ValueError).
+		call := callFn
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+			out := call(v, in)
+			n.interp.checkCallbackArgs(out)
+			return out
+		}
+	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
