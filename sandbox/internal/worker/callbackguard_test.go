@@ -39,6 +39,13 @@ func TestCellsNeverHoldReflectValues(t *testing.T) {
 			"func() {\n\tdefer func() { fmt.Println(recover()) }()\n" +
 			"\tfor e := err; e != nil; e = errors.Unwrap(e) { fmt.Printf(\"%T\\n\", e) }\n}()"},
 			stdout: "template.ExecError\n*fmt.wrapError\ncompiled code passed a value of type *reflect.ValueError to a cell function; " + refused},
+		{name: "recovered panic value", cells: []string{"func try(f func()) {\n\tdefer func() { r := recover(); s, ok := r.(string); fmt.Printf(\"%T %v %q %v\\n\", r, r, s, ok) }()\n\tf()\n}",
+			"try(func() { panic(\"boom\") })\ntry(func() { panic(1) })\n" +
+				"try(func() { slices.SortFunc([]int{2, 1}, func(a, b int) int { panic(\"in a callback\") }) })"},
+			stdout: "string boom \"boom\" true\nint 1 \"\" false\nstring in a callback \"in a callback\" true\n"},
+		{name: "recovered compiled panic", cells: []string{"type H []int\nfunc (h H) Len() int { return len(h) }\nfunc (h H) Less(i, j int) bool { return false }\nfunc (h H) Swap(i, j int) {}\nfunc (h *H) Push(x any) {}\nfunc (h *H) Pop() any { return 0 }",
+			"func() {\n\tdefer func() { fmt.Println(recover()) }()\n\tfunc() {\n\t\tdefer func() { r := recover(); fmt.Printf(\"%T\\n\", r) }()\n\t\tvar h *H\n\t\theap.Init(h)\n\t}()\n}()"},
+			stdout: "compiled code passed a value of type *reflect.ValueError to a cell function; " + refused},
 		{name: "allowed values pass", cells: []string{setup, "run(`{{keep . .Offset \"s\"}}{{one .Field}}`, typeErr)\n" + held},
 			stdout: "<nil>\n4\n*json.UnmarshalTypeError\nint64\nstring\nstring\n"},
 	})

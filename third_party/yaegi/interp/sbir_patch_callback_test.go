@@ -182,3 +182,55 @@ func TestCheckCallbackResult(t *testing.T) {
 		t.Fatalf("accepted results: %v, %v", v, err)
 	}
 }
+
+// TestSbirRecoverValue checks sbir patch 19: recover gives a script the
+// value it panicked with, not the interpreter's reflect.Value of it
+// (whose methods the script could call), and a compiled panic's value
+// passes Options.CheckCallbackArg first.
+func TestSbirRecoverValue(t *testing.T) {
+	i := interp.New(interp.Options{CheckCallbackArg: func(v reflect.Value) error {
+		if v.Type() == reflect.TypeOf(hiddenErr{}) {
+			return errHidden
+		}
+		return nil
+	}})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if err := i.Use(interp.Exports{"host/host": {
+		"Panic": reflect.ValueOf(func() { panic(hiddenErr{}) }),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`import "host"`, `import "fmt"`, `import "errors"`,
+		`func try(f func()) (s string) {
+	defer func() { r := recover(); s = fmt.Sprintf("%T %v", r, r) }()
+	f()
+	return
+}`} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{`try(func() { panic("boom") })`, "string boom"},
+		{`try(func() { panic(42) })`, "int 42"},
+		{`try(func() { var x any = 2.5; panic(x) })`, "float64 2.5"},
+		{`try(func() { panic(errors.New("e")) })`, "*errors.errorString e"},
+		{`try(func() { panic(nil) })`, "*runtime.PanicNilError panic called with nil argument"},
+		{`try(func() { var s []int; _ = s[1] })`, "runtime.boundsError runtime error: index out of range [1] with length 0"},
+		{`try(func() { defer func() { s, ok := recover().(string); panic(fmt.Sprint(s, ok)) }(); panic("x") })`, "string xtrue"},
+	} {
+		v, err := i.Eval(tc.src)
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		if v.String() != tc.want {
+			t.Errorf("%s = %q, want %q", tc.src, v.String(), tc.want)
+		}
+	}
+	if _, err := i.Eval(`try(host.Panic)`); err == nil || !strings.Contains(err.Error(), errHidden.Error()) {
+		t.Errorf("recover of a hidden compiled panic value: %v, want a panic with %q", err, errHidden)
+	}
+}
