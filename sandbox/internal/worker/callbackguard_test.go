@@ -39,6 +39,10 @@ func TestCellsNeverHoldReflectValues(t *testing.T) {
 			"func() {\n\tdefer func() { fmt.Println(recover()) }()\n" +
 			"\tfor e := err; e != nil; e = errors.Unwrap(e) { fmt.Printf(\"%T\\n\", e) }\n}()"},
 			stdout: "template.ExecError\n*fmt.wrapError\ncompiled code passed a value of type *reflect.ValueError to a cell function; " + refused},
+		{name: "unwrapped through a function parameter", cells: []string{setup, "err := template.Must(template.New(\"\").Parse(`{{.Value.Elem}}`)).Execute(io.Discard, valueErr)\n" +
+			"apply := func(f func(error) error, e error) error { return f(e) }\n" +
+			"func() {\n\tdefer func() { fmt.Println(recover()) }()\n\tfmt.Printf(\"%T\\n\", apply(errors.Unwrap, apply(errors.Unwrap, err)))\n}()"},
+			stdout: "compiled code passed a value of type *reflect.ValueError to a cell function; " + refused},
 		{name: "recovered panic value", cells: []string{"func try(f func()) {\n\tdefer func() { r := recover(); s, ok := r.(string); fmt.Printf(\"%T %v %q %v\\n\", r, r, s, ok) }()\n\tf()\n}",
 			"try(func() { panic(\"boom\") })\ntry(func() { panic(1) })\n" +
 				"try(func() { slices.SortFunc([]int{2, 1}, func(a, b int) int { panic(\"in a callback\") }) })"},

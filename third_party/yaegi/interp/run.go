@@ -1500,6 +1500,7 @@ func call(n *node) {
 				in[i] = v(f)
 			}
 			out := callf(in)
+			n.interp.checkCallbackArgs(out) // sbir patch 18b
 			for i, v := range rvalues {
 				if v != nil {
 					v(f).Set(out[i])

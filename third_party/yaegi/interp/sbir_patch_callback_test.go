@@ -158,6 +158,8 @@ func TestCheckCallbackResult(t *testing.T) {
 		{"compiled function with a compiled method", `got = errors.Unwrap(host.Wrapped())`},
 		{"method", "w := host.Wrapped().(*host.Wrapper)\ngot = w.Unwrap()"},
 		{"in a condition", `if host.Hidden() != nil { got = 1 }`},
+		{"function parameter", `apply := func(f func() any) any { return f() }; got = apply(host.Hidden)`},
+		{"function in a map", `m := map[string]func() any{"h": host.Hidden}; got = m["h"]()`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			i := newInterp(t)
