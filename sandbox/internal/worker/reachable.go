@@ -166,10 +166,12 @@ func hideRefusedAPI(ex interp.Exports) []leak {
 // package or is built from one without a name (a []reflect.Value). A
 // value of a named type of an allowed package passes: the cell cannot
 // name a hidden type, and whatever a template reads from its fields comes
-// through here again.
+// through here again. The interpreter also runs it on interface results
+// of compiled calls (patch 18b: errors.Unwrap of a template error wrapping
+// a *reflect.ValueError) and on recovered panic values (patch 19).
 func checkCallbackArg(v reflect.Value) error {
 	if t := v.Type(); holdsRefused(t) {
-		return fmt.Errorf("compiled code passed a value of type %s to a cell function; cells cannot hold values of packages reflect or unsafe", t)
+		return fmt.Errorf("compiled code handed the cell a value of type %s; cells cannot hold values of packages reflect or unsafe", t)
 	}
 	return nil
 }
