@@ -167,7 +167,9 @@ func hideRefusedAPI(ex interp.Exports) []leak {
 // package or is built from one without a name (a []reflect.Value). A
 // value of a named type of an allowed package passes: the cell cannot
 // name a hidden type, and whatever a template reads from its fields comes
-// through here again.
+// through here again. The interpreter also runs it on interface results
+// of compiled calls (patch 18b: errors.Unwrap of a template error wrapping
+// a *reflect.ValueError) and on recovered panic values (patch 19).
 type callbackGuard struct {
 	// refused caches the answer per type: a callback such as
 	// sync.Map.Range's is called once per entry, and reading a type's name
@@ -191,7 +193,7 @@ func (g *callbackGuard) check(v reflect.Value) error {
 		g.mu.Unlock()
 	}
 	if refused {
-		return fmt.Errorf("compiled code passed a value of type %s to a cell function; cells cannot hold values of packages reflect or unsafe", t)
+		return fmt.Errorf("compiled code handed the cell a value of type %s; cells cannot hold values of packages reflect or unsafe", t)
 	}
 	return nil
 }

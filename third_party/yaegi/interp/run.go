@@ -8,6 +8,7 @@ import (
 	"go/constant"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -1010,12 +1011,43 @@ func _recover(n *node) {
 			return tnext
 		}
 
-		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(anc.recovered))
-		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(anc.recovered)}))
-		}
+		rec := anc.recovered
 		anc.recovered = nil
+		// sbir patch 19: panic panics with the reflect.Value of its
+		// argument (_panic), so recover gave the script a reflect.Value:
+		// recover() of panic("x") was not a string, and its methods
+		// were the script's. Recover what the script panicked with.
+		if v, ok := rec.(reflect.Value); ok {
+			if v.IsValid() {
+				v = valueInterfaceValue(v)
+			}
+			if v.IsValid() && v.Kind() == reflect.Interface {
+				v = v.Elem()
+			}
+			rec = new(runtime.PanicNilError) // as gc's panic(nil)
+			if v.IsValid() && v.CanInterface() {
+				rec = v.Interface()
+			}
+		}
+		if rec != nil && n.interp.checkArg != nil {
+			// A compiled panic's value reaches the script as a result
+			// does (sbir patch 18b): heap.Init(nil) panics with a
+			// *reflect.ValueError.
+			if err := n.interp.checkArg(reflect.ValueOf(rec)); err != nil {
+				panic(err)
+			}
+		}
+		if rec == nil {
+			if !isEmptyInterface(n.typ) {
+				dest(f).Set(reflect.ValueOf(valueInterface{}))
+			}
+			return tnext
+		}
+		if isEmptyInterface(n.typ) {
+			dest(f).Set(reflect.ValueOf(rec))
+		} else {
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(rec)}))
+		}
 		return tnext
 	}
 }
@@ -1468,6 +1500,7 @@ func call(n *node) {
 				in[i] = v(f)
 			}
 			out := callf(in)
+			n.interp.checkCallbackArgs(out) // sbir patch 18b
 			for i, v := range rvalues {
 				if v != nil {
 					v(f).Set(out[i])
@@ -1657,6 +1690,18 @@ func callBin(n *node) {
 	}
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
+	}
+	if n.interp.checkArg != nil {
+		// sbir patch 18b: results of interface type that a compiled
+		// function returns reach interpreted code as surely as its
+		// callbacks' arguments (errors.Unwrap of a text/template error
+		// that wraps a *reflect.ValueError).
+		call := callFn
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+			out := call(v, in)
+			n.interp.checkCallbackArgs(out)
+			return out
+		}
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
