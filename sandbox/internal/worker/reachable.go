@@ -2,10 +2,12 @@ package worker
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 )
@@ -171,25 +173,30 @@ func hideRefusedAPI(ex interp.Exports) []leak {
 // of compiled calls (patch 18b: errors.Unwrap of a template error wrapping
 // a *reflect.ValueError) and on recovered panic values (patch 19).
 type callbackGuard struct {
-	// refused caches the answer per type: a callback such as
-	// sync.Map.Range's is called once per entry, and reading a type's name
-	// and package costs more than the lookup.
-	mu      sync.RWMutex
-	refused map[reflect.Type]bool
+	// known holds the answer per type, copied on write: the interpreter
+	// asks for every error a compiled call returns and every argument of
+	// a callback such as sync.Map.Range's, and reading a type's name and
+	// package costs more than the lookup.
+	known atomic.Pointer[map[reflect.Type]bool]
+	mu    sync.Mutex // serialises writers of known
 }
 
 func (g *callbackGuard) check(v reflect.Value) error {
 	t := v.Type()
-	g.mu.RLock()
-	refused, ok := g.refused[t]
-	g.mu.RUnlock()
+	refused, ok := false, false
+	if m := g.known.Load(); m != nil {
+		refused, ok = (*m)[t]
+	}
 	if !ok {
 		refused = holdsRefused(t, nil)
 		g.mu.Lock()
-		if g.refused == nil {
-			g.refused = map[reflect.Type]bool{}
+		old := g.known.Load()
+		m := make(map[reflect.Type]bool, 1)
+		if old != nil {
+			m = maps.Clone(*old)
 		}
-		g.refused[t] = refused
+		m[t] = refused
+		g.known.Store(&m)
 		g.mu.Unlock()
 	}
 	if refused {

@@ -1691,11 +1691,12 @@ func callBin(n *node) {
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	}
-	if n.interp.checkArg != nil {
+	if n.interp.checkArg != nil && hasInterfaceResult(funcType) {
 		// sbir patch 18b: results of interface type that a compiled
 		// function returns reach interpreted code as surely as its
 		// callbacks' arguments (errors.Unwrap of a text/template error
-		// that wraps a *reflect.ValueError).
+		// that wraps a *reflect.ValueError). Functions without such a
+		// result (strings.Contains) pay nothing.
 		call := callFn
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
 			out := call(v, in)
@@ -4364,4 +4365,19 @@ func deferArg(v reflect.Value) reflect.Value {
 	c := reflect.New(v.Type()).Elem()
 	c.Set(v)
 	return c
+}
+
+// hasInterfaceResult reports whether a function of type t returns a value
+// the check of sbir patch 18b looks at: an interface, or a slice of them.
+func hasInterfaceResult(t reflect.Type) bool {
+	if t == nil || t.Kind() != reflect.Func {
+		return true // unknown: check
+	}
+	for i := 0; i < t.NumOut(); i++ {
+		o := t.Out(i)
+		if o.Kind() == reflect.Interface || o.Kind() == reflect.Slice && o.Elem().Kind() == reflect.Interface {
+			return true
+		}
+	}
+	return false
 }
