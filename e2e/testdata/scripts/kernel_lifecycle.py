@@ -161,8 +161,8 @@ def wait_busy(kc, msg_id, timeout=TIMEOUT):
     raise TimeoutError("cell never started")
 
 
-def run(kc, code, timeout=TIMEOUT):
-    msg_id = kc.execute(code)
+def run(kc, code, timeout=TIMEOUT, stop_on_error=True):
+    msg_id = kc.execute(code, stop_on_error=stop_on_error)
     reply = wait_reply(kc, msg_id, timeout)
     outputs = iopub_until_idle(kc, msg_id, timeout)
     return reply, outputs
@@ -291,7 +291,10 @@ def main():
     c.check("restart: a new kernel process", kernel_proc.pid != first_pid, f"pid {kernel_proc.pid}")
     try:
         kc.wait_for_ready(timeout=60)
-        reply, outputs = run(kc, cells["read"])
+        # This cell fails on purpose: with stop_on_error, ipykernel aborts
+        # a request that arrives before its abort window closes, which
+        # under load was the next cell (CI once got an empty output).
+        reply, outputs = run(kc, cells["read"], stop_on_error=False)
         c.check(
             "restart: variables are gone",
             reply["content"]["status"] == "error",
