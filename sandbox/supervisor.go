@@ -131,8 +131,9 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 		Isolate:        true,
 		DataSize:       dataSize,
 	}
-	if nsUsed && os.Geteuid() == 0 {
-		cfg.Nproc = workerNproc // the worker runs as host nobody
+	asNobody := nsUsed && os.Geteuid() == 0 // the worker runs as host nobody
+	if asNobody {
+		cfg.Nproc = workerNproc
 	}
 	cfg.CPUSeconds = opts.testCPUSeconds
 	p.cpuSeconds = wire.CPUSeconds
@@ -168,7 +169,7 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 			if cfg.DataPath != "" && cfg.DataPath != opts.DataPath {
 				// The worker knows the file only by its descriptor.
 				msg = strings.ReplaceAll(msg, cfg.DataPath, opts.DataPath)
-				if cfg.Nproc != 0 && strings.Contains(msg, opts.DataPath+": permission denied") {
+				if asNobody && strings.Contains(msg, opts.DataPath+": permission denied") {
 					// The supervisor could open it: the worker's user cannot.
 					msg += " (the worker runs as host uid 65534, nobody, and opens the file itself: it must be readable by others, chmod o+r)"
 				}

@@ -333,15 +333,17 @@ type Options struct {
 	DiscardDebugInfo bool
 
 	// CheckCallbackArg, if set, is called with the dynamic value of each
-	// non-nil argument of interface type that compiled code passes to an
-	// interpreted function (a callback such as a text/template FuncMap
-	// entry, a sync.Map.Range function, a method of an interpreted type
-	// called through an interface) and of each such value a compiled
-	// iterator yields to a range-over-func loop, before interpreted code
-	// sees it. If it returns an error, the call panics with that error
-	// instead. A host that hides types from the symbol table uses it to
-	// stop compiled code from handing their values to scripts anyway
-	// (sbir patch 18).
+	// non-nil value of interface type that compiled code hands to
+	// interpreted code, before interpreted code sees it: the arguments of
+	// an interpreted function it calls (a callback such as a
+	// text/template FuncMap entry, a sync.Map.Range function, a method of
+	// an interpreted type called through an interface), the values a
+	// compiled iterator yields to a range-over-func loop (sbir patch 18),
+	// the results of a compiled function the script calls (18b) and the
+	// value a script recovers from a panic (19). If it returns an error,
+	// the hand-over panics with that error instead. A host that hides
+	// types from the symbol table uses it to stop compiled code from
+	// handing their values to scripts anyway.
 	CheckCallbackArg func(reflect.Value) error
 }
 
@@ -790,9 +792,10 @@ func getPrompt(in io.Reader, out io.Writer) func(reflect.Value) {
 	return func(reflect.Value) {}
 }
 
-// checkCallbackArgs applies Options.CheckCallbackArg to the arguments of
-// interface type that compiled code passes to interpreted code (sbir
-// patch 18). It panics with the check's error.
+// checkCallbackArgs applies Options.CheckCallbackArg to the values of
+// interface type that compiled code hands to interpreted code: a
+// callback's arguments (sbir patch 18), a compiled call's results (18b), a
+// recovered panic value (19). It panics with the check's error.
 func (interp *Interpreter) checkCallbackArgs(in []reflect.Value) {
 	if interp == nil || interp.checkArg == nil {
 		return

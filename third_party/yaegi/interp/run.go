@@ -1029,14 +1029,9 @@ func _recover(n *node) {
 				rec = v.Interface()
 			}
 		}
-		if rec != nil && n.interp.checkArg != nil {
-			// A compiled panic's value reaches the script as a result
-			// does (sbir patch 18b): heap.Init(nil) panics with a
-			// *reflect.ValueError.
-			if err := n.interp.checkArg(reflect.ValueOf(rec)); err != nil {
-				panic(err)
-			}
-		}
+		// A compiled panic's value reaches the script as a result does
+		// (sbir patch 18b): heap.Init(nil) panics with a *reflect.ValueError.
+		n.interp.checkCallbackArgs([]reflect.Value{reflect.ValueOf(&rec).Elem()})
 		if rec == nil {
 			if !isEmptyInterface(n.typ) {
 				dest(f).Set(reflect.ValueOf(valueInterface{}))
