@@ -55,9 +55,8 @@ type Config struct {
 	// (some tenths of a second for the full data set) with
 	// Source.StartSync, in the background, and must call
 	// Source.WaitDurable before it exits. Another process's Locate waits
-	// meanwhile. The conversion's column memory (~400 MB for the full data
-	// set) is unmapped when the sync starts, not before. Without
-	// DeferSync, Locate returns when the file is durable.
+	// meanwhile. Without DeferSync, Locate returns when the file is
+	// durable.
 	DeferSync bool
 
 	// beforeSync, if set, is called by the background sync before it
@@ -339,16 +338,10 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	if cfg.Progress != nil {
 		opts.Progress = progressPrinter(cfg.Progress, "converting "+what, 10*time.Second)
 	}
-	// The columns' memory goes back with the sync (below), once the caller
-	// is past its worker's start: unmapping ~400 MB takes the process's
-	// mmap lock and a core for ~25 ms, which check and fork both wait on.
+	// The columns' pages go back as they are written (dropWriter); what
+	// is left of their mappings, once the file is in place.
 	mem := &columnMemory{}
-	releaseMem := true
-	defer func() {
-		if releaseMem {
-			mem.release()
-		}
-	}()
+	defer mem.release()
 	report, err := convertTo(ctx, r, size, tmp, opts, mem)
 	if err != nil {
 		if errors.Is(err, syscall.ENOSPC) {
@@ -391,9 +384,7 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	// The lock now belongs to the sync: whoever waits for it finds the
 	// file durable, or not marked and converts it again.
 	unlock = false
-	releaseMem = false
 	src.durable = newDurableWait(func() error {
-		mem.release()
 		if cfg.beforeSync != nil {
 			cfg.beforeSync()
 		}

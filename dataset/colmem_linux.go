@@ -6,28 +6,53 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mapColumn maps size bytes of zeroed private memory for a column, or
-// reports false (the caller then allocates from the heap): under a
-// RLIMIT_AS, for instance.
+// mapColumn maps at least size bytes of zeroed private memory for a
+// column, aligned to and rounded up to huge pages, or reports false (the
+// caller then allocates from the heap): under a RLIMIT_AS, for instance.
 //
 // The pointer forms of mmap and munmap are used because unmapColumn
 // unmaps a buffer in pieces, which unix.Munmap refuses (it only takes a
 // whole mapping that unix.Mmap made).
 func mapColumn(size int) ([]byte, bool) {
-	p, err := unix.MmapPtr(-1, 0, nil, uintptr(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	n := (size + hugePage - 1) &^ (hugePage - 1)
+	p, err := unix.MmapPtr(-1, 0, nil, uintptr(n+hugePage), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
 		return nil, false
 	}
-	b := unsafe.Slice((*byte)(p), size)
-	// Advice only: if it is refused, a fork copies these page tables too.
-	// Transparent huge pages (MADV_HUGEPAGE) were tried and dropped: on the
-	// 2-core machine the first answer took 0.88 s instead of 0.62 (median
-	// of 8 runs of bench/coldload.py), faulting a huge page in took from
-	// 34 to 490 ms for the same 408 MB. So was MADV_POPULATE_WRITE of each
-	// buffer as it is mapped: the scan took 405–412 ms instead of 363–376
-	// (4 alternating pairs), populating the estimate's slack as well.
+	// Trim the mapping to n bytes at a huge-page boundary.
+	head := int((hugePage - uintptr(p)%hugePage) % hugePage)
+	if head > 0 {
+		mustUnmap(p, head)
+	}
+	if tail := hugePage - head; tail > 0 {
+		mustUnmap(unsafe.Add(p, head+n), tail)
+	}
+	b := unsafe.Slice((*byte)(unsafe.Add(p, head)), n)
+	// Advice only. Huge pages, because what dropWriter hands back is then
+	// whole free blocks, which the page cache's large folios take: the
+	// write became steady. Faulting them in on the 2-core VM takes 37–500
+	// ms for the full-scale file's ~400 MB (fast when the host still backs
+	// recently freed memory), 4 KiB pages a steady ~215; without
+	// dropWriter huge pages were a loss, with it a gain (docs/performance.md,
+	// "Huge pages handed to the page cache"). Not inherited: otherwise a
+	// fork copies these page tables too.
+	_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
 	_ = unix.Madvise(b, unix.MADV_DONTFORK)
 	return b, true
+}
+
+// dropPages gives the whole huge pages inside b, part of a buffer from
+// mapColumn, back to the kernel now. The range stays mapped (and reads as
+// zeros) until unmapColumn.
+func dropPages(b []byte) {
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	first := int((hugePage - base%hugePage) % hugePage)
+	last := len(b) - int((base+uintptr(len(b)))%hugePage)
+	if last <= first {
+		return
+	}
+	// Advice only: if refused, the pages go back with unmapColumn.
+	_ = unix.Madvise(b[first:last], unix.MADV_DONTNEED)
 }
 
 // unmapPiece is how much unmapColumn unmaps per call. munmap holds the
@@ -42,11 +67,15 @@ const unmapPiece = 8 << 20
 func unmapColumn(b []byte) {
 	for len(b) > 0 {
 		n := min(len(b), unmapPiece)
-		if err := unix.MunmapPtr(unsafe.Pointer(unsafe.SliceData(b)), uintptr(n)); err != nil {
-			// Only a bad address or length fails, which would be a bug
-			// here; the rest of b stays mapped rather than risk more.
-			panic("dataset: unmapping column memory: " + err.Error())
-		}
+		mustUnmap(unsafe.Pointer(unsafe.SliceData(b)), n)
 		b = b[n:]
+	}
+}
+
+// mustUnmap unmaps n bytes at p. Only a bad address or length fails, which
+// would be a bug here; the memory stays mapped rather than risk more.
+func mustUnmap(p unsafe.Pointer, n int) {
+	if err := unix.MunmapPtr(p, uintptr(n)); err != nil {
+		panic("dataset: unmapping column memory: " + err.Error())
 	}
 }

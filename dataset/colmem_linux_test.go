@@ -2,12 +2,16 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // vmFlags returns the VmFlags line of the mapping holding addr in
@@ -41,16 +45,16 @@ func vmFlags(t *testing.T, addr uintptr) string {
 func TestColumnMemory(t *testing.T) {
 	m := &columnMemory{}
 	small := grow(m, []int64{1, 2, 3}, 10)
-	if len(small) != 3 || cap(small) < 13 || small[2] != 3 || len(m.mapped) != 0 {
-		t.Fatalf("small grow: len %d cap %d %v, %d mappings", len(small), cap(small), small, len(m.mapped))
+	if len(small) != 3 || cap(small) < 13 || small[2] != 3 || len(m.buffers) != 0 {
+		t.Fatalf("small grow: len %d cap %d %v, %d mappings", len(small), cap(small), small, len(m.buffers))
 	}
 	if got := grow(nil, small, mapThreshold); len(got) != 3 || cap(got) < 3+mapThreshold {
 		t.Fatalf("grow without columnMemory: len %d cap %d", len(got), cap(got))
 	}
 
 	big := grow(m, small, mapThreshold/8+1) // just over the threshold
-	if len(m.mapped) != 1 {
-		t.Fatalf("%d mappings after a grow past the threshold, want 1", len(m.mapped))
+	if len(m.buffers) != 1 {
+		t.Fatalf("%d mappings after a grow past the threshold, want 1", len(m.buffers))
 	}
 	if len(big) != 3 || big[0] != 1 || big[2] != 3 || cap(big) < 3+mapThreshold/8+1 {
 		t.Fatalf("big grow: len %d cap %d, first values %v", len(big), cap(big), big[:3])
@@ -63,7 +67,7 @@ func TestColumnMemory(t *testing.T) {
 	if !strings.Contains(flags, " dc") {
 		t.Fatalf("column mapping is inherited by forks: %q, want the dc (do not copy on fork) flag", flags)
 	}
-	if again := grow(m, big[:10], 5); len(m.mapped) != 1 || &again[0] != &big[0] {
+	if again := grow(m, big[:10], 5); len(m.buffers) != 1 || &again[0] != &big[0] {
 		t.Fatalf("grow within capacity reallocated")
 	}
 
@@ -107,5 +111,99 @@ func TestUnmapColumnPieces(t *testing.T) {
 				t.Errorf("size %d: %#x (offset %d) still mapped after unmapColumn: %q", size, a, a-start, f)
 			}
 		}
+	}
+}
+
+// resident reports which of b's pages are in memory (mincore).
+func resident(t *testing.T, b []byte) []bool {
+	t.Helper()
+	vec := make([]byte, (len(b)+os.Getpagesize()-1)/os.Getpagesize())
+	_, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
+	if errno != 0 {
+		t.Fatalf("mincore: %v", errno)
+	}
+	in := make([]bool, len(vec))
+	for i, v := range vec {
+		in[i] = v&1 != 0
+	}
+	return in
+}
+
+// TestMapColumnAligned checks that a column buffer is whole huge pages at
+// a huge-page boundary, and that the rest of the larger mapping made to
+// align it was unmapped.
+func TestMapColumnAligned(t *testing.T) {
+	for _, size := range []int{1, hugePage - 1, hugePage, 3*hugePage + 5} {
+		b, ok := mapColumn(size)
+		if !ok {
+			t.Fatalf("mapColumn(%d) failed", size)
+		}
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		if start%hugePage != 0 || len(b)%hugePage != 0 || len(b) < size || len(b) >= size+hugePage {
+			t.Errorf("mapColumn(%d): %d bytes at %#x, want whole huge pages at a boundary", size, len(b), start)
+		}
+		for _, a := range []uintptr{start - 1, start + uintptr(len(b))} {
+			if f := vmFlags(t, a); strings.Contains(f, " dc") {
+				t.Errorf("mapColumn(%d): %#x, outside the buffer, is still a column mapping: %q", size, a, f)
+			}
+		}
+		unmapColumn(b)
+	}
+}
+
+// TestDropWriter writes column memory through a dropWriter: the file gets
+// every byte, the memory of the whole huge pages written goes back, other
+// memory is left alone, and writing given-back memory again fails instead
+// of putting zeros in the file.
+func TestDropWriter(t *testing.T) {
+	m := &columnMemory{}
+	defer m.release()
+	col := grow(m, []byte(nil), 5*dropPiece+12345)
+	col = col[:cap(col)]
+	for i := range col {
+		col[i] = byte(i * 7)
+	}
+	heap := bytes.Repeat([]byte("heap"), 1000)
+	// Written from an offset inside the first huge page, as after a
+	// buffered writer took the start of a column into its own buffer.
+	const skip = 1000
+	part := col[skip : len(col)-777]
+	want := append(append(append([]byte(nil), heap...), part...), heap...)
+	var file bytes.Buffer
+	w := dropWriter{w: &file, mem: m}
+	for _, p := range [][]byte{heap, part, heap} {
+		if n, err := w.Write(p); n != len(p) || err != nil {
+			t.Fatalf("Write(%d bytes) = %d, %v", len(p), n, err)
+		}
+	}
+	if !bytes.Equal(file.Bytes(), want) {
+		t.Fatalf("file holds %d bytes differing from the %d written", file.Len(), len(want))
+	}
+	in := resident(t, col)
+	page := os.Getpagesize()
+	for i, r := range in {
+		off := i * page
+		inner := off >= hugePage && off+page <= (skip+len(part))&^(hugePage-1)
+		switch {
+		case inner && r:
+			t.Fatalf("page at offset %d, written, is still resident", off)
+		case !inner && off < skip && !r:
+			t.Fatalf("page at offset %d, in a huge page written only in part, was given back", off)
+		}
+	}
+	if !bytes.Equal(heap, bytes.Repeat([]byte("heap"), 1000)) {
+		t.Fatal("heap memory written through dropWriter changed")
+	}
+	before := file.Len()
+	for _, p := range [][]byte{part[hugePage : hugePage+10], col[:skip+1]} {
+		if n, err := w.Write(p); n != 0 || !errors.Is(err, errRewrite) {
+			t.Errorf("writing given-back memory again: %d, %v, want 0, errRewrite", n, err)
+		}
+	}
+	if file.Len() != before {
+		t.Errorf("a refused write reached the file: %d bytes, want %d", file.Len(), before)
+	}
+	if n, err := w.Write(col[:skip]); n != skip || err != nil {
+		t.Errorf("writing the part not yet written: %d, %v", n, err)
 	}
 }

@@ -6,3 +6,5 @@ package dataset
 func mapColumn(size int) ([]byte, bool) { return nil, false }
 
 func unmapColumn(b []byte) {}
+
+func dropPages(b []byte) {}

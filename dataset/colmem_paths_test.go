@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 )
@@ -55,6 +57,19 @@ func TestConvertColumnMemoryPaths(t *testing.T) {
 		if err := convertTo(context.Background(), &failAfter{n: at}, nil); !errors.Is(err, errWriteFailed) {
 			t.Errorf("write failing at byte %d: %v", at, err)
 		}
+	}
+	// Through a file, the columns' huge pages go back as they are written
+	// (dropWriter): the bytes must be the same.
+	dir := t.TempDir()
+	csvPath, arrowPath := filepath.Join(dir, "in.csv"), filepath.Join(dir, "out.arrow")
+	if err := os.WriteFile(csvPath, csv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ConvertFile(context.Background(), csvPath, arrowPath, ConvertOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(arrowPath); err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("ConvertFile wrote %d bytes (%v) differing from the %d Convert wrote", len(got), err, want.Len())
 	}
 	var wg sync.WaitGroup
 	outs := make([]bytes.Buffer, 3)

@@ -322,7 +322,9 @@ func plural(n int) string {
 // neither synced nor closed, nor mem released: the callers decide when
 // its bytes must be durable and when the columns' memory goes back.
 func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions, mem *columnMemory) (*LoadReport, error) {
-	bw := bufio.NewWriterSize(tmp, 1<<20)
+	// Large writes pass bufio straight through: dropWriter sees the column
+	// buffers themselves.
+	bw := bufio.NewWriterSize(dropWriter{w: tmp, mem: mem}, 1<<20)
 	report, err := convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts, defaultTuning(), mem)
 	if err != nil {
 		return nil, err
