@@ -180,8 +180,9 @@ func newDurableWait(run func() error) *durableWait {
 // StartSync starts the sync of an Arrow file that Locate converted with
 // Config.DeferSync, on a goroutine of its own, and returns at once. It does
 // nothing if that sync has started, or if Locate did not convert. Callers
-// start it once their worker is up: the sync's writeback of some 400 MB
-// slows a worker's start by tens of milliseconds.
+// start it once their worker is up: the sync's writeback of some 400 MB,
+// and the unmapping of the conversion's columns that comes first, slow a
+// worker's start by tens of milliseconds.
 func (s *Source) StartSync() {
 	if s.durable != nil {
 		s.durable.start()
