@@ -7,7 +7,9 @@ a cache directory, then calls this script with Debian's python3.
 
 Every engine answers the same questions on the same CSV:
 
-  Output    1 MiB printed in one write; 16,384 printed lines (64 bytes each)
+  Output    1 MiB printed in one write; 16,384 printed lines (64 bytes each);
+            with both kernels named, in fresh kernels taking turns cell by
+            cell (--sequential-output: each kernel's in its own run)
   Queries   group by Agency, sum of Award Amount; Award Year >= 2015 and
             Phase II, count; Abstract contains "quantum", count; top 20
             companies by Phase II dollars; median Phase I amount by Award
@@ -214,6 +216,11 @@ class KernelEngine:
     def timed(self, code, runs):
         return [self.conn.execute(code)[0] for _ in range(runs)]
 
+    def check_lines(self):
+        _, out, _ = self.conn.execute(self.print_lines)
+        if len(out.encode()) != MIB:
+            raise RuntimeError(f"{self.name}: the 16,384-line cell printed {len(out.encode())} bytes, want {MIB}")
+
     def first_runs(self):
         """Each question's first run in a fresh kernel of its own, after
         one trivial cell, or None where a fresh kernel would have to load
@@ -235,11 +242,10 @@ class KernelEngine:
                 first = firsts[key] if firsts else self.conn.execute(self.query(key))[0]
                 res["questions"][key] = {"warm": self.timed(self.query(key), a.runs), "first": first,
                                          "answer": self.answer(key)}
-            res["print_1mib"] = self.timed(self.print_one, a.runs)
-            res["print_lines"] = self.timed(self.print_lines, a.runs)
-            _, out, _ = self.conn.execute(self.print_lines)
-            if len(out.encode()) != MIB:
-                raise RuntimeError(f"{self.name}: the 16,384-line cell printed {len(out.encode())} bytes, want {MIB}")
+            if not a.interleave_output:
+                res["print_1mib"] = self.timed(self.print_one, a.runs)
+                res["print_lines"] = self.timed(self.print_lines, a.runs)
+                self.check_lines()
             pid = kernel_pid(self.km)
             for _ in range(min(100, a.mem_cells)):  # warm-up: first cells may size buffers
                 self.conn.execute(self.trivial)
@@ -347,6 +353,35 @@ class PandasKernel(KernelEngine):
         _, out, _ = self.conn.execute(code)
         pairs = json.loads(out)
         return pairs if key == "top_companies" else dict(pairs)
+
+
+def interleaved_output(kernels, runs):
+    """Times the output cells in fresh kernels taking turns cell by cell
+    (the first kernel leads in even runs, the other in odd ones), so that
+    a slow or fast moment of the machine weighs on both alike: each cell
+    is a few milliseconds, and a median of the kernels measured one after
+    the other moved by as much as the margins it is judged by. Returns
+    {engine name: {"print_1mib": [...], "print_lines": [...]}}."""
+    out = {k.name: {} for k in kernels}
+    for k in kernels:
+        k.start()
+    try:
+        for k in kernels:
+            k.conn.execute(k.trivial)
+            for code in (k.print_one, k.print_lines):
+                for _ in range(3):  # warm-up, as every cell before it is timed elsewhere
+                    k.conn.execute(code)
+            k.check_lines()
+        for key, cell in (("print_1mib", "print_one"), ("print_lines", "print_lines")):
+            for k in kernels:
+                out[k.name][key] = []
+            for i in range(runs):
+                for k in (kernels if i % 2 == 0 else kernels[::-1]):
+                    out[k.name][key].append(k.conn.execute(getattr(k, cell))[0])
+    finally:
+        for k in kernels:
+            k.stop()
+    return out
 
 
 def node_engine(name, csv, args):
@@ -496,12 +531,16 @@ def main():
     p.add_argument("--engines", default="sbir,pandas,duckdb,polars")
     p.add_argument("--check", action="store_true", help="exit 1 if the engines' answers differ")
     p.add_argument("--json", help="also write all measurements to this file")
+    p.add_argument("--sequential-output", action="store_true",
+                   help="time the output cells in each kernel's own run instead of both kernels taking turns")
     args = p.parse_args()
+    names = args.engines.split(",")
+    args.interleave_output = not args.sequential_output and "sbir" in names and "pandas" in names
     csv = os.path.abspath(args.csv)
 
     load_start = os.getloadavg()
     results = []
-    for name in args.engines.split(","):
+    for name in names:
         print(f"compare: running {name}...", file=sys.stderr, flush=True)
         if name == "sbir":
             r = SbirKernel("sbir", args.sbir_kernel, args).run(csv)
@@ -512,6 +551,12 @@ def main():
         else:
             sys.exit(f"compare.py: unknown engine {name!r}")
         results.append(r)
+    if args.interleave_output:
+        print("compare: output cells, sbir and ipykernel taking turns...", file=sys.stderr, flush=True)
+        times = interleaved_output([SbirKernel("sbir", args.sbir_kernel, args),
+                                    PandasKernel("pandas", args.python_kernel, args)], args.runs)
+        for r in results:
+            r.update(times.get(r["engine"], {}))
 
     extra = {"mem_cells": args.mem_cells,
              "sbir_load_rss_mib": next((r["load_rss_mib"] for r in results if "load_rss_mib" in r), None),
@@ -527,7 +572,9 @@ def main():
         print(f"All {len(results)} engines gave the same answers to the {len(QUESTIONS)} questions "
               "(counts equal, sums and medians to a cent, the same top-20 list).")
     print(f"\nMedians of {args.runs} runs; cells timed from execute_request to idle through jupyter_client; "
-          "ratios are the other engine's time ÷ sbir's (above 1× means sbir is faster).\n")
+          "ratios are the other engine's time ÷ sbir's (above 1× means sbir is faster)."
+          + (" Output cells: sbir and ipykernel in fresh kernels of their own, taking turns cell by cell."
+             if args.interleave_output else " Output cells: each kernel's in its own run.") + "\n")
     rows = next((r.get("rows") for r in results if r.get("rows")), None)
     print(f"- input: {csv} ({os.path.getsize(csv) / 1e6:.0f} MB" + (f", {rows:,} rows" if rows else "") + ")")
     print("\n".join(machine_facts(args, load_start)))

@@ -19,8 +19,10 @@ import (
 // result is the part of compare.py's --json output the test reads.
 type result struct {
 	Results []struct {
-		Engine    string `json:"engine"`
-		Questions map[string]struct {
+		Engine     string    `json:"engine"`
+		PrintOne   []float64 `json:"print_1mib"`
+		PrintLines []float64 `json:"print_lines"`
+		Questions  map[string]struct {
 			Warm   []float64       `json:"warm"`
 			First  float64         `json:"first"`
 			Answer json.RawMessage `json:"answer"`
@@ -100,6 +102,15 @@ func TestCompareSmallFile(t *testing.T) {
 			if math.Abs(agency[name]-sum) > 0.005 {
 				t.Errorf("%s: %s sums to %.2f, the data says %.2f", r.Engine, name, agency[name], sum)
 			}
+		}
+		// The two kernels' output cells, taken in turns (compare.py's
+		// interleaved_output); the in-process engines have none.
+		wantPrints := 0
+		if r.Engine == "sbir" || r.Engine == "pandas" {
+			wantPrints = 2
+		}
+		if len(r.PrintOne) != wantPrints || len(r.PrintLines) != wantPrints {
+			t.Errorf("%s: %d and %d output cells timed, want %d each", r.Engine, len(r.PrintOne), len(r.PrintLines), wantPrints)
 		}
 		for q, a := range r.Questions {
 			if len(a.Warm) != 2 {
