@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"golang.org/x/sys/unix"
@@ -359,4 +361,91 @@ func TestDropWriterInstalledFiles(t *testing.T) {
 		}
 		sameAsConvert(t, res.ArrowPath)
 	})
+}
+
+// madviseRefusedEnv makes the test binary, run again by
+// TestDropWriterMadviseRefused, refuse madvise to itself before it
+// converts.
+const madviseRefusedEnv = "DATASET_TEST_MADVISE_REFUSED"
+
+// TestDropWriterMadviseRefused converts in a process whose madvise calls
+// all fail with EPERM (a seccomp filter, as some sandboxes and container
+// runtimes set): no huge pages, nothing given back, and the file must be
+// the same all the same. The filter cannot be removed, so the conversion
+// runs in a child: this test binary, run again.
+func TestDropWriterMadviseRefused(t *testing.T) {
+	if os.Getenv(madviseRefusedEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDropWriterMadviseRefused$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), madviseRefusedEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err == nil && bytes.Contains(out, []byte("--- SKIP: TestDropWriterMadviseRefused")) {
+			t.Skipf("the child skipped:\n%s", out)
+		}
+		if err != nil || !bytes.Contains(out, []byte("madvise refused: ")) || !bytes.Contains(out, []byte("--- PASS: TestDropWriterMadviseRefused")) {
+			t.Fatalf("the child converting with madvise refused: %v\n%s", err, out)
+		}
+		return
+	}
+	// seccomp: madvise returns EPERM, every other call is allowed; on all
+	// threads (the Go runtime's too).
+	filter := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // seccomp_data.nr
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, Jt: 0, Jf: 1, K: unix.SYS_MADVISE},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		t.Skipf("no_new_privs: %v", err)
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+		t.Skipf("cannot install a seccomp filter: %v", errno)
+	}
+	probe, ok := mapColumn(hugePage)
+	if !ok {
+		t.Fatal("mapColumn failed")
+	}
+	err := unix.Madvise(probe, unix.MADV_DONTNEED)
+	unmapColumn(probe)
+	if !errors.Is(err, unix.EPERM) {
+		t.Fatalf("madvise under the filter: %v, want EPERM", err)
+	}
+	t.Logf("madvise refused: %v", err)
+
+	s := dropShapes(t)[0]
+	want := reference(t, s.csv, s.size)
+	f, err := os.CreateTemp(t.TempDir(), "out-*.arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	mem := &columnMemory{}
+	defer mem.release()
+	if _, err := convertTo(context.Background(), bytes.NewReader(s.csv), s.size, f, ConvertOptions{}, mem); err != nil {
+		t.Fatal(err)
+	}
+	if len(mem.dropped) == 0 {
+		t.Fatal("dropWriter wrote no column memory")
+	}
+	// Nothing went back: the written columns are all still resident.
+	for _, b := range mem.buffers {
+		for _, d := range mem.dropped {
+			page := uintptr(os.Getpagesize())
+			lo, hi := (d.lo+page-1)&^(page-1), d.hi&^(page-1)
+			if r := rangeOf(b); r.lo <= d.lo && d.hi <= r.hi && lo < hi {
+				for i, in := range resident(t, b[lo-r.lo:hi-r.lo]) {
+					if !in {
+						t.Fatalf("page %d of a written range is gone though madvise was refused", i)
+					}
+				}
+			}
+		}
+	}
+	got, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("with madvise refused the file differs from the conversion in memory at byte %d", firstDiff(got, want))
+	}
 }
