@@ -129,10 +129,36 @@ func resident(t *testing.T, b []byte) []bool {
 	return in
 }
 
+// columnMappings counts the process's mappings that carry the dc (do not
+// copy on fork) flag: column memory, and nothing of the Go runtime.
+func columnMappings(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no /proc/self/smaps: %v", err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmFlags:") && strings.Contains(line+" ", " dc ") {
+			n++
+		}
+	}
+	return n
+}
+
 // TestMapColumnAligned checks that a column buffer is whole huge pages at
 // a huge-page boundary, and that the rest of the larger mapping made to
-// align it was unmapped.
+// align it was unmapped. The pages beside it must not be column memory of
+// an earlier test (which the kernel would merge with it into one
+// mapping): the test first waits for their background unmapping.
 func TestMapColumnAligned(t *testing.T) {
+	deadline := time.Now().Add(10 * time.Second)
+	for columnMappings(t) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d column mappings of earlier tests still mapped after 10 s", columnMappings(t))
+		}
+		time.Sleep(time.Millisecond)
+	}
 	for _, size := range []int{1, hugePage - 1, hugePage, 3*hugePage + 5} {
 		b, ok := mapColumn(size)
 		if !ok {

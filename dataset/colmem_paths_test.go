@@ -33,17 +33,17 @@ func (w *failAfter) Write(p []byte) (int, error) {
 // after them must write the same file as before.
 func TestConvertColumnMemoryPaths(t *testing.T) {
 	csv := generated(t, GenerateOptions{Rows: 12000, Seed: 4})
-	convertTo := func(ctx context.Context, w interface{ Write([]byte) (int, error) }, progress func(n, size int64)) error {
+	convertInto := func(ctx context.Context, w interface{ Write([]byte) (int, error) }, progress func(n, size int64)) error {
 		_, err := Convert(ctx, bytes.NewReader(csv), int64(len(csv)), w, ConvertOptions{Progress: progress})
 		return err
 	}
 	var want bytes.Buffer
-	if err := convertTo(context.Background(), &want, nil); err != nil {
+	if err := convertInto(context.Background(), &want, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, frac := range []int64{4, 2} {
 		ctx, cancel := context.WithCancel(context.Background())
-		err := convertTo(ctx, new(bytes.Buffer), func(n, size int64) {
+		err := convertInto(ctx, new(bytes.Buffer), func(n, size int64) {
 			if n > size/frac {
 				cancel()
 			}
@@ -54,7 +54,7 @@ func TestConvertColumnMemoryPaths(t *testing.T) {
 		}
 	}
 	for _, at := range []int{0, 100, want.Len() / 2, want.Len() - 100} {
-		if err := convertTo(context.Background(), &failAfter{n: at}, nil); !errors.Is(err, errWriteFailed) {
+		if err := convertInto(context.Background(), &failAfter{n: at}, nil); !errors.Is(err, errWriteFailed) {
 			t.Errorf("write failing at byte %d: %v", at, err)
 		}
 	}
@@ -71,11 +71,23 @@ func TestConvertColumnMemoryPaths(t *testing.T) {
 	if got, err := os.ReadFile(arrowPath); err != nil || !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("ConvertFile wrote %d bytes (%v) differing from the %d Convert wrote", len(got), err, want.Len())
 	}
+	// Without column memory (the Go heap only), nothing is given back.
+	heapOut, err := os.Create(filepath.Join(dir, "heap.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer heapOut.Close()
+	if _, err := convertTo(context.Background(), bytes.NewReader(csv), int64(len(csv)), heapOut, ConvertOptions{}, nil); err != nil {
+		t.Fatalf("convertTo without column memory: %v", err)
+	}
+	if got, err := os.ReadFile(heapOut.Name()); err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("convertTo without column memory wrote %d bytes (%v) differing from the %d Convert wrote", len(got), err, want.Len())
+	}
 	var wg sync.WaitGroup
 	outs := make([]bytes.Buffer, 3)
 	for i := range outs {
 		wg.Go(func() {
-			if err := convertTo(context.Background(), &outs[i], nil); err != nil {
+			if err := convertInto(context.Background(), &outs[i], nil); err != nil {
 				t.Error(err)
 			}
 		})

@@ -324,7 +324,11 @@ func plural(n int) string {
 func convertTo(ctx context.Context, r io.Reader, size int64, tmp *os.File, opts ConvertOptions, mem *columnMemory) (*LoadReport, error) {
 	// Large writes pass bufio straight through: dropWriter sees the column
 	// buffers themselves.
-	bw := bufio.NewWriterSize(dropWriter{w: tmp, mem: mem}, 1<<20)
+	var w io.Writer = tmp
+	if mem != nil {
+		w = dropWriter{w: tmp, mem: mem}
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
 	report, err := convert(ctx, bufio.NewReaderSize(r, 64<<10), size, bw, opts, defaultTuning(), mem)
 	if err != nil {
 		return nil, err
