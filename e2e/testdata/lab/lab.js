@@ -367,18 +367,40 @@ async function main() {
       stage = 'closing the notebook';
       await page.evaluate(() => { window.jupyterapp.commands.execute('application:close-all'); });
       await page.locator('.jp-NotebookPanel').first().waitFor({ state: 'detached', timeout: step });
-      stage = 'reopening it and making it current';
-      await page.evaluate((f) => { window.jupyterapp.commands.execute('docmanager:open', { path: f }); }, file);
-      // The reopened notebook is not always the current widget at once
-      // (under load the shell's focus can lag, leaving currentWidget
-      // null): activate it by its path, and go on once it is current.
-      await page.waitForFunction((f) => {
+      // The widget docmanager:open returns is the one to make current:
+      // under load the shell's focus can lag (currentWidget null), and
+      // CI once timed out finding it by path among the main widgets.
+      stage = 'reopening it';
+      const openedId = await page.evaluate(async (f) => {
+        const w = await window.jupyterapp.commands.execute('docmanager:open', { path: f });
+        await w.context.ready;
+        return w.id;
+      }, file);
+      // activateById focuses the panel, but the shell learns of it from
+      // focus events, which a page without focus does not get: under
+      // load CI saw currentWidget stay null for 30 s beside the launcher
+      // that close-all opens. Then a real click on the notebook's tab.
+      stage = 'making the reopened notebook current';
+      const isCurrent = (timeout) => page.waitForFunction((id) => {
         const shell = window.jupyterapp.shell;
-        const w = [...shell.widgets('main')].find((w) => w.context && w.context.path === f);
-        if (!w) return false;
-        if (shell.currentWidget !== w) shell.activateById(w.id);
-        return shell.currentWidget === w;
-      }, file, { timeout: step });
+        if (!shell.currentWidget || shell.currentWidget.id !== id) shell.activateById(id);
+        return !!shell.currentWidget && shell.currentWidget.id === id;
+      }, openedId, { timeout });
+      try {
+        await isCurrent(step / 6).catch(async () => {
+          await page.bringToFront();
+          await page.locator(`.lm-TabBar-tab[data-id="${openedId}"]`).first().click();
+          note += ' (the reopened notebook was made current by clicking its tab)';
+          await isCurrent(step);
+        });
+      } catch (e) {
+        const seen = await page.evaluate(() => {
+          const shell = window.jupyterapp.shell;
+          const name = (w) => w.id + ':' + (w.context ? w.context.path : '-') + (w.isDisposed ? ' (disposed)' : '');
+          return { current: shell.currentWidget ? name(shell.currentWidget) : null, main: [...shell.widgets('main')].map(name) };
+        });
+        throw new Error(`${e.message.split('\n')[0]}; opened ${openedId}; shell ${JSON.stringify(seen)}`);
+      }
       stage = 'waiting for the saved table and chart';
       const table = page.locator(`${activeNotebook} .jp-OutputArea-output table`);
       await table.first().waitFor();
