@@ -290,7 +290,7 @@ class SbirKernel(KernelEngine):
             proc.stderr.close()
             peaks.append(ru.ru_maxrss / 1024)
         os.environ["SBIR_CSV_PATH"], os.environ["SBIR_CACHE_DIR"] = csv, cache
-        return {"load": statistics.median(times), "load_durable": statistics.median(durable),
+        return {"load": statistics.median(times), "load_runs": times, "load_durable": statistics.median(durable),
                 "load_rss_mib": max(peaks)}
 
     def first_runs(self):
@@ -476,7 +476,8 @@ def table(results, extra):
                       "start of the process to the printed answer (process start, CSV → typed Arrow file, "
                       "a worker started on it, the cell); the Arrow file is synced to disk in the background "
                       f"meanwhile, and the process exits once it is durable: {fmt_s(extra['sbir_load_durable'])}. "
-                      f"It peaked at {extra['sbir_load_rss_mib']:.0f} MiB resident."]
+                      f"It peaked at {extra['sbir_load_rss_mib']:.0f} MiB resident. "
+                      "The conversions, in order: " + ", ".join(fmt_s(t) for t in extra["sbir_load_runs"]) + "."]
     lines += ["", "### Memory", "", head, sep]
     row(f"kernel processes' RSS growth over {extra['mem_cells']:,} cells of `1`",
         lambda r: r.get("mem_growth_kib"), fmt=lambda v: "–" if v is None else f"{v / 1024:+.1f} MiB", ratios=False)
@@ -560,7 +561,8 @@ def main():
 
     extra = {"mem_cells": args.mem_cells,
              "sbir_load_rss_mib": next((r["load_rss_mib"] for r in results if "load_rss_mib" in r), None),
-             "sbir_load_durable": next((r["load_durable"] for r in results if "load_durable" in r), None)}
+             "sbir_load_durable": next((r["load_durable"] for r in results if "load_durable" in r), None),
+             "sbir_load_runs": next((r["load_runs"] for r in results if "load_runs" in r), [])}
     print(table(results, extra))
     diffs = compare_answers(results)
     print()
