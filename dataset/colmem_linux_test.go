@@ -3,9 +3,11 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -231,5 +233,51 @@ func TestDropWriter(t *testing.T) {
 	}
 	if n, err := w.Write(col[:skip]); n != skip || err != nil {
 		t.Errorf("writing the part not yet written: %d, %v", n, err)
+	}
+}
+
+// TestLocateUnmapsColumnsAtSync: the pages of a conversion's columns go
+// back as the Arrow file is written, but what is left of their mappings
+// is unmapped only when the sync starts (with DeferSync, once the caller's
+// worker is up: unmapping holds the mmap lock its fork needs), and then
+// all of it.
+func TestLocateUnmapsColumnsAtSync(t *testing.T) {
+	waitColumnMappings := func(want func(int) bool, what string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for n := columnMappings(t); !want(n); n = columnMappings(t) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d column mappings 10 s on, want %s", n, what)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	csvPath := filepath.Join(t.TempDir(), "awards.csv")
+	if err := os.WriteFile(csvPath, generated(t, GenerateOptions{Rows: 30000, Seed: 8}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, deferSync := range []bool{false, true} {
+		t.Run(fmt.Sprintf("DeferSync=%v", deferSync), func(t *testing.T) {
+			waitColumnMappings(func(n int) bool { return n == 0 }, "none from earlier tests")
+			src, err := Locate(context.Background(), Config{CacheDir: t.TempDir(), CSVPath: csvPath, DeferSync: deferSync})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !src.Converted {
+				t.Fatal("Locate did not convert")
+			}
+			if deferSync {
+				// Time for an unmapping started too early to show.
+				time.Sleep(50 * time.Millisecond)
+				if columnMappings(t) == 0 {
+					t.Fatal("no column mappings left before the sync started: they were unmapped early")
+				}
+				src.StartSync()
+			}
+			if err := src.WaitDurable(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			waitColumnMappings(func(n int) bool { return n == 0 }, "none after the sync")
+		})
 	}
 }
