@@ -38,7 +38,7 @@ import (
 type columnMemory struct {
 	mu      sync.Mutex
 	buffers [][]byte
-	dropped []addrRange // parts of mapped already given back (dropWriter)
+	dropped []addrRange // parts of buffers already given back (dropWriter)
 }
 
 // addrRange is a range of addresses, [lo, hi).
@@ -56,6 +56,10 @@ func (s addrRange) overlaps(t addrRange) bool { return s.lo < t.hi && t.lo < s.h
 // huge pages so that each one the writer is done with goes back to the
 // kernel as one free block (dropWriter).
 const hugePage = 2 << 20
+
+// hugeUp and hugeDown round an address to a huge-page boundary.
+func hugeUp(a uintptr) uintptr   { return (a + hugePage - 1) &^ (hugePage - 1) }
+func hugeDown(a uintptr) uintptr { return a &^ (hugePage - 1) }
 
 // mapThreshold is the smallest buffer worth a mapping of its own: smaller
 // ones (most validity bitmaps, the sample's columns) come from the heap.
@@ -108,7 +112,7 @@ func (d dropWriter) Write(p []byte) (int, error) {
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(p)))
 	var n int
 	for n < len(p) {
-		end := int((base+uintptr(n+dropPiece))&^(hugePage-1) - base)
+		end := int(hugeDown(base+uintptr(n+dropPiece)) - base)
 		k, err := d.w.Write(p[n:min(len(p), end)])
 		d.mem.drop(p[n : n+k])
 		n += k

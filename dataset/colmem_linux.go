@@ -14,13 +14,13 @@ import (
 // unmaps a buffer in pieces, which unix.Munmap refuses (it only takes a
 // whole mapping that unix.Mmap made).
 func mapColumn(size int) ([]byte, bool) {
-	n := (size + hugePage - 1) &^ (hugePage - 1)
+	n := int(hugeUp(uintptr(size)))
 	p, err := unix.MmapPtr(-1, 0, nil, uintptr(n+hugePage), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
 		return nil, false
 	}
 	// Trim the mapping to n bytes at a huge-page boundary.
-	head := int((hugePage - uintptr(p)%hugePage) % hugePage)
+	head := int(hugeUp(uintptr(p)) - uintptr(p))
 	if head > 0 {
 		mustUnmap(p, head)
 	}
@@ -46,8 +46,8 @@ func mapColumn(size int) ([]byte, bool) {
 // zeros) until unmapColumn.
 func dropPages(b []byte) {
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	first := int((hugePage - base%hugePage) % hugePage)
-	last := len(b) - int((base+uintptr(len(b)))%hugePage)
+	first := int(hugeUp(base) - base)
+	last := int(hugeDown(base+uintptr(len(b))) - base)
 	if last <= first {
 		return
 	}
