@@ -559,10 +559,9 @@ def main():
         for r in results:
             r.update(times.get(r["engine"], {}))
 
-    extra = {"mem_cells": args.mem_cells,
-             "sbir_load_rss_mib": next((r["load_rss_mib"] for r in results if "load_rss_mib" in r), None),
-             "sbir_load_durable": next((r["load_durable"] for r in results if "load_durable" in r), None),
-             "sbir_load_runs": next((r["load_runs"] for r in results if "load_runs" in r), [])}
+    sbir = next((r for r in results if r["engine"] == "sbir"), {})
+    extra = {"mem_cells": args.mem_cells, "sbir_load_rss_mib": sbir.get("load_rss_mib"),
+             "sbir_load_durable": sbir.get("load_durable"), "sbir_load_runs": sbir.get("load_runs", [])}
     print(table(results, extra))
     diffs = compare_answers(results)
     print()
