@@ -88,7 +88,7 @@ func (m *columnMemory) release() {
 // column buffers to Write in file order and never again, so each huge
 // page of a column goes back to the kernel as soon as the file's page
 // cache holds its bytes, and the page cache takes the same blocks for the
-// next ones. Writing the full-scale file's ~400 MB this way took 103–114
+// next ones. Writing the full-scale file's ~400 MB this way took 99–114
 // ms in every run on the 2-core VM, against 105–550 ms into fresh memory
 // (docs/performance.md, "Huge pages handed to the page cache").
 //
