@@ -89,11 +89,10 @@ func (g Grouped) sum(c *columnar.Vector) (*columnar.Vector, error) {
 	}
 	if c.Kind == columnar.KindInt {
 		out := make([]int64, len(g.rep))
-		ids := g.idList()
-		g.f.sel().Chunks(func(k int, rows []int32) {
+		g.chunks(func(ids, rows []int32) {
 			for j, r := range rows {
 				if !c.IsNull(int(r)) {
-					out[ids[k+j]] += c.Ints[r]
+					out[ids[j]] += c.Ints[r]
 				}
 			}
 		})
@@ -107,9 +106,7 @@ func (g Grouped) sum(c *columnar.Vector) (*columnar.Vector, error) {
 	}
 	// Rows are visited in f's order, so each group's sum adds its values
 	// in the same order whatever the selection's form.
-	ids := g.idList()
-	g.f.sel().Chunks(func(k int, rows []int32) {
-		ids := ids[k : k+len(rows)]
+	g.chunks(func(ids, rows []int32) {
 		if c.Valid == nil {
 			for j, r := range rows {
 				if v := vals[r]; v == v {

@@ -28,10 +28,26 @@ type Grouped struct {
 	// group of row i is slot[codes[i]]: no per-row id vector is built.
 	codes []int16
 	slot  []int32
+
+	// For one text key with a dictionary, the group of table row r is
+	// textGroup[textCodes[r]+1] (see columnar.TextGroups): neither a
+	// per-row id vector nor the group sizes are built unless an
+	// aggregation asks for them.
+	textCodes []int32
+	textGroup []int32
 }
 
 // idList returns the group of each row of f, by position.
 func (g Grouped) idList() []int32 {
+	if g.textGroup != nil {
+		ids := make([]int32, 0, g.f.Len())
+		g.f.sel().Chunks(func(_ int, rows []int32) {
+			for _, r := range rows {
+				ids = append(ids, g.textGroup[g.textCodes[r]+1])
+			}
+		})
+		return ids
+	}
 	if g.ids != nil || g.codes == nil {
 		return g.ids
 	}
@@ -40,6 +56,28 @@ func (g Grouped) idList() []int32 {
 		ids[i] = g.slot[code]
 	}
 	return ids
+}
+
+// chunks calls fn with the rows of g's frame a chunk at a time, in
+// order (see columnar.Sel.Chunks), and the group of each row: a slice of
+// the id vector, or for a text key the groups looked up for the chunk
+// alone, so that a Sum builds no per-row vector.
+func (g Grouped) chunks(fn func(ids, rows []int32)) {
+	if g.textGroup != nil {
+		var buf []int32
+		g.f.sel().Chunks(func(_ int, rows []int32) {
+			buf = buf[:0]
+			for _, r := range rows {
+				buf = append(buf, g.textGroup[g.textCodes[r]+1])
+			}
+			fn(buf, rows)
+		})
+		return
+	}
+	ids := g.idList()
+	g.f.sel().Chunks(func(k int, rows []int32) {
+		fn(ids[k:k+len(rows)], rows)
+	})
 }
 
 // groupByCategory is GroupBy's fast path for one category key without
@@ -80,6 +118,15 @@ func groupByCategory(f Frame, c *columnar.Vector) Grouped {
 
 // groupCounts returns the number of rows in each group.
 func (g Grouped) groupCounts() []int {
+	if g.textGroup != nil {
+		counts := make([]int, len(g.rep))
+		g.f.sel().Chunks(func(_ int, rows []int32) {
+			for _, r := range rows {
+				counts[g.textGroup[g.textCodes[r]+1]]++
+			}
+		})
+		return counts
+	}
 	if g.counts != nil || g.codes == nil {
 		return g.counts
 	}
@@ -114,6 +161,9 @@ func (f Frame) GroupBy(columns ...string) Grouped {
 		if c, err := f.lookup("GroupBy", columns[0]); err == nil {
 			if f.all && c.Kind == columnar.KindCategory && c.Valid == nil {
 				return groupByCategory(f, c)
+			}
+			if codes, group, rep, ok := columnar.TextGroups(f.sel(), c, true); ok {
+				return Grouped{f: f, keys: []*columnar.Vector{c}, rep: rep, textCodes: codes, textGroup: group}
 			}
 			// One key with values in small ordered slots: groups come
 			// out in key order with no sort.
@@ -204,7 +254,10 @@ func (g Grouped) result(extra ...*columnar.Vector) Frame {
 	cols := make([]*columnar.Vector, 0, len(g.keys)+len(extra))
 	used := map[string]bool{}
 	for _, c := range g.keys {
-		kc := columnar.Gather(c, g.rep)
+		kc, ok := columnar.TextGroupValues(c, g.textGroup, len(g.rep))
+		if !ok {
+			kc = columnar.Gather(c, g.rep)
+		}
 		cols = append(cols, kc)
 		used[kc.Name] = true
 	}

@@ -239,25 +239,20 @@ func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int
 			}
 		}
 	case KindText:
-		d := c.CachedTextDictionary()
-		if d == nil && cache && n >= c.N/16 {
-			d = c.TextDictionary()
-		}
-		if d == nil {
+		codes, group, rep, ok := TextGroups(s, c, cache)
+		if !ok {
 			return nil, nil, nil, false
 		}
-		null := int32(d.distinct)
-		slots = d.distinct + 1
-		codes := d.codes
-		slotsOf = func(dst, rows []int32) {
-			for j, r := range rows {
-				code := codes[r]
-				if code < 0 {
-					code = null
-				}
-				dst[j] = code
+		ids = make([]int32, 0, n)
+		counts = make([]int, len(rep))
+		s.Chunks(func(_ int, rows []int32) {
+			for _, r := range rows {
+				id := group[codes[r]+1]
+				ids = append(ids, id)
+				counts[id]++
 			}
-		}
+		})
+		return ids, rep, counts, true
 	case KindInt:
 		lo, hi, spanOK := c.intSpan()
 		if !spanOK || uint64(hi)-uint64(lo) >= maxDenseSpan {
@@ -316,4 +311,56 @@ func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int
 		ids[k] = info[slot].first
 	}
 	return ids, rep, counts, true
+}
+
+// TextGroups is OrderedGroups for a text column with a dictionary (given
+// one under KeyIDs' rule when cache is true), without a vector of the
+// group of each row: the group of table row r is group[codes[r]+1]
+// (index 0 stands for null), numbered in key order with nulls last, and
+// rep holds the first selected row of each group. It takes 4 bytes per
+// distinct value and per group instead of OrderedGroups' 4 bytes per
+// selected row and 16 per group: for Phase II awards grouped by Company
+// at full scale, 200 KB instead of 700 KB of fresh memory, which a new
+// worker pays for in page faults on every query until its heap has
+// grown. ok is false when c is not text or has no dictionary.
+func TextGroups(s Sel, c *Vector, cache bool) (codes, group, rep []int32, ok bool) {
+	if c.Kind != KindText {
+		return nil, nil, nil, false
+	}
+	d := c.CachedTextDictionary()
+	if d == nil && cache && s.Len() >= c.N/16 {
+		d = c.TextDictionary()
+	}
+	if d == nil {
+		return nil, nil, nil, false
+	}
+	codes = d.codes
+	// group holds each slot's first row until the groups are numbered.
+	group = make([]int32, d.distinct+1)
+	for i := range group {
+		group[i] = -1
+	}
+	s.Chunks(func(_ int, rows []int32) {
+		for _, r := range rows {
+			if slot := &group[codes[r]+1]; *slot < 0 {
+				*slot = r
+			}
+		}
+	})
+	ngroups := 0
+	for _, first := range group {
+		ngroups += B2I(first >= 0)
+	}
+	rep = make([]int32, 0, ngroups)
+	number := func(slot int) {
+		if first := group[slot]; first >= 0 {
+			rep = append(rep, first)
+			group[slot] = int32(len(rep) - 1)
+		}
+	}
+	for slot := 1; slot < len(group); slot++ {
+		number(slot)
+	}
+	number(0) // nulls last
+	return codes, group, rep, true
 }

@@ -306,3 +306,59 @@ func TestGatherUnpacked(t *testing.T) {
 		}
 	}
 }
+
+// TestTextGroupValues checks that the key column TextGroupValues reads
+// from the packed values is the one gathering each group's first row
+// gives (nulls last), for every form of selection, and that it declines
+// a column whose values are too many to pack.
+func TestTextGroupValues(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{0, 1, 64, 3000} {
+		for _, c := range testColumns(n, r) {
+			if c.Kind != KindText {
+				continue
+			}
+			for name, s := range testSels(n, r) {
+				_, group, rep, ok := TextGroups(s, c, true)
+				if !ok {
+					if s.Len() < c.N/16 {
+						continue // too few rows to encode
+					}
+					t.Fatalf("n=%d %s %s: no text groups", n, name, c.Name)
+				}
+				got, ok := TextGroupValues(c, group, len(rep))
+				if packed := c.CachedTextDictionary().Packed(); ok != packed {
+					t.Fatalf("n=%d %s %s: TextGroupValues ok=%v with packed values %v", n, name, c.Name, ok, packed)
+				}
+				if !ok {
+					continue // a few rows: each value too rare to pack
+				}
+				want := Gather(Renamed(c, c.Name), rep)
+				for k := range rep {
+					if got.IsNull(k) != want.IsNull(k) || got.Str(k) != want.Str(k) {
+						t.Fatalf("n=%d %s %s, group %d: %q (null %v), want %q (null %v)", n, name, c.Name, k, got.Str(k), got.IsNull(k), want.Str(k), want.IsNull(k))
+					}
+				}
+				if got.N != len(rep) || !slices.Equal(got.Offs, want.Offs) || string(got.Data) != string(want.Data) {
+					t.Fatalf("n=%d %s %s: buffers differ from the gather of the first rows", n, name, c.Name)
+				}
+			}
+		}
+	}
+	// Mostly distinct values get no packed copy: the caller gathers.
+	texts := make([]string, 100)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("title %d", i)
+	}
+	c := TextVector("Award Title", texts)
+	_, group, rep, ok := TextGroups(Sel{N: len(texts), All: true}, c, true)
+	if !ok {
+		t.Fatal("no text groups")
+	}
+	if _, ok := TextGroupValues(c, group, len(rep)); ok {
+		t.Error("TextGroupValues took a column with no packed values")
+	}
+	if _, ok := TextGroupValues(TextVector("plain", texts), group, len(rep)); ok {
+		t.Error("TextGroupValues took a column without a dictionary")
+	}
+}

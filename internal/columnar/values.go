@@ -1,5 +1,7 @@
 package columnar
 
+import "strconv"
+
 // minPackedGather is the least number of rows for which Gather reads a
 // text column's values from its dictionary's packed copy (building it
 // on first use) instead of from the column: a group key's result column
@@ -68,37 +70,72 @@ func gatherPacked(c *Vector, d *TextDict, rows []int32) (out *Vector, ok bool) {
 		return nil, false
 	}
 	n := len(rows)
-	// One read of each row's code (scattered over the column), then
-	// copies from the packed values, in code order for a group key.
-	codes := make([]int32, n)
+	// Two reads of each row's code (scattered over the column, but the
+	// second finds it in the cache) rather than a vector of the codes:
+	// less fresh memory, which a new worker pays for in page faults.
+	codeOf := func(r int32) int32 {
+		if r < 0 {
+			return -1
+		}
+		return d.codes[r]
+	}
 	size := 0
-	nulls := false
-	for k, r := range rows {
-		code := int32(-1)
-		if r >= 0 {
-			code = d.codes[r]
+	for _, r := range rows {
+		if code := codeOf(r); code >= 0 {
+			size += int(offs[code+1] - offs[code])
 		}
-		codes[k] = code
-		if code < 0 {
-			nulls = true
-			continue
-		}
-		size += int(offs[code+1] - offs[code])
 	}
 	out = &Vector{Name: c.Name, Kind: KindText, N: n, Offs: make([]int32, n+1), Data: make([]byte, size)}
 	at := int32(0)
-	for k, code := range codes {
-		if code >= 0 {
+	for k, r := range rows {
+		if code := codeOf(r); code >= 0 {
 			at += int32(copy(out.Data[at:], data[offs[code]:offs[code+1]]))
+		} else {
+			out.SetNull(k)
 		}
 		out.Offs[k+1] = at
 	}
-	if nulls {
-		for k, code := range codes {
-			if code < 0 {
-				out.SetNull(k)
-			}
+	return out, true
+}
+
+// TextGroupValues returns the key column of TextGroups' groups (group
+// as TextGroups returned it, ngroups its number of groups): the values
+// in group order, which is code order, copied in one sequential pass
+// over the packed copy of the distinct values instead of looked up
+// through each group's first row, scattered over the column. ok is false
+// when c has no dictionary or its values are too many to pack (Gather
+// the groups' first rows then).
+func TextGroupValues(c *Vector, group []int32, ngroups int) (out *Vector, ok bool) {
+	d := c.CachedTextDictionary()
+	if d == nil || len(group) != d.distinct+1 {
+		return nil, false
+	}
+	offs, data := d.packed(c)
+	if offs == nil {
+		return nil, false
+	}
+	size := 0
+	for code := range d.distinct {
+		if group[code+1] >= 0 {
+			size += int(offs[code+1] - offs[code])
 		}
+	}
+	out = &Vector{Name: c.Name, Kind: KindText, N: ngroups, Offs: make([]int32, ngroups+1), Data: make([]byte, size)}
+	k, at := 0, int32(0)
+	for code := range d.distinct {
+		if group[code+1] >= 0 {
+			at += int32(copy(out.Data[at:], data[offs[code]:offs[code+1]]))
+			k++
+			out.Offs[k] = at
+		}
+	}
+	if group[0] >= 0 { // the null group, last
+		k++
+		out.Offs[k] = at
+		out.SetNull(k - 1)
+	}
+	if k != ngroups {
+		panic("columnar: TextGroupValues: " + strconv.Itoa(ngroups) + " groups, " + strconv.Itoa(k) + " present in group")
 	}
 	return out, true
 }
