@@ -186,6 +186,32 @@ def tree_rss_kib(pid):
     return total
 
 
+def child_pids(pid):
+    """The children of pid, through every thread's children list (the
+    kernel starts its worker from a locked OS thread)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    kids = []
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/children") as f:
+                kids += [int(k) for k in f.read().split()]
+        except OSError:
+            pass
+    return kids
+
+
+def minor_faults(pid):
+    """Minor page faults of pid so far, or None (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[7])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def kernel_pid(km):
     prov = getattr(km, "provisioner", None)
     if prov is not None and getattr(prov, "process", None) is not None:
@@ -264,6 +290,20 @@ class SbirKernel(KernelEngine):
     print_one = 'import "strings"\nfmt.Print(strings.Repeat("x", 1<<20))'
     print_lines = 'import "strings"\nline := strings.Repeat("x", 63)\nfor i := 0; i < 16384; i++ {\n\tfmt.Println(line)\n}'
 
+    def __init__(self, name, kernel_name, args):
+        super().__init__(name, kernel_name, args)
+        self.first_faults, self.warm_faults = {}, {}  # by question key; by cell code
+
+    def run(self, csv):
+        res = super().run(csv)
+        for key, _ in QUESTIONS:
+            q = res["questions"][key]
+            if key in self.first_faults:
+                q["first_faults"] = self.first_faults[key]
+            if self.query(key) in self.warm_faults:
+                q["warm_faults"] = self.warm_faults[self.query(key)]
+        return res
+
     def prepare(self, csv):
         """Times the CSV → Arrow conversion: `sbir-kernel run` on an empty
         cache (process start and one trivial cell included), median of up
@@ -298,18 +338,45 @@ class SbirKernel(KernelEngine):
         # cache, code paths run for the first time) is paid here. One
         # sample of a few milliseconds is at the mercy of the scheduler:
         # the median of up to three fresh kernels per question is taken.
+        # The worker's page faults during the run are counted too: a new
+        # process pays one for every 4 KiB of fresh memory until its heap
+        # has grown, which is most of what a first run costs beyond a warm
+        # one (docs/performance.md, "First runs and fresh memory").
         firsts = {}
+        self.first_faults = {}
         for key, _ in QUESTIONS:
-            times = []
+            times, faults = [], []
             for _ in range(min(3, self.args.runs)):
                 self.start()
                 try:
                     self.conn.execute(self.trivial)
+                    worker = self.worker_pid()
+                    before = minor_faults(worker) if worker else None
                     times.append(self.conn.execute(self.query(key))[0])
+                    after = minor_faults(worker) if worker else None
+                    if before is not None and after is not None:
+                        faults.append(after - before)
                 finally:
                     self.stop()
             firsts[key] = statistics.median(times)
+            if faults:
+                self.first_faults[key] = statistics.median(faults)
         return firsts
+
+    def worker_pid(self):
+        kids = child_pids(kernel_pid(self.km))
+        return kids[0] if len(kids) == 1 else None
+
+    def timed(self, code, runs):
+        """Times runs of code; for a question, also counts the worker's
+        page faults over them (see first_runs)."""
+        worker = self.worker_pid()
+        before = minor_faults(worker) if worker else None
+        times = super().timed(code, runs)
+        after = minor_faults(worker) if worker else None
+        if before is not None and after is not None and runs:
+            self.warm_faults[code] = (after - before) / runs
+        return times
 
     def query(self, key):
         return SBIR[key][0]
@@ -469,6 +536,10 @@ def table(results, extra):
         lines += ["sbir's first run ÷ its warm time: " + "; ".join(
             f"{text} {q[key]['first'] / med(q[key]['warm']):.1f}×" for key, text in QUESTIONS
             if q[key].get("first") and med(q[key]["warm"])) + "."]
+        if all("first_faults" in q[key] and "warm_faults" in q[key] for key, _ in QUESTIONS):
+            lines += ["sbir's worker page faults per run, first / warm (a new process faults in its heap as "
+                      "it grows): " + "; ".join(f"{text} {q[key]['first_faults']:.0f} / {q[key]['warm_faults']:.0f}"
+                                                for key, text in QUESTIONS) + "."]
     lines += ["", "### Loading", "", head, sep]
     row("CSV → typed table", lambda r: r.get("load"))
     if extra.get("sbir_load_durable"):

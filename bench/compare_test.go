@@ -26,6 +26,9 @@ type result struct {
 			Warm   []float64       `json:"warm"`
 			First  float64         `json:"first"`
 			Answer json.RawMessage `json:"answer"`
+			// sbir's worker page faults per run (compare.py's first_runs).
+			FirstFaults *float64 `json:"first_faults"`
+			WarmFaults  *float64 `json:"warm_faults"`
 		} `json:"questions"`
 	} `json:"results"`
 }
@@ -62,7 +65,7 @@ func TestCompareSmallFile(t *testing.T) {
 		t.Fatalf("compare.sh: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	t.Logf("compare.sh on %s:\n%s", csv, stdout.String())
-	for _, section := range []string{"### Output", "### Queries", "### Loading", "The conversions, in order: ", "### Memory", "All 4 engines gave the same answers"} {
+	for _, section := range []string{"### Output", "### Queries", "sbir's worker page faults per run, first / warm", "### Loading", "The conversions, in order: ", "### Memory", "All 4 engines gave the same answers"} {
 		if !strings.Contains(stdout.String(), section) {
 			t.Errorf("the report lacks %q", section)
 		}
@@ -118,6 +121,9 @@ func TestCompareSmallFile(t *testing.T) {
 			}
 			if a.First <= 0 {
 				t.Errorf("%s %s: no first run timed", r.Engine, q)
+			}
+			if counted := a.FirstFaults != nil && a.WarmFaults != nil; counted != (r.Engine == "sbir") {
+				t.Errorf("%s %s: worker page faults counted: %v, want them for sbir only", r.Engine, q, counted)
 			}
 		}
 	}
