@@ -142,25 +142,27 @@ func (g Grouped) moments(op string, c *columnar.Vector, fn func(n int, sum, sumS
 	if err := numeric(op, c); err != nil {
 		return nil, err
 	}
-	ids := g.idList()
 	sum := make([]float64, len(g.rep))
 	sq := make([]float64, len(g.rep))
 	cnt := make([]int, len(g.rep))
 	shift := make([]float64, len(g.rep))
 	seen := make([]bool, len(g.rep))
-	for k, id := range ids {
-		v := c.Float(g.f.row(k))
-		if math.IsNaN(v) {
-			continue
+	g.chunks(func(ids, rows []int32) {
+		for j, r := range rows {
+			v := c.Float(int(r))
+			if math.IsNaN(v) {
+				continue
+			}
+			id := ids[j]
+			if !seen[id] {
+				seen[id], shift[id] = true, v
+			}
+			d := v - shift[id]
+			sum[id] += v
+			sq[id] += d * d
+			cnt[id]++
 		}
-		if !seen[id] {
-			seen[id], shift[id] = true, v
-		}
-		d := v - shift[id]
-		sum[id] += v
-		sq[id] += d * d
-		cnt[id]++
-	}
+	})
 	out := columnar.NewFloatResult(c.Name, len(g.rep), op)
 	for id := range sum {
 		// sq holds Σ(v-shift)²; convert to Σ(v-mean)² for fn.
