@@ -22,8 +22,9 @@ import (
 // fixture of convertFixtures. The hashes were first recorded from the
 // sequential converter before the parallel one replaced it, proving the
 // output byte-identical, not merely equivalent; format version 2 added the
-// stored indexes after the data columns, so the whole files changed then
-// (their data columns did not: TestConvertDataColumnsGolden). Run go test
+// stored indexes after the data columns, so the whole files changed then,
+// and again with version 3's stored dictionary values (their data columns
+// did not: TestConvertDataColumnsGolden). Run go test
 // -update only for an intended format change (and bump FormatVersion
 // with it).
 const goldenHashes = "testdata/convert-golden.txt"

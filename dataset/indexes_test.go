@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -102,6 +103,16 @@ func TestIndexesStored(t *testing.T) {
 					if !slices.Equal(ix.Text.Codes(), want.Codes()) || ix.Text.Distinct() != want.Distinct() {
 						t.Errorf("%s: the stored dictionary differs from the one built from the column", f.Name)
 					}
+					// Format 3: the distinct values too, mapped, when few
+					// enough to pack; the engine then never packs its own.
+					wantOffs, wantData := want.PackedValues(v)
+					if ix.Text.Packed() != (wantOffs != nil) {
+						t.Errorf("%s: stored values %v, want %v", f.Name, ix.Text.Packed(), wantOffs != nil)
+					} else if gotOffs, gotData := ix.Text.PackedValues(v); !slices.Equal(gotOffs, wantOffs) || string(gotData) != string(wantData) {
+						t.Errorf("%s: the stored values differ from the ones packed from the column", f.Name)
+					} else if wantOffs != nil && !inMapping(d, gotData) {
+						t.Errorf("%s: the stored values are a copy, not the mapping", f.Name)
+					}
 					if err := v.SetTextDictionary(ix.Text); err != nil {
 						t.Errorf("%s: %v", f.Name, err)
 					}
@@ -111,6 +122,16 @@ func TestIndexesStored(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inMapping reports whether b lies in d's mapping of the file.
+func inMapping(d *Dataset, b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return lo <= p && p+uintptr(len(b)) <= lo+uintptr(len(d.data))
 }
 
 func mustRead(t *testing.T, path string) []byte {
@@ -211,6 +232,19 @@ func TestIndexesDamaged(t *testing.T) {
 			return append(fields, arrow.Field{Name: "ix", Type: arrow.PrimitiveTypes.Int32, Metadata: md}), append(cols, codes(vals))
 		}
 	}
+	// packedIndex is a format-3 dictionary field: codes indexing values
+	// given as raw offsets and bytes (so that they can be wrong).
+	packedIndex := func(distinct string, vals []int32, offs []int32, data string) func([]arrow.Field, []arrow.Array) ([]arrow.Field, []arrow.Array) {
+		return func(fields []arrow.Field, cols []arrow.Array) ([]arrow.Field, []arrow.Array) {
+			md := arrow.NewMetadata([]string{MetaIndexOf, MetaIndexKind, MetaIndexDistinct}, []string{ColCompany, indexTextDict, distinct})
+			values := array.NewData(arrow.BinaryTypes.String, len(offs)-1,
+				[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offs)), memory.NewBufferBytes([]byte(data))}, nil, 0, 0)
+			typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+			d := array.NewData(typ, len(vals), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(vals))}, nil, 0, 0)
+			d.SetDictionary(values)
+			return append(fields, arrow.Field{Name: "ix", Type: typ, Metadata: md}), append(cols, array.NewDictionaryData(d))
+		}
+	}
 	tests := []struct {
 		name  string
 		extra func([]arrow.Field, []arrow.Array) ([]arrow.Field, []arrow.Array)
@@ -222,6 +256,8 @@ func TestIndexesDamaged(t *testing.T) {
 			f, c := textIndex("1", make([]int32, 300))(fields, cols)
 			return append(f, arrow.Field{Name: "late", Type: arrow.BinaryTypes.String, Nullable: true}), append(c, cols[0])
 		}, "follows an index"},
+		{"stored values fewer than the distinct count", packedIndex("2", make([]int32, 300), []int32{0, 3}, "abc"), "want int32 codes of 2 distinct utf8 values"},
+		{"stored values out of order", packedIndex("2", make([]int32, 300), []int32{0, 3, 1}, "abc"), "packed value 1 ends at byte 1, before it starts at 3"},
 	}
 	tests[0].extra = func(fields []arrow.Field, cols []arrow.Array) ([]arrow.Field, []arrow.Array) {
 		vals := make([]int32, 300)

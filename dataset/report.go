@@ -9,8 +9,9 @@ import (
 // FormatVersion is the version of the Arrow file layout written by Convert.
 // It changes whenever the schema or the parsing rules change, so that
 // cached Arrow files from older versions are rebuilt. Version 2 added the
-// stored indexes (indexes.go) after the data columns, which are unchanged.
-const FormatVersion = 2
+// stored indexes (indexes.go) after the data columns, which are unchanged;
+// version 3 stores the distinct values of the text dictionaries with them.
+const FormatVersion = 3
 
 // maxIssueExamples bounds how many skipped records a LoadReport keeps in
 // detail; all of them are counted.

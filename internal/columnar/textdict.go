@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -40,16 +41,80 @@ func (d *TextDict) Distinct() int { return d.distinct }
 // NewTextDict wraps codes as stored by BuildTextDict (for example mapped
 // from a file), checking that every code is -1 or below distinct.
 func NewTextDict(codes []int32, distinct int) (*TextDict, error) {
-	if distinct < 0 {
+	if distinct < 0 || int64(distinct) > math.MaxInt32 {
 		return nil, fmt.Errorf("text dictionary: %d distinct values", distinct)
 	}
-	for i, k := range codes {
-		if k < -1 || int(k) >= distinct {
-			return nil, fmt.Errorf("text dictionary: row %d has code %d outside -1..%d", i, k, distinct-1)
+	// The row-by-row search only to name the row of a bad code: the
+	// largest code+1 (read as unsigned, so -2 and below count as huge)
+	// decides, in a fraction of the time, at every worker start.
+	if maxCodePlusOne(codes) > uint32(distinct) {
+		for i, k := range codes {
+			if k < -1 || int(k) >= distinct {
+				return nil, fmt.Errorf("text dictionary: row %d has code %d outside -1..%d", i, k, distinct-1)
+			}
 		}
 	}
 	return &TextDict{codes: codes, distinct: distinct}, nil
 }
+
+// maxCodePlusOne returns the largest code+1 as an unsigned number (0 for
+// none); four running maxima let the loop run without waiting on one.
+func maxCodePlusOne(codes []int32) uint32 {
+	var m0, m1, m2, m3 uint32
+	i := 0
+	for ; i+4 <= len(codes); i += 4 {
+		m0 = max(m0, uint32(codes[i]+1))
+		m1 = max(m1, uint32(codes[i+1]+1))
+		m2 = max(m2, uint32(codes[i+2]+1))
+		m3 = max(m3, uint32(codes[i+3]+1))
+	}
+	for ; i < len(codes); i++ {
+		m0 = max(m0, uint32(codes[i]+1))
+	}
+	return max(m0, m1, m2, m3)
+}
+
+// NewTextDictPacked is NewTextDict with the packed copy of the distinct
+// values given too (value k is data[offs[k]:offs[k+1]], in code order, as
+// PackedValues returns them), for example mapped from a file: the
+// dictionary then never builds its own. offs must hold distinct+1
+// nondecreasing offsets from 0 to len(data).
+func NewTextDictPacked(codes []int32, distinct int, offs []int32, data []byte) (*TextDict, error) {
+	d, err := NewTextDict(codes, distinct)
+	if err != nil {
+		return nil, err
+	}
+	if len(offs) != distinct+1 || offs[0] != 0 || int(offs[distinct]) != len(data) {
+		return nil, fmt.Errorf("text dictionary: %d packed offsets from %d to %d for %d values in %d bytes, want %d from 0 to %d",
+			len(offs), first(offs), last(offs), distinct, len(data), distinct+1, len(data))
+	}
+	for k := range distinct {
+		if offs[k+1] < offs[k] {
+			return nil, fmt.Errorf("text dictionary: packed value %d ends at byte %d, before it starts at %d", k, offs[k+1], offs[k])
+		}
+	}
+	d.valuesOnce.Do(func() { d.offs, d.data = offs, data })
+	return d, nil
+}
+
+func first(s []int32) int32 {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[0]
+}
+
+func last(s []int32) int32 {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)-1]
+}
+
+// PackedValues returns the distinct values of c, the column d encodes,
+// packed in code order (value k is data[offs[k]:offs[k+1]]), building the
+// copy on first use; nil when they are too many to pack (see packed).
+func (d *TextDict) PackedValues(c *Vector) (offs []int32, data []byte) { return d.packed(c) }
 
 // BuildTextDict encodes text column c.
 func BuildTextDict(c *Vector) *TextDict {
