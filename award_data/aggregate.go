@@ -209,7 +209,9 @@ func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.V
 	}
 	// Bucket the values by group (counting sort on the group sizes, an
 	// upper bound of each group's non-null values), then select in each
-	// bucket. Values enter their bucket in f's order.
+	// bucket. Values enter their bucket in f's order. The id vector
+	// first: a text key's group sizes then come from it.
+	ids := g.idList()
 	counts := g.groupCounts()
 	start := make([]int, len(g.rep)+1)
 	for id, n := range counts {
@@ -217,7 +219,6 @@ func (g Grouped) quantile(op string, c *columnar.Vector, q float64) (*columnar.V
 	}
 	vals := make([]float64, start[len(start)-1])
 	fill := slices.Clone(start[:len(g.rep)])
-	ids := g.idList()
 	g.f.sel().Chunks(func(k int, rows []int32) {
 		ids := ids[k : k+len(rows)]
 		switch {

@@ -2,6 +2,8 @@ package award_data
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
@@ -30,23 +32,39 @@ type Grouped struct {
 	slot  []int32
 
 	// For one text key with a dictionary, the group of table row r is
-	// textGroup[textCodes[r]+1] (see columnar.TextGroups): neither a
-	// per-row id vector nor the group sizes are built unless an
-	// aggregation asks for them.
+	// textGroup[textCodes[r]+1] (see columnar.TextGroups): the per-row id
+	// vector is built only for an aggregation that asks for it, and then
+	// once (textIDs), and the group sizes likewise.
 	textCodes []int32
 	textGroup []int32
+	textIDs   *lazyIDs
 }
+
+// lazyIDs is a text key's per-row group vector, built on first use and
+// shared by the copies of a Grouped (an Agg of several statistics).
+type lazyIDs struct {
+	once sync.Once
+	done atomic.Bool
+	ids  []int32
+}
+
+// built reports whether the vector exists (and may be read).
+func (l *lazyIDs) built() bool { return l.done.Load() }
 
 // idList returns the group of each row of f, by position.
 func (g Grouped) idList() []int32 {
 	if g.textGroup != nil {
-		ids := make([]int32, 0, g.f.Len())
-		g.f.sel().Chunks(func(_ int, rows []int32) {
-			for _, r := range rows {
-				ids = append(ids, g.textGroup[g.textCodes[r]+1])
-			}
+		g.textIDs.once.Do(func() {
+			ids := make([]int32, 0, g.f.Len())
+			g.f.sel().Chunks(func(_ int, rows []int32) {
+				for _, r := range rows {
+					ids = append(ids, g.textGroup[g.textCodes[r]+1])
+				}
+			})
+			g.textIDs.ids = ids
+			g.textIDs.done.Store(true)
 		})
-		return ids
+		return g.textIDs.ids
 	}
 	if g.ids != nil || g.codes == nil {
 		return g.ids
@@ -119,12 +137,28 @@ func groupByCategory(f Frame, c *columnar.Vector) Grouped {
 // groupCounts returns the number of rows in each group.
 func (g Grouped) groupCounts() []int {
 	if g.textGroup != nil {
+		// From the id vector when an aggregation built it already (a
+		// Median), else looking each row's group up.
 		counts := make([]int, len(g.rep))
+		if g.textIDs.built() {
+			for _, id := range g.textIDs.ids {
+				counts[id]++
+			}
+			return counts
+		}
+		// Counted by code, then gathered by group: one lookup per row
+		// fewer.
+		perSlot := make([]int32, len(g.textGroup))
 		g.f.sel().Chunks(func(_ int, rows []int32) {
 			for _, r := range rows {
-				counts[g.textGroup[g.textCodes[r]+1]]++
+				perSlot[g.textCodes[r]+1]++
 			}
 		})
+		for slot, n := range perSlot {
+			if n > 0 {
+				counts[g.textGroup[slot]] = int(n)
+			}
+		}
 		return counts
 	}
 	if g.counts != nil || g.codes == nil {
@@ -163,7 +197,7 @@ func (f Frame) GroupBy(columns ...string) Grouped {
 				return groupByCategory(f, c)
 			}
 			if codes, group, rep, ok := columnar.TextGroups(f.sel(), c, true); ok {
-				return Grouped{f: f, keys: []*columnar.Vector{c}, rep: rep, textCodes: codes, textGroup: group}
+				return Grouped{f: f, keys: []*columnar.Vector{c}, rep: rep, textCodes: codes, textGroup: group, textIDs: &lazyIDs{}}
 			}
 			// One key with values in small ordered slots: groups come
 			// out in key order with no sort.
