@@ -285,33 +285,65 @@ func TestIndexesDamaged(t *testing.T) {
 // bodies, where the indexes' checks are.
 func FuzzOpenFileCorrupt(f *testing.F) {
 	var good bytes.Buffer
-	csv := generated(f, GenerateOptions{Rows: 70, Seed: 6})
+	// Enough rows that some text dictionaries store their values (format
+	// 3: a dictionary batch each), whose bodies are fuzzed too.
+	csv := generated(f, GenerateOptions{Rows: 600, Seed: 6})
 	if _, err := Convert(context.Background(), bytes.NewReader(csv), int64(len(csv)), &good, ConvertOptions{}); err != nil {
 		f.Fatal(err)
 	}
-	// The record batch's body: after the schema and dictionary messages,
-	// before the end-of-stream marker and the footer.
+	// The bodies of the dictionary batches and of the record batch: after
+	// the schema message, before the end-of-stream marker and the footer.
 	msgs, err := checkArrowMetadata(good.Bytes())
 	if err != nil {
 		f.Fatal(err)
 	}
-	var start, end uint32
+	type span struct{ start, len uint32 }
+	var spans []span
+	var total uint32
 	for _, m := range msgs {
-		if m.header == fbHeaderRecordBatch {
-			start = uint32(m.offset + m.metaLen)
-			end = start + uint32(m.bodyLen)
+		if (m.header == fbHeaderRecordBatch || m.header == fbHeaderDictionaryBatch) && m.bodyLen > 0 {
+			spans = append(spans, span{uint32(m.offset + m.metaLen), uint32(m.bodyLen)})
+			total += uint32(m.bodyLen)
 		}
 	}
-	span := end - start
-	for _, off := range []uint32{0, 16, span / 3, span / 2, span - 600, span - 64, span - 8} {
+	// at maps a position in the bodies laid end to end to the file.
+	at := func(pos uint32) uint32 {
+		pos %= total
+		for _, s := range spans {
+			if pos < s.len {
+				return s.start + pos
+			}
+			pos -= s.len
+		}
+		panic("unreachable")
+	}
+	dir := f.TempDir()
+	goodPath := filepath.Join(dir, "good.arrow")
+	if err := os.WriteFile(goodPath, good.Bytes(), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	d, err := OpenFile(goodPath)
+	if err != nil {
+		f.Fatal(err)
+	}
+	packed := 0
+	for _, ix := range d.Indexes() {
+		if ix.Text != nil && ix.Text.Packed() {
+			packed++
+		}
+	}
+	d.Close()
+	if packed == 0 {
+		f.Fatal("no stored text dictionary holds its values: the fuzzer would not reach them")
+	}
+	for _, off := range []uint32{0, 16, total / 3, total / 2, total - 600, total - 64, total - 8} {
 		f.Add(off, byte(0xff), uint8(1))
 		f.Add(off, byte(0x01), uint8(4))
 	}
-	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, off uint32, val byte, n uint8) {
 		data := bytes.Clone(good.Bytes())
 		for k := uint32(0); k < uint32(n%16)+1; k++ {
-			data[start+(off+k)%span] ^= val
+			data[at(off+k)] ^= val
 		}
 		path := filepath.Join(dir, "fuzz.arrow")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -333,6 +365,12 @@ func FuzzOpenFileCorrupt(f *testing.F) {
 				for _, c := range ix.Text.Codes() {
 					if c < -1 || int(c) >= ix.Text.Distinct() {
 						t.Fatalf("code %d outside -1..%d", c, ix.Text.Distinct()-1)
+					}
+				}
+				if ix.Text.Packed() {
+					offs, data := ix.Text.PackedValues(nil)
+					for k := range ix.Text.Distinct() {
+						_ = data[offs[k]:offs[k+1]]
 					}
 				}
 			}
