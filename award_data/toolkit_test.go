@@ -29,20 +29,14 @@ func parseNum(t *testing.T, s string) float64 {
 	return v
 }
 
+// sampleStd is the sample standard deviation (n-1); NaN for fewer than two
+// values.
 func sampleStd(v []float64) float64 {
-	if len(v) < 2 {
+	vr, ok := refVariance(v)
+	if !ok {
 		return math.NaN()
 	}
-	m := 0.0
-	for _, x := range v {
-		m += x
-	}
-	m /= float64(len(v))
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	return math.Sqrt(ss / float64(len(v)-1))
+	return math.Sqrt(vr)
 }
 
 func nearTol(a, b float64) bool {
