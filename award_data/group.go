@@ -21,7 +21,7 @@ import (
 type Grouped struct {
 	f      Frame
 	keys   []*columnar.Vector
-	ids    []int32 // group of each row of f, by position; nil when codes is set
+	ids    []int32 // group of each row of f, by position; nil when codes or textGroup is set
 	rep    []int32 // first table row of each group
 	counts []int
 	err    error
@@ -288,7 +288,11 @@ func (g Grouped) result(extra ...*columnar.Vector) Frame {
 	cols := make([]*columnar.Vector, 0, len(g.keys)+len(extra))
 	used := map[string]bool{}
 	for _, c := range g.keys {
-		kc, ok := columnar.TextGroupValues(c, g.textGroup, len(g.rep))
+		var kc *columnar.Vector
+		ok := false
+		if g.textGroup != nil {
+			kc, ok = columnar.TextGroupValues(c, g.textGroup, len(g.rep))
+		}
 		if !ok {
 			kc = columnar.Gather(c, g.rep)
 		}

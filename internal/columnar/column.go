@@ -193,7 +193,7 @@ func FromArrow(name string, arr arrow.Array) (*Vector, error) {
 		// when some code is out of range: the largest code alone takes a
 		// fraction of its time, and every worker start checks all ~10
 		// category columns.
-		if int(maxCode(c.Codes)) >= len(c.Dict) {
+		if maxUnsigned(c.Codes, 0) >= uint64(len(c.Dict)) {
 			for i, k := range c.Codes {
 				if (int(k) < 0 || int(k) >= len(c.Dict)) && !c.IsNull(i) {
 					return nil, fmt.Errorf("column %q: row %d has dictionary code %d outside 0..%d", name, i, k, len(c.Dict)-1)
@@ -206,20 +206,21 @@ func FromArrow(name string, arr arrow.Array) (*Vector, error) {
 	return c, nil
 }
 
-// maxCode returns the largest of codes read as unsigned, so that a
-// negative code counts as larger than any dictionary (0 for none). Four
-// running maxima let the loop run without waiting on one.
-func maxCode(codes []int16) uint16 {
-	var m0, m1, m2, m3 uint16
+// maxUnsigned returns the largest of code+plus over codes, each read as
+// an unsigned number, so that a negative one (or one that overflows)
+// counts as larger than any dictionary; 0 for none. Four running maxima
+// let the loop run without waiting on one.
+func maxUnsigned[T int16 | int32](codes []T, plus T) uint64 {
+	var m0, m1, m2, m3 uint64
 	i := 0
 	for ; i+4 <= len(codes); i += 4 {
-		m0 = max(m0, uint16(codes[i]))
-		m1 = max(m1, uint16(codes[i+1]))
-		m2 = max(m2, uint16(codes[i+2]))
-		m3 = max(m3, uint16(codes[i+3]))
+		m0 = max(m0, uint64(codes[i]+plus))
+		m1 = max(m1, uint64(codes[i+1]+plus))
+		m2 = max(m2, uint64(codes[i+2]+plus))
+		m3 = max(m3, uint64(codes[i+3]+plus))
 	}
 	for ; i < len(codes); i++ {
-		m0 = max(m0, uint16(codes[i]))
+		m0 = max(m0, uint64(codes[i]+plus))
 	}
 	return max(m0, m1, m2, m3)
 }

@@ -47,7 +47,7 @@ func NewTextDict(codes []int32, distinct int) (*TextDict, error) {
 	// The row-by-row search only to name the row of a bad code: the
 	// largest code+1 (read as unsigned, so -2 and below count as huge)
 	// decides, in a fraction of the time, at every worker start.
-	if maxCodePlusOne(codes) > uint32(distinct) {
+	if maxUnsigned(codes, 1) > uint64(distinct) {
 		for i, k := range codes {
 			if k < -1 || int(k) >= distinct {
 				return nil, fmt.Errorf("text dictionary: row %d has code %d outside -1..%d", i, k, distinct-1)
@@ -55,23 +55,6 @@ func NewTextDict(codes []int32, distinct int) (*TextDict, error) {
 		}
 	}
 	return &TextDict{codes: codes, distinct: distinct}, nil
-}
-
-// maxCodePlusOne returns the largest code+1 as an unsigned number (0 for
-// none); four running maxima let the loop run without waiting on one.
-func maxCodePlusOne(codes []int32) uint32 {
-	var m0, m1, m2, m3 uint32
-	i := 0
-	for ; i+4 <= len(codes); i += 4 {
-		m0 = max(m0, uint32(codes[i]+1))
-		m1 = max(m1, uint32(codes[i+1]+1))
-		m2 = max(m2, uint32(codes[i+2]+1))
-		m3 = max(m3, uint32(codes[i+3]+1))
-	}
-	for ; i < len(codes); i++ {
-		m0 = max(m0, uint32(codes[i]+1))
-	}
-	return max(m0, m1, m2, m3)
 }
 
 // NewTextDictPacked is NewTextDict with the packed copy of the distinct
