@@ -160,18 +160,28 @@ class Conn:
         self.iopub.close(linger=0)
 
 
-def tree_rss_kib(pid):
-    """Resident set of pid and all its descendants, in KiB (Linux /proc)."""
+def stat_fields(pid):
+    """The fields of /proc/<pid>/stat after the command name (state,
+    ppid, ...), or None when the process is gone (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def children_by_parent():
+    """Every process's children, by parent pid."""
     children = {}
     for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(d))
+        if d.isdigit() and (fields := stat_fields(d)) is not None:
+            children.setdefault(int(fields[1]), []).append(int(d))
+    return children
+
+
+def tree_rss_kib(pid):
+    """Resident set of pid and all its descendants, in KiB (Linux /proc)."""
+    children = children_by_parent()
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
@@ -186,30 +196,10 @@ def tree_rss_kib(pid):
     return total
 
 
-def child_pids(pid):
-    """The children of pid, through every thread's children list (the
-    kernel starts its worker from a locked OS thread)."""
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
-    kids = []
-    for t in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{t}/children") as f:
-                kids += [int(k) for k in f.read().split()]
-        except OSError:
-            pass
-    return kids
-
-
 def minor_faults(pid):
     """Minor page faults of pid so far, or None (Linux /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[7])
-    except (OSError, IndexError, ValueError):
-        return None
+    fields = stat_fields(pid)
+    return int(fields[7]) if fields else None
 
 
 def kernel_pid(km):
@@ -364,7 +354,7 @@ class SbirKernel(KernelEngine):
         return firsts
 
     def worker_pid(self):
-        kids = child_pids(kernel_pid(self.km))
+        kids = children_by_parent().get(kernel_pid(self.km), [])
         return kids[0] if len(kids) == 1 else None
 
     def timed(self, code, runs):
