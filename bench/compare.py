@@ -39,6 +39,8 @@ import subprocess
 import sys
 import time
 
+from procfs import children_by_parent, host_reported_kib, minor_faults, tree_rss_kib
+
 try:
     import zmq
     from jupyter_client.manager import KernelManager
@@ -160,48 +162,6 @@ class Conn:
         self.iopub.close(linger=0)
 
 
-def stat_fields(pid):
-    """The fields of /proc/<pid>/stat after the command name (state,
-    ppid, ...), or None when the process is gone (Linux /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def children_by_parent():
-    """Every process's children, by parent pid."""
-    children = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit() and (fields := stat_fields(d)) is not None:
-            children.setdefault(int(fields[1]), []).append(int(d))
-    return children
-
-
-def tree_rss_kib(pid):
-    """Resident set of pid and all its descendants, in KiB (Linux /proc)."""
-    children = children_by_parent()
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        todo.extend(children.get(p, []))
-        try:
-            with open(f"/proc/{p}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-        except OSError:
-            pass
-    return total
-
-
-def minor_faults(pid):
-    """Minor page faults of pid so far, or None (Linux /proc)."""
-    fields = stat_fields(pid)
-    return int(fields[7]) if fields else None
-
-
 def kernel_pid(km):
     prov = getattr(km, "provisioner", None)
     if prov is not None and getattr(prov, "process", None) is not None:
@@ -301,10 +261,15 @@ class SbirKernel(KernelEngine):
         time to the printed answer; the process exits later, once the Arrow
         file is durable (synced and marked), which "load_durable" times."""
         a = self.args
-        times, durable, peaks = [], [], []
+        times, durable, peaks, handed_back = [], [], [], []
+        last = a.host_reported_start  # the first conversion's "before" counts from the harness's start
         for i in range(min(3, a.runs)):
             cache = os.path.join(a.work, f"sbir-cache-{i}")
             env = dict(os.environ, SBIR_CSV_PATH=csv, SBIR_CACHE_DIR=cache)
+            if last is not None:
+                now = host_reported_kib()
+                handed_back.append([(now - last) / 1024])
+                last = now
             t0 = time.perf_counter()
             proc = subprocess.Popen([a.sbir_bin, "run", "-c", "award_data.Count()"], env=env,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -319,9 +284,13 @@ class SbirKernel(KernelEngine):
             proc.stdout.close()
             proc.stderr.close()
             peaks.append(ru.ru_maxrss / 1024)
+            if last is not None:
+                now = host_reported_kib()
+                handed_back[-1].append((now - last) / 1024)
+                last = now
         os.environ["SBIR_CSV_PATH"], os.environ["SBIR_CACHE_DIR"] = csv, cache
         return {"load": statistics.median(times), "load_runs": times, "load_durable": statistics.median(durable),
-                "load_rss_mib": max(peaks)}
+                "load_rss_mib": max(peaks), "load_handed_back_mib": handed_back if last is not None else None}
 
     def first_runs(self):
         # Whatever a question builds on first use (indexes not in the
@@ -539,6 +508,14 @@ def table(results, extra):
                       f"meanwhile, and the process exits once it is durable: {fmt_s(extra['sbir_load_durable'])}. "
                       f"It peaked at {extra['sbir_load_rss_mib']:.0f} MiB resident. "
                       "The conversions, in order: " + ", ".join(fmt_s(t) for t in extra["sbir_load_runs"]) + "."]
+        back = extra.get("sbir_load_handed_back")
+        if back is None:
+            lines += ["", "Memory handed back to the host: not reported by this machine (no free page reporting)."]
+        else:
+            lines += ["", "Memory handed back to the host (free page reporting) before each conversion and "
+                          "during it: " + ", ".join(f"{b:.0f} MiB / {d:.0f} MiB" for b, d in back) + ". The host "
+                          "supplies that memory afresh when it is touched again, which slows the conversion's "
+                          "scan (docs/performance.md, \"The load and the VM's free page reporting\")."]
     lines += ["", "### Memory", "", head, sep]
     row(f"kernel processes' RSS growth over {extra['mem_cells']:,} cells of `1`",
         lambda r: r.get("mem_growth_kib"), fmt=lambda v: "–" if v is None else f"{v / 1024:+.1f} MiB", ratios=False)
@@ -601,6 +578,7 @@ def main():
     csv = os.path.abspath(args.csv)
 
     load_start = os.getloadavg()
+    args.host_reported_start = host_reported_kib()
     results = []
     for name in names:
         print(f"compare: running {name}...", file=sys.stderr, flush=True)
@@ -622,7 +600,8 @@ def main():
 
     sbir = next((r for r in results if r["engine"] == "sbir"), {})
     extra = {"mem_cells": args.mem_cells, "sbir_load_rss_mib": sbir.get("load_rss_mib"),
-             "sbir_load_durable": sbir.get("load_durable"), "sbir_load_runs": sbir.get("load_runs", [])}
+             "sbir_load_durable": sbir.get("load_durable"), "sbir_load_runs": sbir.get("load_runs", []),
+             "sbir_load_handed_back": sbir.get("load_handed_back_mib")}
     print(table(results, extra))
     diffs = compare_answers(results)
     print()

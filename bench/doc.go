@@ -4,6 +4,8 @@
 // on a small file in CI, so that it cannot rot. Smaller scripts look
 // closer at one row: output_dist.py (the output cells' distribution,
 // kernels taking turns), coldload.py (CSV to first answer on an empty
-// cache, binaries taking turns), client_decode.py (jupyter_client's own
-// decoding cost), flood.py, scale.py and mcp_sessions.py.
+// cache, binaries taking turns, with pauses that let a VM hand the freed
+// memory back to its host), client_decode.py (jupyter_client's own
+// decoding cost), flood.py, scale.py and mcp_sessions.py. procfs.py holds
+// what the scripts read from /proc and /sys.
 package bench
