@@ -754,8 +754,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT {
-						// Skip optimisation for assigned interface (sbir patch 9g: error too).
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT || isEmptyInterface(dest.typ) {
+						// Skip optimisation for assigned interface (sbir patch 9g: error too;
+						// sbir patch 20a: the empty interface too).
 						break
 					}
 					if dest.action == aGetIndex || dest.action == aStar {

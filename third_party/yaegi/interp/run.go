@@ -324,6 +324,11 @@ func typeAssert(n *node, withResult, withOk bool) {
 	value := genValue(c0) // input value
 	var value0, value1 func(*frame) reflect.Value
 	setStatus := false
+	if withResult && withOk && n.anc.child[0].ident == "_" {
+		// sbir patch 20b: `_, ok := x.(I)` stores no result (the blank's
+		// slot has no type to receive it).
+		withResult = false
+	}
 	switch {
 	case withResult && withOk:
 		value0 = genValue(n.anc.child[0])       // returned result
@@ -357,7 +362,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			if c0.typ.cat == valueT {
+			if c0.typ.cat == valueT || valf.Type() != valueInterfaceType {
+				// sbir patch 20b: an empty interface's slot holds the
+				// valueInterface as an interface{}; the result's slot is a
+				// valueInterface.
 				valf = reflect.ValueOf(v)
 			}
 			if v.node.typ.id() == typID {

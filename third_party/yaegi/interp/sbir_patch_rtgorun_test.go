@@ -1,0 +1,57 @@
+package interp_test
+
+import "testing"
+
+// Patch 20a and 20b: a value of an interpreted type held in an empty
+// interface keeps its type, so that an assertion to an interpreted
+// interface finds its methods, whichever way it got into the interface,
+// and `v, ok := x.(I)` stores the result.
+func TestAssertEmptyInterfaceToInterpretedInterface(t *testing.T) {
+	const decls = `package main
+
+import "fmt"
+
+type Stringer interface{ String() string }
+
+type Celsius float64
+
+func (c Celsius) String() string { return fmt.Sprintf("%.1fC", float64(c)) }
+
+type Point struct{ X int }
+
+func (p Point) String() string { return fmt.Sprint("P", p.X) }
+
+func str(value interface{}) string {
+	if s, ok := value.(Stringer); ok {
+		return s.String()
+	}
+	return "?"
+}
+`
+	for _, tc := range []struct{ name, body, want string }{
+		{"parameter, comma-ok", `fmt.Println(str(Celsius(-4)), str(Point{2}), str(7))`, "-4.0C P2 ?\n"},
+		{"var with a composite literal", `var v interface{} = Point{3}
+	s := v.(Stringer)
+	fmt.Println(s.String())`, "P3\n"},
+		{"assignment of a composite literal", `var v any
+	v = Point{4}
+	_, ok := v.(Stringer)
+	s, ok2 := v.(Stringer)
+	fmt.Println(ok, ok2, s)`, "true true P4\n"},
+		{"blank result", `var v any = Celsius(1)
+	_, ok := v.(Stringer)
+	_, ok2 := v.(interface{ Missing() })
+	fmt.Println(ok, ok2)`, "true false\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			i, out, _ := newTestInterp(t)
+			src := decls + "\nfunc main() {\n\t" + tc.body + "\n}\n"
+			if _, err := i.Eval(src); err != nil {
+				t.Fatalf("%v\nsource:\n%s", err, src)
+			}
+			if got := out.String(); got != tc.want {
+				t.Errorf("printed %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
