@@ -55,3 +55,35 @@ func str(value interface{}) string {
 		})
 	}
 }
+
+// Patch 20c: a const spec with several names repeats every value of the
+// previous spec, and iota counts specs, not names.
+func TestConstSpecsWithSeveralNames(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	src := `package main
+
+import "fmt"
+
+const (
+	a, b = iota, iota * 10
+	c, d
+	_, _
+	e, f
+	g    = iota
+)
+
+func main() {
+	const (
+		x, y = iota, -iota
+		z, w
+	)
+	fmt.Println(a, b, c, d, e, f, g, x, y, z, w)
+}
+`
+	if _, err := i.Eval(src); err != nil {
+		t.Fatalf("%v\nsource:\n%s", err, src)
+	}
+	if got, want := out.String(), "0 0 1 10 3 30 4 0 0 1 -1\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
