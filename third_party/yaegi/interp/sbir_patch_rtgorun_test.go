@@ -87,3 +87,48 @@ func main() {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// Patch 20d: encoding/json promotes the fields of an embedded interpreted
+// struct, as it does for gc's types, beside other fields.
+func TestEmbeddedStructFieldsPromotedToEncoders(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	src := `package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+type audit struct {
+	By string ` + "`json:\"by\"`" + `
+}
+
+type Base struct{ N int }
+
+func (b Base) Hello() string { return "hi" }
+
+type Award struct {
+	audit
+	*Base
+	ID   int ` + "`json:\"id\"`" + `
+	When time.Time
+}
+
+func main() {
+	a := Award{audit: audit{"ann"}, Base: &Base{3}, ID: 1}
+	b, err := json.Marshal(&a)
+	fmt.Println(string(b), err, a.Hello())
+	var c Award
+	err = json.Unmarshal([]byte(` + "`" + `{"by":"bob","id":2,"N":5}` + "`" + `), &c)
+	fmt.Println(err, c.By, c.ID, c.N)
+}
+`
+	if _, err := i.Eval(src); err != nil {
+		t.Fatalf("%v\nsource:\n%s", err, src)
+	}
+	want := `{"by":"ann","N":3,"id":1,"When":"0001-01-01T00:00:00Z"} <nil> hi` + "\n<nil> bob 2 5\n"
+	if got := out.String(); got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
