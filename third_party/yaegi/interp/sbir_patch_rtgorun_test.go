@@ -132,3 +132,39 @@ func main() {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// Patch 20e: two interfaces holding equal values of the same interpreted
+// type are equal; different values or types are not.
+func TestInterfacesOfInterpretedValuesCompareByValue(t *testing.T) {
+	i, out, _ := newTestInterp(t)
+	src := `package main
+
+import "fmt"
+
+type Shape interface{ Area() float64 }
+
+type Sq struct{ s float64 }
+
+func (s Sq) Area() float64 { return s.s * s.s }
+
+type Rect struct{ w, h float64 }
+
+func (r Rect) Area() float64 { return r.w * r.h }
+
+func main() {
+	var a, b Shape = Sq{2}, Sq{2}
+	var c Shape = Sq{3}
+	var d Shape = Rect{2, 2}
+	s := Sq{2}
+	var e Shape = s
+	var x, y any = Sq{1}, Sq{1}
+	fmt.Println(a == b, a != b, a == c, a != c, a == d, a == e, x == y)
+}
+`
+	if _, err := i.Eval(src); err != nil {
+		t.Fatalf("%v\nsource:\n%s", err, src)
+	}
+	if got, want := out.String(), "true false false true false true true\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
