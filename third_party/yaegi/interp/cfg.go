@@ -754,8 +754,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT {
-						// Skip optimisation for assigned interface (sbir patch 9g: error too).
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT || isEmptyInterface(dest.typ) {
+						// Skip optimisation for assigned interface (sbir patch 9g: error too;
+						// sbir patch 20a: the empty interface too).
 						break
 					}
 					if dest.action == aGetIndex || dest.action == aStar {
@@ -791,6 +792,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.findex = notInFrame
 					if sym, _, ok := sc.lookup(dest.ident); ok {
 						sym.kind = constSym
+					}
+					if i < n.nleft-1 {
+						// sbir patch 20c: iota counts specs, not names.
+						continue
 					}
 					if childPos(n) == len(n.anc.child)-1 {
 						sc.iota = 0

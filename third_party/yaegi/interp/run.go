@@ -324,6 +324,11 @@ func typeAssert(n *node, withResult, withOk bool) {
 	value := genValue(c0) // input value
 	var value0, value1 func(*frame) reflect.Value
 	setStatus := false
+	if withResult && withOk && n.anc.child[0].ident == "_" {
+		// sbir patch 20b: `_, ok := x.(I)` stores no result (the blank's
+		// slot has no type to receive it).
+		withResult = false
+	}
 	switch {
 	case withResult && withOk:
 		value0 = genValue(n.anc.child[0])       // returned result
@@ -357,7 +362,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			if c0.typ.cat == valueT {
+			if c0.typ.cat == valueT || valf.Type() != valueInterfaceType {
+				// sbir patch 20b: an empty interface's slot holds the
+				// valueInterface as an interface{}; the result's slot is a
+				// valueInterface.
 				valf = reflect.ValueOf(v)
 			}
 			if v.node.typ.id() == typID {
@@ -3243,12 +3251,19 @@ func _case(n *node) {
 							if stype == typ.id() {
 								return tnext
 							}
+							// sbir patch 20f: a compiled value matches a compiled
+							// interface type (error, fmt.Stringer) it implements.
+							if typ.cat == valueT || typ.cat == errorT {
+								if rt := typ.TypeOf(); rt != nil && rt.Kind() == reflect.Interface && reflect.TypeOf(ival).Implements(rt) {
+									return tnext
+								}
+							}
 						}
 						return fnext
 					}
 					if v := val.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || interpretedImplements(v.typ, typ) {
 								return tnext
 							}
 						}
@@ -3298,7 +3313,7 @@ func _case(n *node) {
 						destValue(f).Set(elem)
 						return tnext
 					}
-					if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+					if (typ.cat == valueT || typ.cat == errorT) && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) { // sbir patch 20f: error too
 						destValue(f).Set(elem)
 						return tnext
 					}
@@ -3337,12 +3352,20 @@ func _case(n *node) {
 							destValue(f).Set(elem)
 							return tnext
 						}
+						if elem.IsValid() && elem.CanInterface() {
+							// sbir patch 20f: an interpreted value matches an
+							// interface it implements.
+							if vi, ok := elem.Interface().(valueInterface); ok && vi.node != nil && interpretedImplements(vi.node.typ, typ) {
+								destValue(f).Set(elem)
+								return tnext
+							}
+						}
 						ival := val.Interface()
 						if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
 							destValue(f).Set(elem)
 							return tnext
 						}
-						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
+						if (typ.cat == valueT || typ.cat == errorT) && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) { // sbir patch 20f: error too
 							destValue(f).Set(elem)
 							return tnext
 						}
@@ -3352,7 +3375,7 @@ func _case(n *node) {
 				if vi, ok := val.Interface().(valueInterface); ok {
 					if v := vi.node; v != nil {
 						for _, typ := range types {
-							if v.typ.id() == typ.id() {
+							if v.typ.id() == typ.id() || interpretedImplements(v.typ, typ) {
 								destValue(f).Set(val)
 								return tnext
 							}
@@ -4378,4 +4401,18 @@ func hasInterfaceResult(t reflect.Type) bool {
 		}
 	}
 	return false
+}
+
+// interpretedImplements reports whether the interpreted type vt implements
+// the interface type t of a type switch case with methods, error and
+// compiled interfaces such as fmt.Stringer included (sbir patch 20f).
+func interpretedImplements(vt, t *itype) bool {
+	switch {
+	case t.cat == errorT, isInterfaceSrc(t):
+	case t.cat == valueT && t.rtype != nil && t.rtype.Kind() == reflect.Interface:
+	default:
+		return false
+	}
+	m := t.methods()
+	return len(m) > 0 && vt.methods().contains(m)
 }

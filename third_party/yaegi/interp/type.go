@@ -2179,9 +2179,11 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				// from marshalling it, as they skip unexported fields.
 				field.Tag = `json:"-" xml:"-"`
 			}
-			if len(t.field) == 1 && f.embed {
+			if f.embed && (len(t.field) == 1 || embeddableStruct(f.typ, field.Type)) {
 				// Mark the field as embedded (anonymous) only if it is the
-				// only one, to avoid a panic due to golang/go#15924 issue.
+				// only one, to avoid a panic due to golang/go#15924 issue,
+				// or (sbir patch 20d) an interpreted struct, whose reflect
+				// type has no methods, so that encoders promote its fields.
 				field.Anonymous = true
 			}
 			fields = append(fields, field)
@@ -2584,4 +2586,25 @@ func instantiate(interp *Interpreter, sc *scope, t *itype, types []*itype) (*ity
 		}
 	}
 	return g.typ, nil
+}
+
+// embeddableStruct reports whether a field of interpreted type t, whose
+// reflect type is rt, can be marked embedded in reflect.StructOf beside
+// other fields: an interpreted struct or a pointer to one, whose reflect
+// type has no methods (sbir patch 20d).
+func embeddableStruct(t *itype, rt reflect.Type) bool {
+	if t == nil || rt == nil {
+		return false
+	}
+	if t.cat == ptrT {
+		t, rt = t.val, rt.Elem()
+		if t == nil {
+			return false
+		}
+	}
+	for t.cat == linkedT && t.val != nil {
+		t = t.val
+	}
+	return t.cat == structT && rt.Kind() == reflect.Struct &&
+		rt.NumMethod() == 0 && reflect.PointerTo(rt).NumMethod() == 0
 }
