@@ -1,7 +1,12 @@
 package kernel
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -81,4 +86,61 @@ func TestSlowIOPubKeepsKernelMemoryBounded(t *testing.T) {
 			"the iopub queue is %d MiB (at most %d such messages)",
 			maxQueued, maxQueued*perStatus>>20, publishQueueBytes>>20, limit)
 	}
+}
+
+// TestPreAuthPeersTogetherBounded: the patched zmq4 bounds what one
+// connection can make the kernel hold before its message is
+// authenticated (MaxFrameBytes plus an envelope), and each socket holds
+// up to 1024 connections, but nothing bounds the sum: peers without the
+// key that each send all but the last byte of a message at the limit
+// make the kernel hold connections × limit, indefinitely (an established
+// connection has no read deadline). With the default 64 MiB frames that
+// is 1024 × 65 MiB on the shell port alone. Here, with 256 KiB frames
+// (1.25 MiB messages), 150 such peers must not grow the heap by more than
+// 64 MiB.
+func TestPreAuthPeersTogetherBounded(t *testing.T) {
+	const maxFrame = 256 << 10
+	k := startKernel(t, Config{MaxFrameBytes: maxFrame})
+	const (
+		peers = 150
+		size  = maxFrame + envelopeSlack - 64<<10 // under the message limit
+	)
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+
+	head := append(append([]byte{}, zmtpGreeting...), zmtpReady("DEALER")...)
+	head = append(head, 0x02) // a long final frame
+	head = append(head, be64(size)...)
+	body := bytes.Repeat([]byte("A"), size-1) // never the last byte
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range peers {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", k.conn.ShellPort))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		go io.Copy(io.Discard, c) // the kernel's greeting and READY
+		c.SetWriteDeadline(time.Now().Add(waitTime))
+		if _, err := c.Write(append(head, body...)); err != nil {
+			// The kernel refusing to read more is what a bound looks like.
+			t.Logf("peer %d: %v", len(conns), err)
+			break
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // let the readers take what was sent
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapInuse) - int64(before.HeapInuse)
+	if grown > 64<<20 {
+		t.Errorf("%d peers without the key, each holding an unfinished %d KiB message, grew the kernel's heap by %d MiB",
+			len(conns), size>>10, grown>>20)
+	}
+	k.assertAlive(t)
 }
