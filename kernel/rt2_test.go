@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/go-zeromq/zmq4"
 )
 
 // slowSocket is an iopub socket whose subscriber reads slowly but never
@@ -143,4 +145,57 @@ func TestPreAuthPeersTogetherBounded(t *testing.T) {
 			len(conns), size>>10, grown>>20)
 	}
 	k.assertAlive(t)
+}
+
+// TestQueuedRequestsBoundedInBytes: while a cell runs, the kernel keeps
+// reading shell requests and queues them, decoded, for after it: up to
+// 1024 of them, each up to MaxFrameBytes (64 MiB), so a client (with the
+// key, or a browser through a notebook server) that sends large requests
+// behind a long cell could make the kernel hold 64 GiB. The queue must be
+// bounded in bytes; the rest waits in the client's socket.
+func TestQueuedRequestsBoundedInBytes(t *testing.T) {
+	started := make(chan string, 1)
+	k := startKernel(t, Config{Evaluator: &scriptEvaluator{started: started}})
+	c := k.client
+	c.execute("block", nil)
+	select {
+	case <-started:
+	case <-time.After(waitTime):
+		t.Fatal("the blocking cell did not start")
+	}
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+
+	const (
+		requests = 200
+		size     = 1 << 20
+	)
+	code := strings.Repeat("x", size)
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		for range requests {
+			m := c.message("execute_request", map[string]any{"code": code})
+			frames, err := c.codec.Encode(m)
+			if err != nil {
+				return
+			}
+			if c.shell.SendMulti(zmq4.NewMsgFrom(frames...)) != nil {
+				return // the kernel stopped reading: the bound at work
+			}
+		}
+	}()
+	select {
+	case <-sent:
+	case <-time.After(3 * time.Second):
+	}
+	time.Sleep(300 * time.Millisecond)
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > 128<<20 {
+		t.Errorf("%d requests of %d MiB queued behind a running cell grew the kernel's heap by %d MiB", requests, size>>20, grown>>20)
+	}
+	k.client.send(k.client.control, "interrupt_request", map[string]any{})
 }
