@@ -199,3 +199,18 @@ func TestQueuedRequestsBoundedInBytes(t *testing.T) {
 	}
 	k.client.send(k.client.control, "interrupt_request", map[string]any{})
 }
+
+// TestHistorySearchWorkBounded: a history search compiles its glob to a
+// regular expression whose matching costs the input's length times the
+// pattern's; a 4 KiB pattern such as "*a*a*a…" took 9 s on one 100 KiB
+// cell, and history holds up to 16 MiB of cells: one history_request (on
+// control too, where it holds up interrupts and shutdowns) could take the
+// kernel for most of an hour. A pattern that long is refused, saying why.
+func TestHistorySearchWorkBounded(t *testing.T) {
+	var h history
+	h.add(1, strings.Repeat("a", 1<<10), "", false)
+	_, err := h.query(historyRequest{HistAccessType: "search", Pattern: strings.Repeat("*a", 2048)})
+	if err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("a 4 KiB glob pattern: error %v, want one naming the limit", err)
+	}
+}
