@@ -214,3 +214,20 @@ func TestHistorySearchWorkBounded(t *testing.T) {
 		t.Fatalf("a 4 KiB glob pattern: error %v, want one naming the limit", err)
 	}
 }
+
+// TestHistorySearchStopsAtItsDeadline: the time a search may take is
+// bounded besides its pattern, with an error that says what to do.
+func TestHistorySearchStopsAtItsDeadline(t *testing.T) {
+	re, err := globRegexp("*a*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := []historyEntry{{line: 1, input: "a"}, {line: 2, input: "b"}}
+	if sel, err := searchEntries(all, re, time.Now().Add(time.Minute)); err != nil || len(sel) != 1 {
+		t.Fatalf("search within its time: %v, %d matches", err, len(sel))
+	}
+	_, err = searchEntries(all, re, time.Now().Add(-time.Second))
+	if err == nil || !strings.Contains(err.Error(), "time limit") || !strings.Contains(err.Error(), "simpler pattern") {
+		t.Fatalf("search past its deadline: %v", err)
+	}
+}
