@@ -2,6 +2,9 @@ package mcpserver
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -114,4 +117,62 @@ func asNetError(err error, target *net.Error) bool {
 		*target = ne
 	}
 	return ok
+}
+
+// TestStdioSurvivesBadIDsAndErrors: the stdio filter answers lines that
+// are not JSON-RPC so that the SDK, which ends the connection (and the
+// process, with every session) at a line it cannot decode, never sees
+// them. Lines that are JSON-RPC in shape but not in types passed it: an
+// id that is an object, an array or a boolean, or an "error" that is not
+// an error object, ended the server; an id with a fraction or beyond 64
+// bits was answered under another id. Each must get a JSON-RPC error
+// naming the line, and the connection must carry on.
+func TestStdioSurvivesBadIDsAndErrors(t *testing.T) {
+	s, err := New(testOptions(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 1<<20)
+	send := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatalf("server gone before %s: %v", line, err)
+		}
+		if !lines.Scan() {
+			t.Fatalf("no answer to %s: the server ended (%v)", line, <-done)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("answer to %s is not JSON: %q", line, lines.Bytes())
+		}
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	for i, bad := range []string{
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":[1],"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":99999999999999999999999,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":4,"error":5}`,
+		`{"jsonrpc":"2.0","id":4,"error":{"code":"x","message":"m"}}`,
+		`[{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}]`,
+	} {
+		m := send(bad)
+		e, _ := m["error"].(map[string]any)
+		if e == nil || e["code"] != float64(-32600) || !strings.Contains(fmt.Sprint(e["message"]), fmt.Sprintf("line %d:", 3+2*i)) {
+			t.Errorf("%s: answer %v, want a -32600 error naming line %d", bad, m, 3+2*i)
+		}
+		if ping := send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`); ping["id"] != "p" || ping["result"] == nil {
+			t.Fatalf("after %s, ping answered %v", bad, ping)
+		}
+	}
+	inW.Close()
 }
