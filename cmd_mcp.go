@@ -138,7 +138,7 @@ func serveMCPHTTP(ctx context.Context, env *cliEnv, srv *mcpserver.Server, addr,
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := newMCPHTTPServer(mux)
 	// The address line is what scripts and tests wait for.
 	fmt.Fprintf(env.Stderr, "sbir-kernel mcp: serving MCP (streamable HTTP) on http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)
@@ -154,6 +154,24 @@ func serveMCPHTTP(ctx context.Context, env *cliEnv, srv *mcpserver.Server, addr,
 		return err
 	}
 	return nil
+}
+
+// Timeouts of the MCP HTTP server. A request's body has its own deadline
+// (mcpserver); these bound the rest of what a client can hold open.
+const (
+	// mcpReadHeaderTimeout bounds the wait for a request's headers.
+	mcpReadHeaderTimeout = 10 * time.Second
+	// mcpIdleTimeout closes a keep-alive connection with no request for
+	// this long: without it, a connection that made one request and then
+	// stayed silent was held (with its file descriptor) for ever, and
+	// enough of them leave the server no descriptors for new sessions'
+	// workers. MCP clients reconnect as needed.
+	mcpIdleTimeout = 2 * time.Minute
+)
+
+// newMCPHTTPServer returns the HTTP server of `mcp --http` serving h.
+func newMCPHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: mcpReadHeaderTimeout, IdleTimeout: mcpIdleTimeout}
 }
 
 // httpToken decides the bearer token of an HTTP server: the one given, or,

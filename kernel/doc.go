@@ -35,9 +35,13 @@
 // its PATCHES.md) that bounds what a peer can make the kernel hold before
 // any message is authenticated: every length is checked before allocation
 // (MaxFrameBytes plus an envelope on shell, control and stdin, 64 KiB on
-// heartbeat and iopub), handshakes have a deadline, each socket holds at
-// most 1024 connections, and a peer that stops reading is disconnected after
-// 10 s instead of blocking the socket. zmq4's PUB socket has one queue and
+// heartbeat and iopub), the connections of shell, control and stdin
+// together hold at most four such messages before the kernel receives
+// them, handshakes have a deadline, each socket holds at most 1024
+// connections, and a peer that stops reading is disconnected after 10 s
+// instead of blocking the socket. Received requests wait for the shell in
+// a queue bounded in number and bytes, and no request starts while iopub's
+// queue is full. zmq4's PUB socket has one queue and
 // one sender; iopub sets it to wait at its high-water mark instead of
 // dropping, and the kernel bounds its own iopub queue (iopub.go), so output
 // is throttled and status messages are never lost.

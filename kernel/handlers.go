@@ -55,6 +55,15 @@ func newHandlers() map[string]handler {
 func (s *server) dispatch(r *request) {
 	parent := &r.msg.Header
 	msgType := parent.MsgType
+	// No new request starts while iopub is full: its statuses would
+	// queue without limit. Interrupts and shutdowns get a second budget
+	// of their own, so that they pass a queue filled by ordinary requests
+	// and output but a flood of them is bounded too.
+	room := publishQueueBytes
+	if msgType == "interrupt_request" || msgType == "shutdown_request" {
+		room = 2 * publishQueueBytes
+	}
+	s.pub.waitRoom(room)
 	s.pub.status("busy", parent)
 	defer s.pub.status("idle", parent)
 	h, ok := s.handlers[msgType]

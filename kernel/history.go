@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // historySession is the session number of this kernel's history entries.
@@ -31,7 +32,13 @@ const (
 	maxHistoryEntries     = 10000
 	maxHistoryBytes       = 16 << 20
 	maxHistoryOutputBytes = 64 << 10
-	maxHistoryPattern     = 4 << 10 // bytes of a search pattern
+	// maxHistoryPattern bounds a search pattern: matching costs the
+	// history's size times the pattern's (a 4 KiB "*a*a…" took 9 s per
+	// 100 KiB cell), and patterns people type are a few words.
+	maxHistoryPattern = 256
+	// historySearchTime bounds the matching of one search; the pattern's
+	// bound leaves up to 16 MiB × 256 steps, about a minute and a half.
+	historySearchTime = 2 * time.Second
 )
 
 // history holds the cells of this kernel process, in order.
@@ -106,16 +113,14 @@ func (h *history) query(req historyRequest) ([]historyEntry, error) {
 		}
 	case "search":
 		if len(req.Pattern) > maxHistoryPattern {
-			return nil, fmt.Errorf("history: search pattern of %d bytes; the limit is %d", len(req.Pattern), maxHistoryPattern)
+			return nil, fmt.Errorf("history: search pattern of %d bytes; the limit is %d: search with a shorter pattern", len(req.Pattern), maxHistoryPattern)
 		}
 		re, err := globRegexp(req.Pattern)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range all {
-			if re.MatchString(e.input) {
-				sel = append(sel, e)
-			}
+		if sel, err = searchEntries(all, re, time.Now().Add(historySearchTime)); err != nil {
+			return nil, err
 		}
 		if req.Unique {
 			sel = lastOfEachInput(sel)
@@ -125,6 +130,22 @@ func (h *history) query(req historyRequest) ([]historyEntry, error) {
 		}
 	default:
 		return nil, &unknownAccessTypeError{req.HistAccessType}
+	}
+	return sel, nil
+}
+
+// searchEntries returns the entries whose input re matches, failing once
+// deadline passes (checked between entries: one costs at most 100 KiB
+// times the pattern's bound).
+func searchEntries(all []historyEntry, re *regexp.Regexp, deadline time.Time) ([]historyEntry, error) {
+	var sel []historyEntry
+	for i, e := range all {
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("history: search stopped after %d of %d cells: over its time limit of %s: search with a simpler pattern (fewer * and ?)", i, len(all), historySearchTime)
+		}
+		if re.MatchString(e.input) {
+			sel = append(sel, e)
+		}
 	}
 	return sel, nil
 }

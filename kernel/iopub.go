@@ -93,6 +93,21 @@ func (p *publisher) enqueueOutput(pub publication) {
 	p.enqueueLocked(pub)
 }
 
+// waitRoom waits while the queue holds limit bytes or more (or until the
+// publisher closes). The loops that dispatch requests call it before a
+// request's busy status: status messages themselves never wait, so
+// without it a client flooding cheap requests while a subscriber reads
+// slowly (but not slowly enough to be disconnected) grew the queue, two
+// statuses per request, each repeating the request's header, without
+// bound.
+func (p *publisher) waitRoom(limit int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for !p.closed && len(p.q) > 0 && p.qBytes >= limit {
+		p.room.Wait()
+	}
+}
+
 // status publishes a kernel status (starting, busy, idle). It never
 // waits and is never dropped.
 func (p *publisher) status(state string, parent *Header) {

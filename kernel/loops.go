@@ -3,14 +3,20 @@ package kernel
 import (
 	"context"
 	"os"
+	"sync"
 	"syscall"
 )
 
-// readLoop decodes the messages arriving on sock and queues them on q.
-func (s *server) readLoop(name string, sock socket, q chan<- *Message) {
+// readLoop decodes the messages arriving on sock and queues them on q,
+// holding at most what budget allows (nil: no bound but q's length); the
+// reader of q releases each message's wireSize.
+func (s *server) readLoop(name string, sock socket, q chan<- *Message, budget *byteBudget) {
 	for {
 		m, ok := s.recv(name, sock)
 		if !ok {
+			return
+		}
+		if budget != nil && !budget.acquire(m.wireSize) {
 			return
 		}
 		select {
@@ -19,6 +25,52 @@ func (s *server) readLoop(name string, sock socket, q chan<- *Message) {
 			return
 		}
 	}
+}
+
+// byteBudget bounds the bytes held by a queue: acquire waits until the
+// bytes fit, or the queue is empty (so that one message larger than the
+// budget still passes, alone).
+type byteBudget struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	used   int
+	max    int
+	closed bool
+}
+
+func newByteBudget(max int) *byteBudget {
+	b := &byteBudget{max: max}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// acquire takes n bytes; it reports false once the budget is closed.
+func (b *byteBudget) acquire(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for !b.closed && b.used > 0 && b.used+n > b.max {
+		b.cond.Wait()
+	}
+	if b.closed {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+func (b *byteBudget) release(n int) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// close wakes and fails every acquire, now and later.
+func (b *byteBudget) close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.cond.Broadcast()
 }
 
 // recv returns the next valid message on sock, logging and skipping bad
@@ -51,6 +103,7 @@ func (s *server) shellLoop() {
 		case <-s.ctx.Done():
 			return
 		case m = <-s.shellQ:
+			s.shellBytes.release(m.wireSize)
 		}
 		if s.stopping.Load() {
 			return

@@ -36,6 +36,10 @@ type Message struct {
 	Content json.RawMessage
 	// Buffers are the extra binary frames after the content.
 	Buffers [][]byte
+
+	// wireSize is the bytes of the frames a decoded message was read
+	// from (and shares memory with): what queueing it holds.
+	wireSize int
 }
 
 // isoDate is the date layout of message headers: ISO 8601 with

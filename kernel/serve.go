@@ -128,8 +128,10 @@ type server struct {
 
 	ctx    context.Context
 	shellQ chan *Message
-	stdinQ chan *Message
-	stop   chan Shutdown
+	// shellBytes bounds the bytes of the requests in shellQ.
+	shellBytes *byteBudget
+	stdinQ     chan *Message
+	stop       chan Shutdown
 
 	// count is the execution count; abortN is how many queued shell
 	// messages remain to be checked for abortion after a failed cell.
@@ -150,8 +152,15 @@ type server struct {
 	stopping atomic.Bool
 }
 
-// shellQueueLen bounds the decoded shell requests waiting to run.
-const shellQueueLen = 1024
+// shellQueueLen bounds the decoded shell requests waiting to run, and
+// shellQueueBytes their size: while a cell runs the kernel keeps reading
+// requests, and 1024 of up to MaxFrameBytes each could have held 64 GiB.
+// Past the bound, requests wait in the client's socket (TCP backpressure).
+// A request larger than the bound is queued alone.
+const (
+	shellQueueLen   = 1024
+	shellQueueBytes = 64 << 20
+)
 
 // serve runs the protocol core on t until shutdown; it owns and closes t.
 func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, error) {
@@ -162,18 +171,19 @@ func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{
-		cfg:      cfg,
-		ev:       cfg.Evaluator,
-		codec:    Codec{Key: key, MaxFrameBytes: cfg.MaxFrameBytes, pool: newHMACPool(key)},
-		replay:   newReplayGuard(time.Now(), cfg.replayWindow(), maxReplayEntries),
-		session:  uuid.NewString(),
-		log:      log,
-		t:        t,
-		handlers: newHandlers(),
-		ctx:      ctx,
-		shellQ:   make(chan *Message, shellQueueLen),
-		stdinQ:   make(chan *Message, 4),
-		stop:     make(chan Shutdown, 1),
+		cfg:        cfg,
+		ev:         cfg.Evaluator,
+		codec:      Codec{Key: key, MaxFrameBytes: cfg.MaxFrameBytes, pool: newHMACPool(key)},
+		replay:     newReplayGuard(time.Now(), cfg.replayWindow(), maxReplayEntries),
+		session:    uuid.NewString(),
+		log:        log,
+		t:          t,
+		handlers:   newHandlers(),
+		ctx:        ctx,
+		shellQ:     make(chan *Message, shellQueueLen),
+		shellBytes: newByteBudget(shellQueueBytes),
+		stdinQ:     make(chan *Message, 4),
+		stop:       make(chan Shutdown, 1),
 	}
 	s.info = s.kernelInfo()
 	s.pub = newPublisher(t.iopub, s.codec, s.session, log)
@@ -182,8 +192,8 @@ func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, 
 	var wg sync.WaitGroup
 	for _, f := range []func(){
 		s.heartbeatLoop,
-		func() { s.readLoop("shell", t.shell, s.shellQ) },
-		func() { s.readLoop("stdin", t.stdin, s.stdinQ) },
+		func() { s.readLoop("shell", t.shell, s.shellQ, s.shellBytes) },
+		func() { s.readLoop("stdin", t.stdin, s.stdinQ, nil) },
 		s.shellLoop,
 		s.controlLoop,
 	} {
@@ -207,6 +217,7 @@ func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, 
 	closeErr := s.closeEvaluator()
 	s.pub.close(150 * time.Millisecond)
 	cancel()
+	s.shellBytes.close()
 	t.close()
 	// The shell goroutine may still be inside an Execute that ignores its
 	// context; the other loops end with their sockets.

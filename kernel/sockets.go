@@ -115,6 +115,17 @@ const (
 	// besides its largest frame: identities, delimiter, signature, header,
 	// parent header and metadata.
 	envelopeSlack = 1 << 20
+
+	// pendingMessages bounds, in messages at the size limit, what all the
+	// connections of a shell, control or stdin socket together may hold
+	// before the kernel receives it (zmq4.WithMaxPendingBytes): without
+	// it, peers without the key each holding an unfinished message at the
+	// limit made the kernel hold 1024 × 65 MiB per socket. Past it, the
+	// connection whose bytes do not fit is closed: a client then
+	// reconnects, and its message is lost, which happens only when
+	// several messages near the size limit arrive at once (or peers
+	// without the key hold the budget, as they can hold every connection).
+	pendingMessages = 4
 )
 
 // listen binds the kernel's sockets as ci describes and returns them
@@ -131,7 +142,8 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 	with := func(maxMsg int64) []zmq4.Option {
 		return append(slices.Clip(common), zmq4.WithMaxMsgSize(maxMsg))
 	}
-	request := with(int64(maxFrame) + envelopeSlack)
+	maxRequest := int64(maxFrame) + envelopeSlack
+	request := append(with(maxRequest), zmq4.WithMaxPendingBytes(pendingMessages*maxRequest))
 	small := with(smallMsgBytes)
 	var t transport
 	specs := []struct {

@@ -55,10 +55,12 @@ func (c Codec) Decode(frames [][]byte) (*Message, error) {
 	if limit <= 0 {
 		limit = DefaultMaxFrameBytes
 	}
+	size := 0
 	for i, f := range frames {
 		if len(f) > limit {
 			return nil, fmt.Errorf("decode frame %d (%d bytes, limit %d): %w", i, len(f), limit, ErrFrameTooLarge)
 		}
+		size += len(f)
 	}
 	delim := -1
 	for i, f := range frames {
@@ -87,6 +89,7 @@ func (c Codec) Decode(frames [][]byte) (*Message, error) {
 		Identities: frames[:delim],
 		Content:    content,
 		Buffers:    rest[5:],
+		wireSize:   size,
 	}
 	if err := unmarshalObject(header, &m.Header); err != nil {
 		return nil, fmt.Errorf("decode header: %w", err)

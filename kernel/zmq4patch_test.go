@@ -21,7 +21,7 @@ func TestPatchedZMQ4(t *testing.T) {
 		goBin = "go"
 	}
 	cmd := exec.Command(goBin, "test", "-count=1",
-		"-run", "TestReadBoundsEveryLength|TestReadBodyGrowsWithData|TestMetadataUnmarshalTruncated|TestListenerSurvivesHugeFrames|TestSilentPeerDoesNotBlockAccept|TestMaxConns|TestWriteTimeoutClosesStalledPeer|TestPubNoDropDeliversEverything|TestPubIgnoresNonSubscriptionMessages|TestPubLastValueReplayedOnSubscribe|TestPubWrittenFreesFrames|TestPubWrittenOnDrop|FuzzConnRead|FuzzMetadataUnmarshal",
+		"-run", "TestReadBoundsEveryLength|TestReadBodyGrowsWithData|TestMetadataUnmarshalTruncated|TestListenerSurvivesHugeFrames|TestSilentPeerDoesNotBlockAccept|TestMaxConns|TestWriteTimeoutClosesStalledPeer|TestPubNoDropDeliversEverything|TestPubIgnoresNonSubscriptionMessages|TestPubLastValueReplayedOnSubscribe|TestPubWrittenFreesFrames|TestPubWrittenOnDrop|TestReadBodyChargesBudget|TestRouterPendingBytesBounded|FuzzConnRead|FuzzMetadataUnmarshal",
 		".")
 	cmd.Dir = filepath.Join("..", "third_party", "zmq4")
 	out, err := cmd.CombinedOutput()

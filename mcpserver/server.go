@@ -59,6 +59,14 @@ type Server struct {
 
 	watched sync.Map // *mcp.ServerSession → struct{}: connections whose end closes their sessions
 
+	// bodyTimeout bounds how long an HTTP request's body may take to
+	// arrive; zero means defaultBodyTimeout (tests set it shorter).
+	bodyTimeout time.Duration
+	// connMu guards pendingConns: HTTP requests without a session id in
+	// flight, each of which may open an MCP connection.
+	connMu       sync.Mutex
+	pendingConns int
+
 	// runTimed, when set (benchmarks), receives how long each
 	// sandbox.Session.Run of run_go took.
 	runTimed func(time.Duration)
@@ -148,13 +156,15 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 // (see BearerAuth).
 // Cross-origin requests from browsers are refused (a web page must not
 // drive a local server), and so, by the SDK, are loopback requests whose
-// Host header is not loopback (DNS rebinding).
+// Host header is not loopback (DNS rebinding). A request body must
+// arrive within 30 s of its headers, and at most 1024 MCP connections are
+// open at once (a request that would open one more gets 503).
 func (s *Server) HTTPHandler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Logger:         s.opts.Logger,
 		SessionTimeout: s.opts.IdleTimeout,
 	})
-	return http.NewCrossOriginProtection().Handler(h)
+	return http.NewCrossOriginProtection().Handler(s.guardHTTP(h))
 }
 
 // Close stops every session. Calls still running are interrupted.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,8 +105,27 @@ func checkMessage(line []byte, tooLong bool) (msg string, code int, id json.RawM
 	}
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		return "", 0, nil // a batch: the SDK answers its elements
+		// A batch: the SDK answers its elements, but ends the connection
+		// at an element it cannot decode, as at a line.
+		var elems []json.RawMessage
+		if err := json.Unmarshal(trimmed, &elems); err != nil {
+			return "not a JSON-RPC batch: expected an array of JSON-RPC objects", -32600, nil
+		}
+		for i, e := range elems {
+			if msg, code, _ := checkObject(e); msg != "" {
+				return fmt.Sprintf("batch element %d: %s", i+1, msg), code, nil
+			}
+		}
+		return "", 0, nil
 	}
+	return checkObject(line)
+}
+
+// checkObject checks one JSON-RPC message (the line is valid JSON) for
+// what the SDK needs to decode it: the SDK ends the connection at an id it
+// cannot represent or an error that is not an error object, and reads an
+// id with a fraction or beyond 64 bits as another id.
+func checkObject(data []byte) (msg string, code int, id json.RawMessage) {
 	var m struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -113,16 +133,58 @@ func checkMessage(line []byte, tooLong bool) (msg string, code int, id json.RawM
 		Result  json.RawMessage `json:"result"`
 		Error   json.RawMessage `json:"error"`
 	}
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err := json.Unmarshal(data, &m); err != nil {
 		return "not a JSON-RPC message: expected an object with \"jsonrpc\": \"2.0\"", -32600, nil
+	}
+	if m.ID != nil {
+		if why := badID(m.ID); why != "" {
+			return why, -32600, nil
+		}
 	}
 	switch {
 	case m.JSONRPC != "2.0":
 		return fmt.Sprintf("\"jsonrpc\" is %q, want \"2.0\"", m.JSONRPC), -32600, m.ID
 	case m.Method == nil && m.Result == nil && m.Error == nil:
 		return "neither a request (\"method\") nor a response (\"result\" or \"error\")", -32600, m.ID
+	case m.Error != nil:
+		var e struct {
+			Code    *int64  `json:"code"`
+			Message *string `json:"message"`
+		}
+		if err := json.Unmarshal(m.Error, &e); err != nil || e.Code == nil || e.Message == nil {
+			return "\"error\" must be an object with an integer \"code\" and a string \"message\"", -32600, m.ID
+		}
 	}
 	return "", 0, nil
+}
+
+// badID says why id (present) is not one the SDK answers under itself, or
+// returns "".
+func badID(id json.RawMessage) string {
+	t := bytes.TrimSpace(id)
+	switch {
+	case len(t) > 0 && t[0] == '"':
+		return ""
+	case string(t) == "null":
+		return "\"id\" is null: give a string or an integer, or leave \"id\" out for a notification"
+	case len(t) > 0 && (t[0] == '-' || t[0] >= '0' && t[0] <= '9'):
+		if _, err := strconv.ParseInt(string(t), 10, 64); err != nil {
+			return fmt.Sprintf("\"id\" %s is not an integer of at most 64 bits: give a string or such an integer", truncateRunes(string(t), 40))
+		}
+		return ""
+	}
+	return fmt.Sprintf("\"id\" %s is neither a string nor an integer: give one of those", truncateRunes(string(t), 40))
+}
+
+// truncateRunes returns s cut to at most n runes, with "…" when cut.
+func truncateRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
 }
 
 func writeRPCError(w io.Writer, id json.RawMessage, code int, msg string) {

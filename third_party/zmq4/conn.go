@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,8 +46,41 @@ const (
 // connOptions are the per-connection limits a socket passes to its
 // connections.
 type connOptions struct {
-	maxMsgSize   int64         // 0: unlimited
-	writeTimeout time.Duration // 0: none
+	maxMsgSize   int64          // 0: unlimited
+	writeTimeout time.Duration  // 0: none
+	pending      *pendingBudget // shared by the socket's connections; nil: unbounded
+}
+
+// pendingBudget bounds the bytes of received messages a socket holds
+// across its connections (WithMaxPendingBytes). A nil budget grants all.
+type pendingBudget struct {
+	mu   sync.Mutex
+	used int64
+	max  int64
+}
+
+// take charges n bytes, or reports false when they do not fit.
+func (b *pendingBudget) take(n int64) bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.max {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+// give returns n bytes charged by take.
+func (b *pendingBudget) give(n int64) {
+	if b == nil || n == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
 }
 
 // Conn implements the ZeroMQ Message Transport Protocol as defined
@@ -426,16 +458,26 @@ func (c *Conn) send(isCommand bool, body []byte, flag byte) error {
 // at most the socket's maximum message size (WithMaxMsgSize), each frame
 // counting frameOverhead bytes besides its length. Over a limit, read
 // fails with ErrMsgTooLarge and closes the connection.
-func (c *Conn) read() Msg {
+func (c *Conn) read() (msg Msg) {
 	var (
 		header  [2]byte
 		longHdr [8]byte
-		msg     Msg
 
 		hasMore = true
 		isCmd   = false
 		total   uint64 // bytes charged to this message so far
+		charged int64  // bytes taken from c.opts.pending
 	)
+	budget := c.opts.pending
+	defer func() {
+		if msg.err != nil {
+			budget.give(charged)
+			return
+		}
+		if charged > 0 {
+			msg.charged, msg.budget = charged, budget
+		}
+	}()
 
 	for hasMore {
 
@@ -493,9 +535,17 @@ func (c *Conn) read() Msg {
 		total += size
 
 		var body []byte
-		body, msg.err = readBody(c.r, size)
+		var frameBudget *pendingBudget
+		if !fl.isCommand() {
+			frameBudget = budget // commands are bounded by maxCmdSize each
+		}
+		body, msg.err = readBody(c.r, size, frameBudget, &charged)
 		if msg.err != nil {
-			c.checkIO(msg.err)
+			if errors.Is(msg.err, ErrMsgTooLarge) {
+				c.closeOnProtocolError()
+			} else {
+				c.checkIO(msg.err)
+			}
 			return msg
 		}
 
@@ -521,16 +571,45 @@ func (c *Conn) read() Msg {
 // readBody reads a frame body of size bytes. Small bodies are allocated
 // at once; larger ones grow as their bytes arrive, so a peer that
 // announces a large frame and sends little costs little.
-func readBody(r io.Reader, size uint64) ([]byte, error) {
+//
+// Every allocation is first charged to budget (nil: unbounded), adding to
+// *charged. Over the budget, readBody fails with ErrMsgTooLarge without
+// allocating.
+func readBody(r io.Reader, size uint64, budget *pendingBudget, charged *int64) ([]byte, error) {
+	take := func(n int) error {
+		if budget == nil {
+			return nil
+		}
+		if !budget.take(int64(n)) {
+			return fmt.Errorf("%w: the socket's connections together hold %d bytes of unreceived messages (WithMaxPendingBytes)", ErrMsgTooLarge, budget.max)
+		}
+		*charged += int64(n)
+		return nil
+	}
 	if size <= readChunk {
+		if err := take(int(size)); err != nil {
+			return nil, err
+		}
 		body := make([]byte, size)
 		_, err := io.ReadFull(r, body)
 		return body, err
 	}
+	if err := take(readChunk); err != nil {
+		return nil, err
+	}
 	body := make([]byte, 0, readChunk)
 	for remaining := size; remaining > 0; {
 		if len(body) == cap(body) {
-			body = slices.Grow(body, int(min(uint64(cap(body)), remaining)))
+			// Double (at most to the frame's size), charging the growth
+			// before making it. (While it is copied, the outgrown buffer
+			// is alive too: at most half the new one, uncharged.)
+			n := len(body) + int(min(uint64(cap(body)), remaining))
+			if err := take(n - cap(body)); err != nil {
+				return nil, err
+			}
+			grown := make([]byte, len(body), n)
+			copy(grown, body)
+			body = grown
 		}
 		n := min(uint64(cap(body)-len(body)), remaining)
 		m, err := io.ReadFull(r, body[len(body):len(body)+int(n)])

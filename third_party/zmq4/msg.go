@@ -30,6 +30,11 @@ type Msg struct {
 	// other socket types ignore it.
 	Written func()
 
+	// charged bytes of budget (WithMaxPendingBytes) are held by this
+	// received message until the socket hands it over (release).
+	charged int64
+	budget  *pendingBudget
+
 	multipart bool
 	err       error
 }
@@ -150,3 +155,10 @@ const (
 	CmdUnsubscribe = "UNSUBSCRIBE"
 	CmdWelcome     = "WELCOME"
 )
+
+// release returns the bytes a received message holds of its socket's
+// pending budget; once only.
+func (msg *Msg) release() {
+	msg.budget.give(msg.charged)
+	msg.charged, msg.budget = 0, nil
+}

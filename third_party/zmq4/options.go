@@ -86,6 +86,25 @@ func WithMaxMsgSize(n int64) Option {
 	}
 }
 
+// WithMaxPendingBytes bounds, on a ROUTER socket, the bytes of the
+// messages that all its connections together hold before Recv returns
+// them: messages being read and messages read but not yet received. A
+// connection whose next bytes would exceed the bound fails with
+// ErrMsgTooLarge and is closed, before anything is allocated for them.
+// WithMaxMsgSize bounds one connection; this bounds their sum, which
+// peers that each send all but the last byte of a message at the limit
+// would otherwise multiply by the number of connections. Zero means no
+// bound; other socket types ignore it.
+func WithMaxPendingBytes(n int64) Option {
+	return func(s *socket) {
+		if s.typ != Router || n <= 0 {
+			s.connOpts.pending = nil
+			return
+		}
+		s.connOpts.pending = &pendingBudget{max: n}
+	}
+}
+
 // WithWriteTimeout bounds every write to a peer: a peer that does not
 // read for this long is disconnected, so it cannot block the socket's
 // senders. Zero means no bound.

@@ -94,14 +94,92 @@ func TestReadBoundsEveryLength(t *testing.T) {
 
 func TestReadBodyGrowsWithData(t *testing.T) {
 	data := bytes.Repeat([]byte("abcdefgh"), 100_000)
-	got, err := readBody(bytes.NewReader(data), uint64(len(data)))
+	var charged int64
+	got, err := readBody(bytes.NewReader(data), uint64(len(data)), nil, &charged)
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("readBody: %v, %d bytes", err, len(got))
 	}
 	// 1 GiB announced, 1 MiB sent: the allocation follows the bytes.
-	got, err = readBody(bytes.NewReader(data), 1<<30)
+	got, err = readBody(bytes.NewReader(data), 1<<30, nil, &charged)
 	if !errors.Is(err, io.ErrUnexpectedEOF) || got != nil {
 		t.Fatalf("short body: %v", err)
+	}
+}
+
+// TestReadBodyChargesBudget: every allocation is charged before it is
+// made, and a body that does not fit fails without allocating it.
+func TestReadBodyChargesBudget(t *testing.T) {
+	data := bytes.Repeat([]byte("x"), 300<<10)
+	b := &pendingBudget{max: 1 << 20}
+	var charged int64
+	got, err := readBody(bytes.NewReader(data), uint64(len(data)), b, &charged)
+	if err != nil || !bytes.Equal(got, data) || charged < int64(len(data)) || b.used != charged {
+		t.Fatalf("readBody: %v, %d bytes, charged %d, budget used %d", err, len(got), charged, b.used)
+	}
+	// 1 GiB announced: fails once the bytes sent no longer fit.
+	var charged2 int64
+	big := bytes.Repeat([]byte("y"), 2<<20)
+	if _, err := readBody(bytes.NewReader(big), 1<<30, b, &charged2); !errors.Is(err, ErrMsgTooLarge) {
+		t.Fatalf("over budget: %v", err)
+	}
+	if b.used != charged+charged2 || b.used > b.max {
+		t.Fatalf("budget used %d (charged %d + %d), max %d", b.used, charged, charged2, b.max)
+	}
+}
+
+// TestRouterPendingBytesBounded: peers that each hold an unfinished
+// message under the message limit cannot together make a ROUTER hold more
+// than WithMaxPendingBytes; what a received message held is given back.
+func TestRouterPendingBytesBounded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := NewRouter(ctx, WithLogger(log.New(io.Discard, "", 0)), WithMaxMsgSize(512<<10), WithMaxPendingBytes(1<<20))
+	defer r.Close()
+	if err := r.Listen("tcp://127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	addr := r.Addr().String()
+	const size = 400 << 10
+	body := bytes.Repeat([]byte("z"), size)
+	hold := func() net.Conn { // a peer with all but the last byte of a message sent
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go io.Copy(io.Discard, c)
+		p := append(append(greetingNULL(), readyCmd(Dealer)...), longHeader(0, size)...)
+		c.Write(append(p, body[:size-1]...))
+		return c
+	}
+	a, b := hold(), hold()
+	defer a.Close()
+	defer b.Close()
+	time.Sleep(200 * time.Millisecond)
+	c := hold() // 1.2 MiB in all: over the bound
+	defer c.Close()
+	c.SetReadDeadline(time.Now().Add(3 * time.Second))
+	var ne net.Error
+	if _, err := io.Copy(io.Discard, c); errors.As(err, &ne) && ne.Timeout() {
+		t.Fatalf("the third peer was not disconnected: %v", err)
+	}
+	a.Write(body[size-1:]) // a's message completes and is received
+	got, err := r.Recv()
+	if err != nil || len(got.Frames) != 2 || len(got.Frames[1]) != size {
+		t.Fatalf("Recv: %v, %d frames", err, len(got.Frames))
+	}
+	// Its bytes are free again: another peer's message now fits.
+	d := hold()
+	defer d.Close()
+	d.Write(body[size-1:])
+	done := make(chan error, 1)
+	go func() { _, err := r.Recv(); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("a message within the bound was not received")
 	}
 }
 

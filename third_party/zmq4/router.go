@@ -148,6 +148,7 @@ func (q *routerQReader) read(ctx context.Context, msg *Msg) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case *msg = <-q.c:
+		msg.release()
 	}
 	return msg.err
 }
@@ -161,13 +162,19 @@ func (q *routerQReader) listen(ctx context.Context, r *Conn) {
 		msg := r.read()
 		select {
 		case <-ctx.Done():
+			msg.release()
 			return
 		default:
 			if msg.err != nil {
 				return
 			}
 			msg.Frames = append([][]byte{id}, msg.Frames...)
-			q.c <- msg
+			select {
+			case q.c <- msg:
+			case <-ctx.Done():
+				msg.release()
+				return
+			}
 		}
 	}
 }
