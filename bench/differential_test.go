@@ -1,0 +1,1115 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// The differential test: many queries generated from a seed, answered by
+// sbir-kernel (a real `sbir-kernel run` over the Arrow file it converts
+// from a generated CSV) and by DuckDB reading the same CSV, compared
+// under exact rules. DuckDB reads the CSV, not sbir's Arrow file, so the
+// conversion is tested too: every column is read as text and typed by
+// SQL that follows docs/data.md (empty field → null; amounts with "$" and
+// thousands separators; ints with a zero fraction; YYYY-MM-DD and
+// M/D/YYYY dates; anything unparseable → null).
+const (
+	diffRows      = 20000
+	diffDataSeed  = 7
+	diffQuerySeed = 20261124
+	diffQueries   = 300
+)
+
+// TestDifferentialDuckDB compares award_data with DuckDB on generated
+// queries: Where with every documented operator over text, category,
+// int, float and date columns, scalar statistics, GroupBy with one or two
+// keys and every aggregation (Agg's statistics included), Sort with ties,
+// NLargest/NSmallest, ValueCounts and Unique.
+func TestDifferentialDuckDB(t *testing.T) {
+	if os.Getenv("SBIR_E2E") != "1" {
+		t.Skip("skipping: the differential test runs sbir-kernel and DuckDB (Node); set SBIR_E2E=1 to run it (CI does)")
+	}
+	nodeDir := benchNodeDir()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatalf("node is not on PATH (.ci/setup.d/20-bench.sh installs it): %v", err)
+	}
+	var err error
+	probe := exec.Command("node", "--input-type=module", "-e",
+		`import { createRequire } from "node:module"; createRequire(process.argv[1] + "/package.json").resolve("@duckdb/node-api");`, nodeDir)
+	if out, err := probe.CombinedOutput(); err != nil {
+		t.Fatalf("DuckDB (@duckdb/node-api) is not installed in %s: run bash bench/compare.sh --setup (.ci/setup.d/20-bench.sh does): %v\n%s", nodeDir, err, out)
+	}
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin := filepath.Join(dir, "sbir-kernel")
+	build := exec.CommandContext(ctx, goTool(), "build", "-o", bin, ".")
+	build.Dir = ".."
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// SBIR_DIFF_SEED and SBIR_DIFF_QUERIES explore beyond the fixed set.
+	seed, count := uint64(diffQuerySeed), diffQueries
+	if v := os.Getenv("SBIR_DIFF_SEED"); v != "" {
+		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("SBIR_DIFF_SEED: %v", err)
+		}
+	}
+	if v := os.Getenv("SBIR_DIFF_QUERIES"); v != "" {
+		if count, err = strconv.Atoi(v); err != nil {
+			t.Fatalf("SBIR_DIFF_QUERIES: %v", err)
+		}
+	}
+	// The current 42-column file, and the older 41-column export with
+	// M/D/YYYY dates, "$1,234.56" amounts, "Women Owned", no UEI and
+	// invalid UTF-8.
+	for k, shape := range []string{"42", "41"} {
+		t.Run("shape"+shape, func(t *testing.T) {
+			sub := filepath.Join(dir, shape)
+			if err := os.Mkdir(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			csvPath := filepath.Join(sub, "awards.csv")
+			gen := exec.CommandContext(ctx, bin, "generate-data", "-shape", shape, "-rows", strconv.Itoa(diffRows),
+				"-seed", strconv.Itoa(diffDataSeed), "-o", csvPath)
+			if out, err := gen.CombinedOutput(); err != nil {
+				t.Fatalf("generate-data: %v\n%s", err, out)
+			}
+			differential(ctx, t, bin, nodeDir, sub, csvPath, seed+uint64(k), count)
+		})
+	}
+}
+
+// differential runs count queries drawn from seed on one CSV file.
+func differential(ctx context.Context, t *testing.T, bin, nodeDir, dir, csvPath string, seed uint64, count int) {
+	header, pools := readPools(t, csvPath)
+	g := &queryGen{r: rand.New(rand.NewPCG(seed, 1)), pools: pools}
+	queries := make([]diffQuery, count)
+	for i := range queries {
+		queries[i] = g.query()
+	}
+
+	sbir := runSbir(ctx, t, bin, dir, csvPath, queries)
+	duck := runDuckDB(ctx, t, nodeDir, dir, csvPath, header, queries)
+
+	kinds := map[string]int{}
+	failed, empty := 0, 0
+	for i, q := range queries {
+		kinds[q.kind]++
+		if trivial(duck[i]) {
+			empty++
+		}
+		if os.Getenv("SBIR_DIFF_SHOW") != "" {
+			t.Logf("query %d: %s\n  %s\n  -> %v", i, q.goExpr, q.sql, head(sbir[i].rows))
+		}
+		msg := compareAnswers(q, sbir[i], duck[i])
+		if msg == "" {
+			continue
+		}
+		failed++
+		t.Errorf("query %d (%s) differs: %s\n  award_data: %s\n  DuckDB:     %s", i, q.kind, msg, q.goExpr, q.sql)
+	}
+	t.Logf("%d queries over %d generated awards (data seed %d, query seed %d), %d differ, %d with an empty answer; kinds: %v",
+		len(queries), diffRows, diffDataSeed, seed, failed, empty, kinds)
+	if empty > len(queries)/3 {
+		t.Errorf("%d of %d queries have an empty answer (no rows, 0 or null): the generated filters select too little to test anything", empty, len(queries))
+	}
+}
+
+// benchNodeDir is where bench/compare.sh installs the Node packages of
+// bench/package.json.
+func benchNodeDir() string {
+	cache := os.Getenv("SBIR_BENCH_CACHE")
+	if cache == "" {
+		base := os.Getenv("XDG_CACHE_HOME")
+		if base == "" {
+			home, _ := os.UserHomeDir()
+			base = filepath.Join(home, ".cache")
+		}
+		cache = filepath.Join(base, "sbir-bench")
+	}
+	return filepath.Join(cache, "node")
+}
+
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(runtime.GOROOT(), "bin", "go")
+}
+
+// ---- the columns and the values queries draw from ----
+
+type colKind int
+
+const (
+	kText colKind = iota
+	kCat
+	kInt
+	kFloat
+	kDate
+)
+
+var diffColumns = map[string]colKind{
+	"Company": kText, "Award Title": kText, "Agency Tracking Number": kText, "Contract": kText,
+	"Solicitation Number": kText, "Topic Code": kText, "UEI": kText, "Duns": kText,
+	"Company Website": kText, "Address1": kText, "Address2": kText, "City": kText, "Zip": kText,
+	"Abstract": kText, "Contact Name": kText, "Contact Title": kText, "Contact Phone": kText,
+	"Contact Email": kText, "PI Name": kText, "PI Title": kText, "PI Phone": kText, "PI Email": kText,
+	"RI Name": kText, "RI POC Name": kText, "RI POC Phone": kText,
+	"Agency": kCat, "Branch": kCat, "Phase": kCat, "Program": kCat, "State": kCat,
+	"HUBZone Owned": kCat, "Socially and Economically Disadvantaged": kCat, "Woman Owned": kCat,
+	"Award Amount": kFloat,
+	"Award Year":   kInt, "Solicitation Year": kInt, "Number Employees": kInt,
+	"Proposal Award Date": kDate, "Contract End Date": kDate, "Solicitation Close Date": kDate,
+	"Proposal Receipt Date": kDate, "Date of Notification": kDate,
+}
+
+// pools holds, per column, the non-empty raw fields of the CSV (values
+// for literals in queries; the answers come from the engines).
+type pools map[string][]string
+
+// aliases are the other header spellings docs/data.md names.
+var aliases = map[string]string{"Women Owned": "Woman Owned", "DUNS": "Duns", "Hubzone Owned": "HUBZone Owned",
+	"# Employees": "Number Employees", "Number of Employees": "Number Employees"}
+
+func canonical(name string) string {
+	if c, ok := aliases[name]; ok {
+		return c
+	}
+	return name
+}
+
+// readPools returns the CSV's header and the values of its columns,
+// under their canonical names, with invalid UTF-8 replaced.
+func readPools(t *testing.T, path string) ([]string, pools) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReader(f))
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pools{}
+	seen := map[string]map[string]bool{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading %s for query values: %v", path, err)
+		}
+		for i, v := range rec {
+			if i >= len(header) || v == "" {
+				continue
+			}
+			name, v := canonical(header[i]), fixUTF8(v)
+			if seen[name] == nil {
+				seen[name] = map[string]bool{}
+			}
+			if !seen[name][v] {
+				seen[name][v] = true
+				p[name] = append(p[name], v)
+			}
+		}
+	}
+	for name, kind := range diffColumns {
+		if len(p[name]) == 0 && name != "UEI" {
+			t.Fatalf("the generated CSV has no values in %q", name)
+		}
+		if kind == kDate {
+			// Literals are ISO dates; M/D/YYYY fields are turned into them.
+			var iso []string
+			for _, v := range p[name] {
+				if d, ok := isoDate(v); ok {
+					iso = append(iso, d)
+				}
+			}
+			p[name] = iso
+		}
+		slices.Sort(p[name])
+	}
+	return header, p
+}
+
+// fixUTF8 replaces each byte of invalid UTF-8 by U+FFFD, as the
+// conversion does (its load report counts the bytes replaced).
+func fixUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isoDate(v string) (string, bool) {
+	for _, layout := range []string{"2006-01-02", "1/2/2006"} {
+		if d, err := time.Parse(layout, strings.TrimSpace(v)); err == nil {
+			return d.Format("2006-01-02"), true
+		}
+	}
+	return "", false
+}
+
+// ---- SQL: the table DuckDB answers from ----
+
+// duckSetup loads the CSV as text and types every column by the rules of
+// docs/data.md. __row is the award's position in the file (Sort is
+// stable and NLargest keeps the frame's order: ties go by it).
+func duckSetup(csvPath string, header []string) []string {
+	trim := `trim(s, ' ' || chr(9))`
+	setup := []string{
+		"SET threads = 1",
+		"SET preserve_insertion_order = true",
+		`CREATE MACRO sbir_amount(s) AS CASE WHEN regexp_full_match(` + trim + `, '[+-]?\$?([0-9]+(,[0-9]+)*(\.[0-9]*)?|\.[0-9]+)')
+			THEN CAST(replace(replace(` + trim + `, '$', ''), ',', '') AS DOUBLE) END`,
+		`CREATE MACRO sbir_int(s) AS CASE WHEN regexp_full_match(` + trim + `, '[+-]?[0-9]{1,18}(\.0*)?')
+			THEN CAST(regexp_extract(` + trim + `, '^[+-]?[0-9]+') AS BIGINT) END`,
+		`CREATE MACRO sbir_date(s) AS CAST(CASE
+			WHEN regexp_full_match(` + trim + `, '[0-9]{4}-[0-9]{2}-[0-9]{2}') THEN try_strptime(` + trim + `, '%Y-%m-%d')
+			WHEN regexp_full_match(` + trim + `, '[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}') THEN try_strptime(` + trim + `, '%m/%d/%Y')
+			END AS DATE)`,
+		fmt.Sprintf(`CREATE TABLE raw AS SELECT * FROM read_csv(%s, header = true, all_varchar = true, sample_size = -1)`, sqlString(csvPath)),
+	}
+	var cols []string
+	source := map[string]string{}
+	for _, h := range header {
+		source[canonical(h)] = h
+	}
+	for _, name := range slices.Sorted(mapKeys(diffColumns)) {
+		q := sqlIdent(name)
+		src, ok := source[name]
+		if !ok {
+			// A column the file lacks is present and all null.
+			cols = append(cols, "CAST(NULL AS VARCHAR) AS "+q)
+			continue
+		}
+		switch diffColumns[name] {
+		case kFloat:
+			cols = append(cols, fmt.Sprintf("sbir_amount(%s) AS %s", sqlIdent(src), q))
+		case kInt:
+			cols = append(cols, fmt.Sprintf("sbir_int(%s) AS %s", sqlIdent(src), q))
+		case kDate:
+			cols = append(cols, fmt.Sprintf("sbir_date(%s) AS %s", sqlIdent(src), q))
+		default:
+			cols = append(cols, fmt.Sprintf("%s AS %s", sqlIdent(src), q))
+		}
+	}
+	return append(setup, "CREATE TABLE awards AS SELECT rowid AS __row, "+strings.Join(cols, ", ")+" FROM raw")
+}
+
+func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+func sqlIdent(s string) string  { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// ---- queries ----
+
+// cmpRule says how one result column is compared.
+type cmpRule int
+
+const (
+	cmpExact    cmpRule = iota // equal values (numbers as float64, the rest as text)
+	cmpCents                   // money sums: within half a cent
+	cmpRel                     // means, std, var, shares: relative 1e-9
+	cmpQuantile                // medians and quantiles (linear interpolation): relative 1e-12
+)
+
+type diffQuery struct {
+	kind   string
+	goExpr string    // a Go expression giving the answer as text (see sbirPrelude)
+	sql    string    // the same question in SQL
+	rules  []cmpRule // one per result column
+}
+
+type queryGen struct {
+	r     *rand.Rand
+	pools pools
+}
+
+func (g *queryGen) pick(list []string) string { return list[g.r.IntN(len(list))] }
+
+var (
+	filterCols = []string{"Company", "City", "Topic Code", "Award Title", "Abstract", "Zip", "Address2", "PI Name", "Contract",
+		"Agency", "Branch", "Phase", "Program", "State", "Woman Owned", "HUBZone Owned",
+		"Award Year", "Solicitation Year", "Number Employees", "Award Amount",
+		"Proposal Award Date", "Date of Notification", "Contract End Date", "Proposal Receipt Date"}
+	keyCols      = []string{"Agency", "Branch", "Phase", "Program", "State", "Woman Owned", "HUBZone Owned", "Award Year", "Solicitation Year", "Number Employees", "Proposal Award Date", "Company", "City", "Topic Code", "Zip"}
+	numCols      = []string{"Award Amount", "Award Year", "Number Employees", "Solicitation Year"}
+	minMaxCols   = []string{"Award Amount", "Number Employees", "Proposal Award Date", "Contract End Date", "City", "Company", "Branch"}
+	sortCols     = []string{"Award Amount", "Award Year", "Number Employees", "Proposal Award Date", "Agency", "Branch", "Phase", "State", "Company", "City", "Topic Code"}
+	quantiles    = []float64{0, 0.1, 0.25, 0.33, 0.5, 0.75, 0.9, 0.99, 1}
+	regexps      = []string{`^[A-M]`, `\d{3}`, `(?i)tech`, `INC\.?$`, `^\S+ \S+$`, `(?i)^the\b`, `[0-9]{2,}-`, `\bLLC\b`, `(?i)(quantum|laser)`, `^[^aeiou]*$`, `(?i)Suite \d+`, `ü`}
+	categoryMiss = map[string]string{"Agency": "NASA", "Phase": "phase i", "State": "Ohio ", "Branch": "Navy "}
+)
+
+func (g *queryGen) query() diffQuery {
+	goF, where := g.filters()
+	switch n := g.r.IntN(100); {
+	case n < 12:
+		return diffQuery{kind: "count", goExpr: "fi(" + goF + ".Count())",
+			sql: "SELECT count(*) FROM awards WHERE " + where, rules: []cmpRule{cmpExact}}
+	case n < 27:
+		return g.scalar(goF, where)
+	case n < 70:
+		return g.grouped(goF, where)
+	case n < 80:
+		return g.sorted(goF, where)
+	case n < 87:
+		return g.nExtreme(goF, where)
+	case n < 94:
+		c := g.pick(keyCols)
+		return diffQuery{kind: "valuecounts", goExpr: fmt.Sprintf("fr(%s.ValueCounts(%q).Head(30))", goF, c),
+			sql:   fmt.Sprintf("SELECT %s, count(*) AS n FROM awards WHERE %s GROUP BY 1 ORDER BY n DESC, 1 NULLS LAST LIMIT 30", sqlIdent(c), where),
+			rules: []cmpRule{cmpExact, cmpExact}}
+	default:
+		c := g.pick(filterCols)
+		return diffQuery{kind: "unique", goExpr: fmt.Sprintf("fr(%s.Unique(%q).Head(40))", goF, c),
+			sql:   fmt.Sprintf("SELECT DISTINCT %s FROM awards WHERE %s ORDER BY 1 NULLS LAST LIMIT 40", sqlIdent(c), where),
+			rules: []cmpRule{cmpExact}}
+	}
+}
+
+// filters returns a chain of 0 to 3 Where calls and the SQL condition.
+func (g *queryGen) filters() (goF, where string) {
+	goF, conds := "award_data.All()", []string{"TRUE"}
+	for range g.r.IntN(4) {
+		c := g.pick(filterCols)
+		goOp, goVal, cond := g.condition(c)
+		goF += fmt.Sprintf(".Where(%q, %q, %s)", c, goOp, goVal)
+		conds = append(conds, cond)
+	}
+	return goF, strings.Join(conds, " AND ")
+}
+
+// condition draws an operator and a value for column c: the Go operator
+// and value, and the SQL condition, which is NULL (not true) on a null
+// field for every comparison, as award_data's are.
+func (g *queryGen) condition(c string) (goOp, goVal, cond string) {
+	col := sqlIdent(c)
+	kind := diffColumns[c]
+	if g.r.IntN(12) == 0 {
+		if g.r.IntN(2) == 0 {
+			return "is null", "nil", col + " IS NULL"
+		}
+		return "not null", "nil", col + " IS NOT NULL"
+	}
+	switch kind {
+	case kText, kCat:
+		ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between", "contains", "not contains", "prefix", "suffix", "matches"}
+		op := ops[g.r.IntN(len(ops))]
+		v := g.pick(g.pools[c])
+		if miss, ok := categoryMiss[c]; ok && g.r.IntN(8) == 0 {
+			v = miss
+		}
+		switch op {
+		case "==", "!=", "<", "<=", ">", ">=":
+			if strings.Contains(op, "<") || strings.Contains(op, ">") {
+				v = g.cut(v)
+			}
+			sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
+			if sqlOp == "" {
+				sqlOp = op
+			}
+			return op, strconv.Quote(v), fmt.Sprintf("%s %s %s", col, sqlOp, sqlString(v))
+		case "in", "not in":
+			list := []string{v}
+			for range g.r.IntN(3) {
+				list = append(list, g.pick(g.pools[c]))
+			}
+			var goL, sqlL []string
+			for _, s := range list {
+				goL = append(goL, strconv.Quote(s))
+				sqlL = append(sqlL, sqlString(s))
+			}
+			not := map[string]string{"in": "", "not in": "NOT "}[op]
+			return op, "[]string{" + strings.Join(goL, ", ") + "}", fmt.Sprintf("%s %sIN (%s)", col, not, strings.Join(sqlL, ", "))
+		case "between":
+			a, b := g.cut(v), g.cut(g.pick(g.pools[c]))
+			if a > b {
+				a, b = b, a
+			}
+			return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s BETWEEN %s AND %s", col, sqlString(a), sqlString(b))
+		case "contains", "not contains", "prefix", "suffix":
+			s := g.piece(v, op)
+			var cond string
+			lower := fmt.Sprintf("lower(%s)", col)
+			switch op {
+			case "contains":
+				cond = fmt.Sprintf("contains(%s, lower(%s))", lower, sqlString(s))
+			case "not contains":
+				cond = fmt.Sprintf("NOT contains(%s, lower(%s))", lower, sqlString(s))
+			case "prefix":
+				cond = fmt.Sprintf("starts_with(%s, lower(%s))", lower, sqlString(s))
+			case "suffix":
+				cond = fmt.Sprintf("ends_with(%s, lower(%s))", lower, sqlString(s))
+			}
+			return op, strconv.Quote(s), cond
+		default: // matches
+			re := g.pick(regexps)
+			return op, "`" + re + "`", fmt.Sprintf("regexp_matches(%s, %s)", col, sqlString(re))
+		}
+	case kInt, kFloat:
+		ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between"}
+		op := ops[g.r.IntN(len(ops))]
+		num := func() string {
+			s := g.pick(g.pools[c])
+			if kind == kInt {
+				n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+				if err != nil {
+					return "0"
+				}
+				switch g.r.IntN(6) {
+				case 0:
+					n += int64(g.r.IntN(5)) - 2
+				case 1:
+					if op != "in" && op != "not in" && op != "between" {
+						return strconv.FormatInt(n, 10) + ".5"
+					}
+				}
+				return strconv.FormatInt(n, 10)
+			}
+			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil {
+				return "0.0"
+			}
+			if g.r.IntN(3) == 0 {
+				f = math.Round(f/1000) * 1000
+			}
+			s = strconv.FormatFloat(f, 'g', -1, 64)
+			if !strings.ContainsAny(s, ".e") {
+				s += ".0"
+			}
+			return s
+		}
+		goType := map[colKind]string{kInt: "[]int", kFloat: "[]float64"}[kind]
+		switch op {
+		case "in", "not in":
+			list := []string{num(), num()}
+			if g.r.IntN(2) == 0 {
+				list = append(list, num())
+			}
+			not := map[string]string{"in": "", "not in": "NOT "}[op]
+			return op, goType + "{" + strings.Join(list, ", ") + "}", fmt.Sprintf("%s %sIN (%s)", col, not, strings.Join(list, ", "))
+		case "between":
+			a, b := num(), num()
+			fa, _ := strconv.ParseFloat(a, 64)
+			fb, _ := strconv.ParseFloat(b, 64)
+			if fa > fb {
+				a, b = b, a
+			}
+			return op, fmt.Sprintf("%s{%s, %s}", goType, a, b), fmt.Sprintf("%s BETWEEN %s AND %s", col, a, b)
+		default:
+			v := num()
+			sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
+			if sqlOp == "" {
+				sqlOp = op
+			}
+			return op, v, fmt.Sprintf("%s %s %s", col, sqlOp, v)
+		}
+	default: // kDate
+		ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between"}
+		op := ops[g.r.IntN(len(ops))]
+		date := func() string { return g.pick(g.pools[c]) }
+		switch op {
+		case "in", "not in":
+			a, b := date(), date()
+			not := map[string]string{"in": "", "not in": "NOT "}[op]
+			return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s %sIN (DATE '%s', DATE '%s')", col, not, a, b)
+		case "between":
+			a, b := date(), date()
+			if a > b {
+				a, b = b, a
+			}
+			return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s BETWEEN DATE '%s' AND DATE '%s'", col, a, b)
+		default:
+			v := date()
+			sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
+			if sqlOp == "" {
+				sqlOp = op
+			}
+			return op, strconv.Quote(v), fmt.Sprintf("%s %s DATE '%s'", col, sqlOp, v)
+		}
+	}
+}
+
+// cut sometimes shortens a text value to a prefix, so that range
+// comparisons fall between values as well as on them.
+func (g *queryGen) cut(v string) string {
+	if len(v) > 2 && g.r.IntN(2) == 0 {
+		return v[:1+g.r.IntN(len(v)-1)]
+	}
+	return v
+}
+
+// piece takes a short ASCII piece of v for contains/prefix/suffix, with
+// its letters' case changed at random (the operators ignore case).
+func (g *queryGen) piece(v, op string) string {
+	if !isASCII(v) {
+		return "ü"
+	}
+	n := 1 + g.r.IntN(min(5, len(v)))
+	var s string
+	switch op {
+	case "prefix":
+		s = v[:n]
+	case "suffix":
+		s = v[len(v)-n:]
+	default:
+		at := g.r.IntN(len(v) - n + 1)
+		s = v[at : at+n]
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if g.r.IntN(2) == 0 {
+			switch {
+			case c >= 'a' && c <= 'z':
+				b[i] = c - 32
+			case c >= 'A' && c <= 'Z':
+				b[i] = c + 32
+			}
+		}
+	}
+	return string(b)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *queryGen) scalar(goF, where string) diffQuery {
+	c := g.pick(numCols)
+	col := sqlIdent(c)
+	q := diffQuery{kind: "scalar"}
+	switch g.r.IntN(7) {
+	case 0:
+		q.goExpr, q.sql, q.rules = fmt.Sprintf("fl(%s.Sum(%q))", goF, c), fmt.Sprintf("SELECT coalesce(sum(%s), 0) FROM awards WHERE %s", col, where), []cmpRule{cmpCents}
+	case 1:
+		q.goExpr, q.sql, q.rules = fmt.Sprintf("fl(%s.Mean(%q))", goF, c), fmt.Sprintf("SELECT avg(%s) FROM awards WHERE %s", col, where), []cmpRule{cmpRel}
+	case 2:
+		q.goExpr, q.sql, q.rules = fmt.Sprintf("fl(%s.Median(%q))", goF, c), fmt.Sprintf("SELECT quantile_cont(%s, 0.5) FROM awards WHERE %s", col, where), []cmpRule{cmpQuantile}
+	case 3:
+		p := quantiles[g.r.IntN(len(quantiles))]
+		q.goExpr, q.sql, q.rules = fmt.Sprintf("fl(%s.Quantile(%q, %v))", goF, c, p), fmt.Sprintf("SELECT quantile_cont(%s, %v) FROM awards WHERE %s", col, p, where), []cmpRule{cmpQuantile}
+	case 4:
+		q.goExpr, q.sql, q.rules = fmt.Sprintf("fl(%s.Min(%q))", goF, c), fmt.Sprintf("SELECT min(%s) FROM awards WHERE %s", col, where), []cmpRule{cmpExact}
+	case 5:
+		q.goExpr, q.sql, q.rules = fmt.Sprintf("fl(%s.Max(%q))", goF, c), fmt.Sprintf("SELECT max(%s) FROM awards WHERE %s", col, where), []cmpRule{cmpExact}
+	default:
+		c = g.pick(filterCols)
+		q.goExpr, q.sql, q.rules = fmt.Sprintf("fi(%s.CountDistinct(%q))", goF, c), fmt.Sprintf("SELECT count(DISTINCT %s) FROM awards WHERE %s", sqlIdent(c), where), []cmpRule{cmpExact}
+	}
+	return q
+}
+
+// aggStat is one statistic of Agg: its Go spelling, its SQL and rule.
+func (g *queryGen) aggStat() (goStat, sql string, rule cmpRule) {
+	c := g.pick(numCols)
+	col := sqlIdent(c)
+	switch g.r.IntN(13) {
+	case 0:
+		return "count()", "count(*)", cmpExact
+	case 1:
+		c = g.pick(filterCols)
+		return fmt.Sprintf("count(%s)", c), fmt.Sprintf("count(%s)", sqlIdent(c)), cmpExact
+	case 2:
+		return fmt.Sprintf("sum(%s)", c), fmt.Sprintf("coalesce(sum(%s), 0)", col), cmpCents
+	case 3:
+		return fmt.Sprintf("mean(%s)", c), fmt.Sprintf("avg(%s)", col), cmpRel
+	case 4:
+		return fmt.Sprintf("median(%s)", c), fmt.Sprintf("quantile_cont(%s, 0.5)", col), cmpQuantile
+	case 5:
+		c = g.pick(minMaxCols)
+		return fmt.Sprintf("min(%s)", c), fmt.Sprintf("min(%s)", sqlIdent(c)), cmpExact
+	case 6:
+		c = g.pick(minMaxCols)
+		return fmt.Sprintf("max(%s)", c), fmt.Sprintf("max(%s)", sqlIdent(c)), cmpExact
+	case 7:
+		return fmt.Sprintf("std(%s)", c), fmt.Sprintf("stddev_samp(%s)", col), cmpRel
+	case 8:
+		return fmt.Sprintf("var(%s)", c), fmt.Sprintf("var_samp(%s)", col), cmpRel
+	case 9:
+		c = g.pick(filterCols)
+		return fmt.Sprintf("nunique(%s)", c), fmt.Sprintf("count(DISTINCT %s)", sqlIdent(c)), cmpExact
+	case 10:
+		c = g.pick(filterCols)
+		return fmt.Sprintf("first(%s)", c), fmt.Sprintf("arg_min(%s, __row) FILTER (WHERE %s IS NOT NULL)", sqlIdent(c), sqlIdent(c)), cmpExact
+	case 11:
+		c = g.pick(filterCols)
+		return fmt.Sprintf("last(%s)", c), fmt.Sprintf("arg_max(%s, __row) FILTER (WHERE %s IS NOT NULL)", sqlIdent(c), sqlIdent(c)), cmpExact
+	default:
+		p := quantiles[g.r.IntN(len(quantiles))]
+		return fmt.Sprintf("quantile(%s, %v)", c, p), fmt.Sprintf("quantile_cont(%s, %v)", col, p), cmpQuantile
+	}
+}
+
+func (g *queryGen) grouped(goF, where string) diffQuery {
+	keys := []string{g.pick(keyCols)}
+	if g.r.IntN(3) == 0 {
+		if k := g.pick(keyCols); k != keys[0] {
+			keys = append(keys, k)
+		}
+	}
+	var goKeys, sqlKeys, order []string
+	rules := []cmpRule{}
+	for _, k := range keys {
+		goKeys = append(goKeys, strconv.Quote(k))
+		sqlKeys = append(sqlKeys, sqlIdent(k))
+		order = append(order, sqlIdent(k)+" NULLS LAST")
+		rules = append(rules, cmpExact)
+	}
+	q := diffQuery{kind: "groupby"}
+	var goAgg string
+	var sqlAggs []string
+	c := g.pick(numCols)
+	col := sqlIdent(c)
+	switch g.r.IntN(11) {
+	case 0:
+		goAgg, sqlAggs, rules = "Count()", []string{"count(*)"}, append(rules, cmpExact)
+	case 1:
+		c2 := g.pick(numCols)
+		if c2 == c {
+			goAgg, sqlAggs, rules = fmt.Sprintf("Sum(%q)", c), []string{fmt.Sprintf("coalesce(sum(%s), 0)", col)}, append(rules, cmpCents)
+		} else {
+			goAgg = fmt.Sprintf("Sum(%q, %q)", c, c2)
+			sqlAggs = []string{fmt.Sprintf("coalesce(sum(%s), 0)", col), fmt.Sprintf("coalesce(sum(%s), 0)", sqlIdent(c2))}
+			rules = append(rules, cmpCents, cmpCents)
+		}
+	case 2:
+		goAgg, sqlAggs, rules = fmt.Sprintf("Mean(%q)", c), []string{fmt.Sprintf("avg(%s)", col)}, append(rules, cmpRel)
+	case 3:
+		goAgg, sqlAggs, rules = fmt.Sprintf("Median(%q)", c), []string{fmt.Sprintf("quantile_cont(%s, 0.5)", col)}, append(rules, cmpQuantile)
+	case 4:
+		p := quantiles[g.r.IntN(len(quantiles))]
+		goAgg, sqlAggs, rules = fmt.Sprintf("Quantile(%q, %v)", c, p), []string{fmt.Sprintf("quantile_cont(%s, %v)", col, p)}, append(rules, cmpQuantile)
+	case 5:
+		c = g.pick(minMaxCols)
+		goAgg, sqlAggs, rules = fmt.Sprintf("Min(%q)", c), []string{fmt.Sprintf("min(%s)", sqlIdent(c))}, append(rules, cmpExact)
+	case 6:
+		c = g.pick(minMaxCols)
+		goAgg, sqlAggs, rules = fmt.Sprintf("Max(%q)", c), []string{fmt.Sprintf("max(%s)", sqlIdent(c))}, append(rules, cmpExact)
+	case 7:
+		c = g.pick(filterCols)
+		goAgg, sqlAggs, rules = fmt.Sprintf("CountDistinct(%q)", c), []string{fmt.Sprintf("count(DISTINCT %s)", sqlIdent(c))}, append(rules, cmpExact)
+	case 8:
+		sc := g.pick(filterCols)
+		goOp, goVal, cond := g.condition(sc)
+		goAgg = fmt.Sprintf("Share(%q, %q, %s)", sc, goOp, goVal)
+		sqlAggs = []string{"count(*)", fmt.Sprintf("avg(CASE WHEN %s THEN 1.0 ELSE 0.0 END)", cond)}
+		rules = append(rules, cmpExact, cmpRel)
+	default:
+		var stats []string
+		for range 1 + g.r.IntN(4) {
+			s, sql, rule := g.aggStat()
+			if slices.Contains(stats, strconv.Quote(s)) {
+				continue // two result columns of one name are an error
+			}
+			stats = append(stats, strconv.Quote(s))
+			sqlAggs = append(sqlAggs, sql)
+			rules = append(rules, rule)
+		}
+		goAgg = "Agg(" + strings.Join(stats, ", ") + ")"
+		if g.r.IntN(4) == 0 {
+			// Agg without GroupBy: one row.
+			q.kind = "agg"
+			q.goExpr = fmt.Sprintf("fr(%s.%s)", goF, goAgg)
+			q.sql = fmt.Sprintf("SELECT %s FROM awards WHERE %s", strings.Join(sqlAggs, ", "), where)
+			q.rules = rules[len(keys):]
+			return q
+		}
+	}
+	limit := 60
+	q.goExpr = fmt.Sprintf("fr(%s.GroupBy(%s).%s.Head(%d))", goF, strings.Join(goKeys, ", "), goAgg, limit)
+	q.sql = fmt.Sprintf("SELECT %s, %s FROM awards WHERE %s GROUP BY ALL ORDER BY %s LIMIT %d",
+		strings.Join(sqlKeys, ", "), strings.Join(sqlAggs, ", "), where, strings.Join(order, ", "), limit)
+	q.rules = rules
+	return q
+}
+
+func (g *queryGen) sorted(goF, where string) diffQuery {
+	var goArgs, order, sel []string
+	for range 1 + g.r.IntN(2) {
+		c := g.pick(sortCols)
+		if slices.Contains(sel, sqlIdent(c)) {
+			continue
+		}
+		sel = append(sel, sqlIdent(c))
+		desc := g.r.IntN(2) == 0
+		switch {
+		case !desc:
+			goArgs = append(goArgs, strconv.Quote(c))
+			order = append(order, sqlIdent(c)+" ASC NULLS LAST")
+		default:
+			switch g.r.IntN(3) {
+			case 0:
+				goArgs = append(goArgs, strconv.Quote("-"+c))
+			case 1:
+				goArgs = append(goArgs, strconv.Quote(c), "award_data.Descending")
+			default:
+				goArgs = append(goArgs, strconv.Quote(c), "false")
+			}
+			order = append(order, sqlIdent(c)+" DESC NULLS LAST")
+		}
+	}
+	var goSel []string
+	for _, s := range sel {
+		goSel = append(goSel, strconv.Quote(strings.Trim(s, `"`)))
+	}
+	// The contract number tells tied rows apart: ties keep file order.
+	goSel = append(goSel, `"Contract"`)
+	sel = append(sel, `"Contract"`)
+	n := 1 + g.r.IntN(40)
+	rules := make([]cmpRule, len(sel))
+	return diffQuery{kind: "sort",
+		goExpr: fmt.Sprintf("fr(%s.Sort(%s).Select(%s).Head(%d))", goF, strings.Join(goArgs, ", "), strings.Join(goSel, ", "), n),
+		sql:    fmt.Sprintf("SELECT %s FROM awards WHERE %s ORDER BY %s, __row LIMIT %d", strings.Join(sel, ", "), where, strings.Join(order, ", "), n),
+		rules:  rules}
+}
+
+func (g *queryGen) nExtreme(goF, where string) diffQuery {
+	c := g.pick([]string{"Award Amount", "Award Year", "Number Employees", "Solicitation Year"})
+	n := 1 + g.r.IntN(25)
+	fn, dir := "NLargest", "DESC"
+	if g.r.IntN(2) == 0 {
+		fn, dir = "NSmallest", "ASC"
+	}
+	return diffQuery{kind: strings.ToLower(fn),
+		goExpr: fmt.Sprintf("fr(%s.%s(%d, %q).Select(%q, \"Contract\"))", goF, fn, n, c, c),
+		sql: fmt.Sprintf("SELECT %s, \"Contract\" FROM awards WHERE %s AND %s IS NOT NULL ORDER BY %s %s, __row LIMIT %d",
+			sqlIdent(c), where, sqlIdent(c), sqlIdent(c), dir, n),
+		rules: []cmpRule{cmpExact, cmpExact}}
+}
+
+// ---- running the engines ----
+
+// sbirPrelude is the start of the program `sbir-kernel run` runs: q runs
+// one query and prints "N\tOK\tANSWER" or "N\tERR\tMESSAGE" on one line.
+// A frame's answer is its column names, a tab, and its ToJSON.
+const sbirPrelude = `func q(i int, fn func() string) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Printf("%d\tERR\t%s\n", i, strings.ReplaceAll(fmt.Sprint(r), "\n", " "))
+		}
+	}()
+	fmt.Printf("%d\tOK\t%s\n", i, fn())
+}
+func fr(f award_data.Frame) string {
+	if err := f.Err(); err != nil {
+		panic(err)
+	}
+	return f.Columns().String() + "\t" + f.ToJSON()
+}
+func fl(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func fi(v int) string     { return strconv.Itoa(v) }
+`
+
+// answer is one engine's answer to one query: a table of cells (nil for
+// null), or an error.
+type answer struct {
+	err  string
+	rows [][]any
+}
+
+func runSbir(ctx context.Context, t *testing.T, bin, dir, csvPath string, queries []diffQuery) []answer {
+	t.Helper()
+	var prog strings.Builder
+	prog.WriteString(sbirPrelude)
+	for i, q := range queries {
+		fmt.Fprintf(&prog, "q(%d, func() string { return %s })\n", i, q.goExpr)
+	}
+	progPath := filepath.Join(dir, "queries.go")
+	if err := os.WriteFile(progPath, []byte(prog.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, bin, "run", "--json", "-max-code-bytes", "4MiB", "-max-output-bytes", "64MiB", "-cell-timeout", "3m", progPath)
+	cmd.Env = append(os.Environ(), "SBIR_CSV_PATH="+csvPath, "SBIR_CACHE_DIR="+filepath.Join(dir, "cache"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sbir-kernel run %s: %v\n%s\n%s", progPath, err, out, stderr.String())
+	}
+	t.Logf("sbir-kernel run: %d queries in %v (conversion included)", len(queries), time.Since(start).Round(time.Millisecond))
+	var res struct {
+		Success bool   `json:"success"`
+		Stdout  string `json:"stdout"`
+		Error   any    `json:"error"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("sbir-kernel run --json: %v\n%s", err, out)
+	}
+	if !res.Success {
+		t.Fatalf("sbir-kernel run failed: %v\n%s", res.Error, res.Stdout)
+	}
+	answers := make([]answer, len(queries))
+	got := 0
+	for _, line := range strings.Split(strings.TrimSuffix(res.Stdout, "\n"), "\n") {
+		parts := strings.SplitN(line, "\t", 3)
+		i, err := strconv.Atoi(parts[0])
+		if err != nil || len(parts) != 3 || i < 0 || i >= len(queries) {
+			t.Fatalf("sbir-kernel run: unexpected output line %q", line)
+		}
+		got++
+		if parts[1] == "ERR" {
+			answers[i].err = parts[2]
+			continue
+		}
+		answers[i].rows = parseSbirAnswer(parts[2])
+		if answers[i].rows == nil {
+			answers[i].err = "unreadable answer " + parts[2]
+		}
+	}
+	if got != len(queries) {
+		t.Fatalf("sbir-kernel run answered %d of %d queries", got, len(queries))
+	}
+	return answers
+}
+
+// parseSbirAnswer reads a scalar ("NaN" is null) or "COLUMNS\tJSON".
+func parseSbirAnswer(s string) [][]any {
+	cols, records, isFrame := strings.Cut(s, "\t")
+	if !isFrame {
+		if s == "NaN" {
+			return [][]any{{nil}}
+		}
+		return [][]any{{json.Number(s)}}
+	}
+	var names []string
+	if err := json.Unmarshal([]byte(cols), &names); err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(records))
+	dec.UseNumber()
+	var recs []map[string]any
+	if err := dec.Decode(&recs); err != nil {
+		return nil
+	}
+	rows := [][]any{}
+	for _, rec := range recs {
+		row := make([]any, len(names))
+		for j, n := range names {
+			row[j] = rec[n]
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func runDuckDB(ctx context.Context, t *testing.T, nodeDir, dir, csvPath string, header []string, queries []diffQuery) []answer {
+	t.Helper()
+	// DuckDB refuses invalid UTF-8; it reads a copy with the bytes
+	// replaced as the conversion documents.
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(data) {
+		csvPath = filepath.Join(dir, "awards-utf8.csv")
+		if err := os.WriteFile(csvPath, []byte(fixUTF8(string(data))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	job := struct {
+		Setup   []string `json:"setup"`
+		Queries []string `json:"queries"`
+	}{Setup: duckSetup(csvPath, header)}
+	for _, q := range queries {
+		job.Queries = append(job.Queries, q.sql)
+	}
+	data, err = json.Marshal(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobPath := filepath.Join(dir, "duckdb-job.json")
+	if err := os.WriteFile(jobPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("differential.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, "node", script, nodeDir, jobPath)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node differential.mjs: %v\n%s", err, stderr.String())
+	}
+	t.Logf("DuckDB: load and %d queries in %v", len(queries), time.Since(start).Round(time.Millisecond))
+	answers := make([]answer, len(queries))
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	for range queries {
+		var line struct {
+			I     int     `json:"i"`
+			Rows  [][]any `json:"rows"`
+			Error string  `json:"error"`
+		}
+		if err := dec.Decode(&line); err != nil {
+			t.Fatalf("node differential.mjs output: %v\n%s", err, out)
+		}
+		answers[line.I] = answer{err: line.Error, rows: line.Rows}
+	}
+	return answers
+}
+
+// ---- comparing ----
+
+// compareAnswers returns "" when the answers agree under q's rules, else
+// what differs first (and how many rows differ).
+func compareAnswers(q diffQuery, s, d answer) string {
+	if s.err != "" || d.err != "" {
+		return fmt.Sprintf("award_data error %q, DuckDB error %q", s.err, d.err)
+	}
+	if len(s.rows) != len(d.rows) {
+		return fmt.Sprintf("award_data gave %d rows, DuckDB %d (first rows: %v / %v)", len(s.rows), len(d.rows), head(s.rows), head(d.rows))
+	}
+	var first string
+	bad := 0
+	for r := range s.rows {
+		if len(s.rows[r]) != len(q.rules) || len(d.rows[r]) != len(q.rules) {
+			return fmt.Sprintf("row %d: award_data has %d columns, DuckDB %d, want %d", r, len(s.rows[r]), len(d.rows[r]), len(q.rules))
+		}
+		for c, rule := range q.rules {
+			if !sameCell(rule, s.rows[r][c], d.rows[r][c]) {
+				bad++
+				if first == "" {
+					first = fmt.Sprintf("row %d column %d: award_data %v, DuckDB %v (rows: %v / %v)", r, c, show(s.rows[r][c]), show(d.rows[r][c]), s.rows[r], d.rows[r])
+				}
+			}
+		}
+	}
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d cells differ; first: %s", bad, first)
+}
+
+// trivial reports an answer with no rows or a single 0 or null.
+func trivial(a answer) bool {
+	if len(a.rows) == 0 {
+		return true
+	}
+	if len(a.rows) == 1 && len(a.rows[0]) == 1 {
+		f, ok := number(a.rows[0][0])
+		return a.rows[0][0] == nil || isNaN(a.rows[0][0]) || ok && f == 0
+	}
+	return false
+}
+
+func head(rows [][]any) [][]any { return rows[:min(3, len(rows))] }
+
+func show(v any) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", fmt.Sprint(v))
+}
+
+// number reads a cell as a float64: JSON numbers, and DuckDB's integer
+// strings (exact beyond 2^53) when the other side is a number.
+func number(v any) (float64, bool) {
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = string(x)
+	case string:
+		s = x
+	default:
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+// isNaN reports a NaN cell: award_data's scalar statistics give NaN where
+// SQL gives NULL, and both mean "no values".
+func isNaN(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x) == "NaN"
+	case string:
+		return x == "NaN"
+	}
+	return false
+}
+
+func sameCell(rule cmpRule, a, b any) bool {
+	if isNaN(a) {
+		a = nil
+	}
+	if isNaN(b) {
+		b = nil
+	}
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	if _, num := a.(json.Number); !num {
+		// Text, categories and dates: the same text.
+		return fmt.Sprint(a) == fmt.Sprint(b)
+	}
+	fa, okA := number(a)
+	fb, okB := number(b)
+	if !okA || !okB {
+		return false
+	}
+	diff, scale := math.Abs(fa-fb), math.Max(math.Abs(fa), math.Abs(fb))
+	switch rule {
+	case cmpCents:
+		return diff <= 0.005
+	case cmpRel:
+		return diff <= 1e-9*scale
+	case cmpQuantile:
+		return diff <= 1e-12*scale
+	}
+	return fa == fb
+}
