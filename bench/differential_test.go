@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -40,8 +41,12 @@ const (
 // TestDifferentialDuckDB compares award_data with DuckDB on generated
 // queries: Where with every documented operator over text, category,
 // int, float and date columns, scalar statistics, GroupBy with one or two
-// keys and every aggregation (Agg's statistics included), Sort with ties,
-// NLargest/NSmallest, ValueCounts and Unique.
+// keys and every aggregation (Agg's statistics included), Where and Sort
+// on grouped results, Compute, Sort with ties, NLargest/NSmallest,
+// ValueCounts and Unique, some starting from a Slice of the rows. A
+// mismatch names the query in Go and in SQL. SBIR_DIFF_SEED and
+// SBIR_DIFF_QUERIES run other or more queries; SBIR_DIFF_SHOW=1 logs
+// every query with its answer.
 func TestDifferentialDuckDB(t *testing.T) {
 	if os.Getenv("SBIR_E2E") != "1" {
 		t.Skip("skipping: the differential test runs sbir-kernel and DuckDB (Node); set SBIR_E2E=1 to run it (CI does)")
@@ -310,7 +315,7 @@ func duckSetup(csvPath string, header []string) []string {
 	for _, h := range header {
 		source[canonical(h)] = h
 	}
-	for _, name := range slices.Sorted(mapKeys(diffColumns)) {
+	for _, name := range slices.Sorted(maps.Keys(diffColumns)) {
 		q := sqlIdent(name)
 		src, ok := source[name]
 		if !ok {
@@ -330,16 +335,6 @@ func duckSetup(csvPath string, header []string) []string {
 		}
 	}
 	return append(setup, "CREATE TABLE awards AS SELECT rowid AS __row, "+strings.Join(cols, ", ")+" FROM raw")
-}
-
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -393,8 +388,12 @@ func (g *queryGen) query() diffQuery {
 			sql: "SELECT count(*) FROM awards WHERE " + where, rules: []cmpRule{cmpExact}}
 	case n < 27:
 		return g.scalar(goF, where)
-	case n < 70:
+	case n < 62:
 		return g.grouped(goF, where)
+	case n < 66:
+		return g.having(goF, where)
+	case n < 70:
+		return g.compute(goF, where)
 	case n < 80:
 		return g.sorted(goF, where)
 	case n < 87:
@@ -415,6 +414,16 @@ func (g *queryGen) query() diffQuery {
 // filters returns a chain of 0 to 3 Where calls and the SQL condition.
 func (g *queryGen) filters() (goF, where string) {
 	goF, conds := "award_data.All()", []string{"TRUE"}
+	if g.r.IntN(6) == 0 {
+		// A slice first: the filters and statistics then start from a
+		// selection of rows rather than all of them.
+		a, b := g.r.IntN(diffRows), g.r.IntN(diffRows)
+		if a > b {
+			a, b = b, a
+		}
+		goF = fmt.Sprintf("award_data.Slice(%d, %d)", a, b)
+		conds = append(conds, fmt.Sprintf("__row >= %d AND __row < %d", a, b))
+	}
 	for range g.r.IntN(4) {
 		c := g.pick(filterCols)
 		goOp, goVal, cond := g.condition(c)
@@ -579,7 +588,11 @@ func (g *queryGen) condition(c string) (goOp, goVal, cond string) {
 // comparisons fall between values as well as on them.
 func (g *queryGen) cut(v string) string {
 	if len(v) > 2 && g.r.IntN(2) == 0 {
-		return v[:1+g.r.IntN(len(v)-1)]
+		n := 1 + g.r.IntN(len(v)-1)
+		for !utf8.RuneStart(v[n]) {
+			n-- // cut between characters: the literal stays valid UTF-8
+		}
+		return v[:n]
 	}
 	return v
 }
@@ -771,6 +784,58 @@ func (g *queryGen) grouped(goF, where string) diffQuery {
 		strings.Join(sqlKeys, ", "), strings.Join(sqlAggs, ", "), where, strings.Join(order, ", "), limit)
 	q.rules = rules
 	return q
+}
+
+// having filters and sorts a grouped result: Where and Sort on a frame
+// the engine computed rather than on the award data.
+func (g *queryGen) having(goF, where string) diffQuery {
+	k := g.pick(keyCols)
+	op := g.pick([]string{">=", ">", "<", "==", "!="})
+	n := 1 + g.r.IntN(40)
+	sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
+	if sqlOp == "" {
+		sqlOp = op
+	}
+	return diffQuery{kind: "having",
+		goExpr: fmt.Sprintf("fr(%s.GroupBy(%q).Count().Where(\"Count\", %q, %d).Sort(\"-Count\").Head(40))", goF, k, op, n),
+		sql: fmt.Sprintf("SELECT %s, count(*) AS n FROM awards WHERE %s GROUP BY ALL HAVING count(*) %s %d ORDER BY n DESC, %s NULLS LAST LIMIT 40",
+			sqlIdent(k), where, sqlOp, n, sqlIdent(k)),
+		rules: []cmpRule{cmpExact, cmpExact}}
+}
+
+// compute derives a column with Compute (a null on either side or a
+// division by zero is null; int op int stays int for + - *) and
+// aggregates or filters it.
+func (g *queryGen) compute(goF, where string) diffQuery {
+	left := g.pick(numCols)
+	op := g.pick([]string{"+", "-", "*", "/"})
+	var goRight, sqlRight string
+	if g.r.IntN(2) == 0 {
+		r := g.pick(numCols)
+		goRight, sqlRight = strconv.Quote(r), sqlIdent(r)
+	} else {
+		v := g.pick([]string{"0", "1", "3", "1000", "2.5", "-7"})
+		goRight, sqlRight = v, v
+	}
+	l := sqlIdent(left)
+	x := fmt.Sprintf("(%s %s %s)", l, op, sqlRight)
+	if op == "/" {
+		x = fmt.Sprintf("(CASE WHEN %s = 0 THEN NULL ELSE CAST(%s AS DOUBLE) / %s END)", sqlRight, l, sqlRight)
+	}
+	goF = fmt.Sprintf("%s.Compute(\"X\", %q, %q, %s)", goF, left, op, goRight)
+	if g.r.IntN(2) == 0 {
+		k := g.pick(keyCols)
+		return diffQuery{kind: "compute",
+			goExpr: fmt.Sprintf("fr(%s.GroupBy(%q).Agg(\"sum(X)\", \"mean(X)\", \"count(X)\", \"max(X)\").Head(60))", goF, k),
+			sql: fmt.Sprintf("SELECT %s, coalesce(sum(%s), 0), avg(%s), count(%s), max(%s) FROM awards WHERE %s GROUP BY ALL ORDER BY 1 NULLS LAST LIMIT 60",
+				sqlIdent(k), x, x, x, x, where),
+			rules: []cmpRule{cmpExact, cmpRel, cmpRel, cmpExact, cmpExact}}
+	}
+	v := g.pick([]string{"0", "100", "1e5", "-3", "2005"})
+	return diffQuery{kind: "compute",
+		goExpr: fmt.Sprintf("fi(%s.Where(\"X\", \">\", %s).Count())", goF, v),
+		sql:    fmt.Sprintf("SELECT count(*) FROM awards WHERE %s AND %s > %s", where, x, v),
+		rules:  []cmpRule{cmpExact}}
 }
 
 func (g *queryGen) sorted(goF, where string) diffQuery {
