@@ -357,6 +357,7 @@ type diffQuery struct {
 	goExpr string    // a Go expression giving the answer as text (see sbirPrelude)
 	sql    string    // the same question in SQL
 	rules  []cmpRule // one per result column
+	pivot  *pivotSpec
 }
 
 type queryGen struct {
@@ -394,6 +395,8 @@ func (g *queryGen) query() diffQuery {
 		return g.having(goF, where)
 	case n < 70:
 		return g.compute(goF, where)
+	case n < 75:
+		return g.pivot(goF, where)
 	case n < 80:
 		return g.sorted(goF, where)
 	case n < 87:
@@ -838,6 +841,125 @@ func (g *queryGen) compute(goF, where string) diffQuery {
 		rules:  []cmpRule{cmpExact}}
 }
 
+// pivotSpec describes a Pivot query, compared as a long table: DuckDB
+// gives one row per (row value, column value) pair with rows, and per
+// margin, with the ranks of the values.
+type pivotSpec struct {
+	rows    string
+	margins bool
+	rule    cmpRule
+}
+
+var (
+	pivotRows = []string{"Agency", "Branch", "State", "Phase", "Award Year", "Number Employees", "Woman Owned", "Proposal Award Date"}
+	pivotCols = []string{"Phase", "Program", "Woman Owned", "HUBZone Owned", "Agency", "Branch", "Award Year"}
+)
+
+func (g *queryGen) pivot(goF, where string) diffQuery {
+	r, c := g.pick(pivotRows), g.pick(pivotCols)
+	for c == r {
+		c = g.pick(pivotCols)
+	}
+	margins := g.r.IntN(2) == 0
+	v := g.pick(numCols)
+	aggs := map[string]string{
+		"sum": "coalesce(sum(%s), 0)", "count": "count(%s)", "mean": "avg(%s)", "median": "quantile_cont(%s, 0.5)",
+		"min": "min(%s)", "max": "max(%s)", "nunique": "count(DISTINCT %s)",
+	}
+	rules := map[string]cmpRule{"sum": cmpCents, "count": cmpExact, "mean": cmpRel, "median": cmpQuantile, "min": cmpExact, "max": cmpExact, "nunique": cmpExact}
+	agg := g.pick([]string{"sum", "count", "mean", "median", "min", "max", "nunique", ""})
+	opts := fmt.Sprintf("Rows: %q, Columns: %q", r, c)
+	switch agg {
+	case "":
+		// The default: sum of Values.
+		agg = "sum"
+		opts += fmt.Sprintf(", Values: %q", v)
+	case "count":
+		if g.r.IntN(2) == 0 {
+			// Without Values, count counts rows; with Values, as in Agg,
+			// the column's non-null values.
+			opts += fmt.Sprintf(", Agg: %q", agg)
+			v = "*"
+			break
+		}
+		fallthrough
+	default:
+		opts += fmt.Sprintf(", Values: %q, Agg: %q", v, agg)
+	}
+	if margins {
+		opts += ", Margins: true"
+	}
+	sets := "(r, c)"
+	if margins {
+		sets = "(r, c), (r), (c), ()"
+	}
+	rc, cc := sqlIdent(r), sqlIdent(c)
+	sql := fmt.Sprintf(`SELECT CAST(r AS VARCHAR), CAST(c AS VARCHAR), grouping(r), grouping(c),
+		dense_rank() OVER (PARTITION BY grouping(r) ORDER BY r ASC NULLS LAST),
+		dense_rank() OVER (PARTITION BY grouping(c) ORDER BY c ASC NULLS LAST), %s
+		FROM (SELECT %s AS r, %s AS c, * FROM awards WHERE %s) GROUP BY GROUPING SETS (%s)`,
+		fmt.Sprintf(aggs[agg], map[bool]string{true: "*", false: sqlIdent(v)}[v == "*"]), rc, cc, where, sets)
+	return diffQuery{kind: "pivot",
+		goExpr: fmt.Sprintf("fr(%s.Pivot(award_data.PivotOptions{%s}))", goF, opts),
+		sql:    sql,
+		pivot:  &pivotSpec{rows: r, margins: margins, rule: rules[agg]}}
+}
+
+// expectPivot turns DuckDB's long answer to a Pivot query into the wide
+// table award_data documents: rows and columns sorted by value, nulls
+// last (a null column is named "(null)"), a cell without rows null, and
+// with Margins an "All" column and row.
+func expectPivot(p *pivotSpec, long [][]any) (names []string, rows [][]any) {
+	type label struct {
+		rank int
+		name any
+	}
+	rowLabels, colLabels := map[int]any{}, map[int]any{}
+	cells := map[[2]int]any{}
+	const margin = 1 << 30 // the rank of "All"
+	for _, l := range long {
+		gr, _ := number(l[2])
+		gc, _ := number(l[3])
+		rr, _ := number(l[4])
+		cr, _ := number(l[5])
+		ri, ci := int(rr), int(cr)
+		if gr == 1 {
+			ri = margin
+		} else {
+			rowLabels[ri] = l[0]
+		}
+		if gc == 1 {
+			ci = margin
+		} else {
+			name := l[1]
+			if name == nil {
+				name = "(null)"
+			}
+			colLabels[ci] = name
+		}
+		cells[[2]int{ri, ci}] = l[6]
+	}
+	rowRanks := slices.Sorted(maps.Keys(rowLabels))
+	colRanks := slices.Sorted(maps.Keys(colLabels))
+	if p.margins {
+		rowRanks = append(rowRanks, margin)
+		colRanks = append(colRanks, margin)
+		rowLabels[margin], colLabels[margin] = "All", "All"
+	}
+	names = []string{p.rows}
+	for _, c := range colRanks {
+		names = append(names, fmt.Sprint(colLabels[c]))
+	}
+	for _, r := range rowRanks {
+		row := []any{rowLabels[r]}
+		for _, c := range colRanks {
+			row = append(row, cells[[2]int{r, c}])
+		}
+		rows = append(rows, row)
+	}
+	return names, rows
+}
+
 func (g *queryGen) sorted(goF, where string) diffQuery {
 	var goArgs, order, sel []string
 	for range 1 + g.r.IntN(2) {
@@ -918,8 +1040,9 @@ func fi(v int) string     { return strconv.Itoa(v) }
 // answer is one engine's answer to one query: a table of cells (nil for
 // null), or an error.
 type answer struct {
-	err  string
-	rows [][]any
+	err   string
+	names []string // award_data's column names (frames only)
+	rows  [][]any
 }
 
 func runSbir(ctx context.Context, t *testing.T, bin, dir, csvPath string, queries []diffQuery) []answer {
@@ -967,7 +1090,7 @@ func runSbir(ctx context.Context, t *testing.T, bin, dir, csvPath string, querie
 			answers[i].err = parts[2]
 			continue
 		}
-		answers[i].rows = parseSbirAnswer(parts[2])
+		answers[i].names, answers[i].rows = parseSbirAnswer(parts[2])
 		if answers[i].rows == nil {
 			answers[i].err = "unreadable answer " + parts[2]
 		}
@@ -979,23 +1102,23 @@ func runSbir(ctx context.Context, t *testing.T, bin, dir, csvPath string, querie
 }
 
 // parseSbirAnswer reads a scalar ("NaN" is null) or "COLUMNS\tJSON".
-func parseSbirAnswer(s string) [][]any {
+func parseSbirAnswer(s string) ([]string, [][]any) {
 	cols, records, isFrame := strings.Cut(s, "\t")
 	if !isFrame {
 		if s == "NaN" {
-			return [][]any{{nil}}
+			return nil, [][]any{{nil}}
 		}
-		return [][]any{{json.Number(s)}}
+		return nil, [][]any{{json.Number(s)}}
 	}
 	var names []string
 	if err := json.Unmarshal([]byte(cols), &names); err != nil {
-		return nil
+		return nil, nil
 	}
 	dec := json.NewDecoder(strings.NewReader(records))
 	dec.UseNumber()
 	var recs []map[string]any
 	if err := dec.Decode(&recs); err != nil {
-		return nil
+		return nil, nil
 	}
 	rows := [][]any{}
 	for _, rec := range recs {
@@ -1005,7 +1128,7 @@ func parseSbirAnswer(s string) [][]any {
 		}
 		rows = append(rows, row)
 	}
-	return rows
+	return names, rows
 }
 
 func runDuckDB(ctx context.Context, t *testing.T, nodeDir, dir, csvPath string, header []string, queries []diffQuery) []answer {
@@ -1074,6 +1197,17 @@ func runDuckDB(ctx context.Context, t *testing.T, nodeDir, dir, csvPath string, 
 func compareAnswers(q diffQuery, s, d answer) string {
 	if s.err != "" || d.err != "" {
 		return fmt.Sprintf("award_data error %q, DuckDB error %q", s.err, d.err)
+	}
+	if q.pivot != nil {
+		var names []string
+		names, d.rows = expectPivot(q.pivot, d.rows)
+		if !slices.Equal(names, s.names) {
+			return fmt.Sprintf("award_data's columns are %q, DuckDB's values make %q", s.names, names)
+		}
+		q.rules = []cmpRule{cmpExact}
+		for range names[1:] {
+			q.rules = append(q.rules, q.pivot.rule)
+		}
 	}
 	if len(s.rows) != len(d.rows) {
 		return fmt.Sprintf("award_data gave %d rows, DuckDB %d (first rows: %v / %v)", len(s.rows), len(d.rows), head(s.rows), head(d.rows))
