@@ -442,6 +442,9 @@ func (g *queryGen) filters() (goF, where string) {
 func (g *queryGen) condition(c string) (goOp, goVal, cond string) {
 	col := sqlIdent(c)
 	kind := diffColumns[c]
+	if g.r.IntN(6) == 0 {
+		return g.edgeCondition(c)
+	}
 	if g.r.IntN(12) == 0 {
 		if g.r.IntN(2) == 0 {
 			return "is null", "nil", col + " IS NULL"
@@ -585,6 +588,95 @@ func (g *queryGen) condition(c string) (goOp, goVal, cond string) {
 			return op, strconv.Quote(v), fmt.Sprintf("%s %s DATE '%s'", col, sqlOp, v)
 		}
 	}
+}
+
+// edgeCondition draws a condition at an edge of the documented rules:
+// nil values, empty text, empty lists, "between" with its bounds
+// reversed, numbers beyond the int64 range or between ints, dates at the
+// ends of the calendar and time.Time values.
+func (g *queryGen) edgeCondition(c string) (goOp, goVal, cond string) {
+	col := sqlIdent(c)
+	kind := diffColumns[c]
+	switch g.r.IntN(5) {
+	case 0:
+		if g.r.IntN(2) == 0 {
+			return "==", "nil", col + " IS NULL"
+		}
+		return "!=", "nil", col + " IS NOT NULL"
+	case 1:
+		goType := map[colKind]string{kText: "[]string", kCat: "[]string", kInt: "[]int", kFloat: "[]float64", kDate: "[]string"}[kind]
+		if g.r.IntN(2) == 0 {
+			return "in", goType + "{}", "FALSE"
+		}
+		return "not in", goType + "{}", col + " IS NOT NULL"
+	}
+	switch kind {
+	case kText, kCat:
+		op := g.pick([]string{"contains", "not contains", "prefix", "suffix", "==", "!=", ">", "<=", "between"})
+		switch op {
+		case "contains":
+			return op, `""`, col + " IS NOT NULL"
+		case "not contains":
+			return op, `""`, "FALSE"
+		case "prefix", "suffix":
+			return op, `""`, col + " IS NOT NULL"
+		case "between":
+			a, b := g.pick(g.pools[c]), g.pick(g.pools[c])
+			if a < b {
+				a, b = b, a
+			}
+			return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s BETWEEN %s AND %s", col, sqlString(a), sqlString(b))
+		default:
+			sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
+			if sqlOp == "" {
+				sqlOp = op
+			}
+			return op, `""`, fmt.Sprintf("%s %s ''", col, sqlOp)
+		}
+	case kInt, kFloat:
+		op := g.pick([]string{"==", "!=", "<", "<=", ">", ">=", "between", "in"})
+		v := g.pick([]string{"1e19", "-1e19", "9223372036854775807", "-9223372036854775808", "1e300", "-1e300",
+			"0.5", "-0.5", "0", "2015.0000001", "1999.9999999", "9.2233720368547748e18", "-9.2233720368547758e18"})
+		switch op {
+		case "between":
+			w := g.pick([]string{"-1e19", "0", "2000", "1e19", "1e6"})
+			return op, fmt.Sprintf("[]float64{%s, %s}", v, w), fmt.Sprintf("%s BETWEEN %s AND %s", col, sqlNumber(v), sqlNumber(w))
+		case "in":
+			return op, fmt.Sprintf("[]float64{%s, 2015, 2015.5}", v), fmt.Sprintf("%s IN (%s, 2015, 2015.5)", col, sqlNumber(v))
+		}
+		sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
+		if sqlOp == "" {
+			sqlOp = op
+		}
+		return op, v, fmt.Sprintf("%s %s %s", col, sqlOp, sqlNumber(v))
+	default: // kDate
+		op := g.pick([]string{"==", "!=", "<", "<=", ">", ">=", "between"})
+		d := g.pick([]string{"0001-01-01", "9999-12-31", "1970-01-01", "1969-12-31", "2000-02-29", g.pick(g.pools[c])})
+		goV := strconv.Quote(d)
+		if g.r.IntN(2) == 0 {
+			tm, _ := time.Parse("2006-01-02", d)
+			goV = fmt.Sprintf("time.Date(%d, %d, %d, 0, 0, 0, 0, time.UTC)", tm.Year(), tm.Month(), tm.Day())
+		}
+		if op == "between" {
+			e := g.pick(g.pools[c])
+			return op, fmt.Sprintf("[]string{%q, %q}", e, d), fmt.Sprintf("%s BETWEEN DATE '%s' AND DATE '%s'", col, e, d)
+		}
+		sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
+		if sqlOp == "" {
+			sqlOp = op
+		}
+		return op, goV, fmt.Sprintf("%s %s DATE '%s'", col, sqlOp, d)
+	}
+}
+
+// sqlNumber writes a Go numeric literal as a DOUBLE in SQL, so that
+// DuckDB compares in floating point as award_data does with float
+// values, and keeps ints as they are.
+func sqlNumber(v string) string {
+	if strings.ContainsAny(v, ".e") {
+		return "CAST(" + v + " AS DOUBLE)"
+	}
+	return v
 }
 
 // cut sometimes shortens a text value to a prefix, so that range
