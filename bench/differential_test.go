@@ -45,7 +45,8 @@ const (
 // on grouped results, Compute, Sort with ties, NLargest/NSmallest,
 // ValueCounts and Unique, some starting from a Slice of the rows. A
 // mismatch names the query in Go and in SQL. SBIR_DIFF_SEED and
-// SBIR_DIFF_QUERIES run other or more queries; SBIR_DIFF_SHOW=1 logs
+// SBIR_DIFF_QUERIES run other or more queries, SBIR_DIFF_DATA_SEED on
+// other data; SBIR_DIFF_SHOW=1 logs
 // every query with its answer.
 func TestDifferentialDuckDB(t *testing.T) {
 	if os.Getenv("SBIR_E2E") != "1" {
@@ -79,6 +80,12 @@ func TestDifferentialDuckDB(t *testing.T) {
 			t.Fatalf("SBIR_DIFF_SEED: %v", err)
 		}
 	}
+	dataSeed := uint64(diffDataSeed)
+	if v := os.Getenv("SBIR_DIFF_DATA_SEED"); v != "" {
+		if dataSeed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("SBIR_DIFF_DATA_SEED: %v", err)
+		}
+	}
 	if v := os.Getenv("SBIR_DIFF_QUERIES"); v != "" {
 		if count, err = strconv.Atoi(v); err != nil {
 			t.Fatalf("SBIR_DIFF_QUERIES: %v", err)
@@ -95,17 +102,17 @@ func TestDifferentialDuckDB(t *testing.T) {
 			}
 			csvPath := filepath.Join(sub, "awards.csv")
 			gen := exec.CommandContext(ctx, bin, "generate-data", "-shape", shape, "-rows", strconv.Itoa(diffRows),
-				"-seed", strconv.Itoa(diffDataSeed), "-o", csvPath)
+				"-seed", strconv.FormatUint(dataSeed, 10), "-o", csvPath)
 			if out, err := gen.CombinedOutput(); err != nil {
 				t.Fatalf("generate-data: %v\n%s", err, out)
 			}
-			differential(ctx, t, bin, nodeDir, sub, csvPath, seed+uint64(k), count)
+			differential(ctx, t, bin, nodeDir, sub, csvPath, dataSeed, seed+uint64(k), count)
 		})
 	}
 }
 
 // differential runs count queries drawn from seed on one CSV file.
-func differential(ctx context.Context, t *testing.T, bin, nodeDir, dir, csvPath string, seed uint64, count int) {
+func differential(ctx context.Context, t *testing.T, bin, nodeDir, dir, csvPath string, dataSeed, seed uint64, count int) {
 	header, pools := readPools(t, csvPath)
 	g := &queryGen{r: rand.New(rand.NewPCG(seed, 1)), pools: pools}
 	queries := make([]diffQuery, count)
@@ -134,7 +141,7 @@ func differential(ctx context.Context, t *testing.T, bin, nodeDir, dir, csvPath 
 		t.Errorf("query %d (%s) differs: %s\n  award_data: %s\n  DuckDB:     %s", i, q.kind, msg, q.goExpr, q.sql)
 	}
 	t.Logf("%d queries over %d generated awards (data seed %d, query seed %d), %d differ, %d with an empty answer; kinds: %v",
-		len(queries), diffRows, diffDataSeed, seed, failed, empty, kinds)
+		len(queries), diffRows, dataSeed, seed, failed, empty, kinds)
 	if empty > len(queries)/3 {
 		t.Errorf("%d of %d queries have an empty answer (no rows, 0 or null): the generated filters select too little to test anything", empty, len(queries))
 	}
@@ -397,9 +404,15 @@ func (g *queryGen) query() diffQuery {
 		return g.compute(goF, where)
 	case n < 75:
 		return g.pivot(goF, where)
+	case n < 77:
+		return g.reordered(goF, where)
+	case n < 78:
+		return g.concat(goF, where)
 	case n < 80:
+		return g.join(goF, where)
+	case n < 84:
 		return g.sorted(goF, where)
-	case n < 87:
+	case n < 89:
 		return g.nExtreme(goF, where)
 	case n < 94:
 		c := g.pick(keyCols)
@@ -931,6 +944,72 @@ func (g *queryGen) compute(goF, where string) diffQuery {
 		goExpr: fmt.Sprintf("fi(%s.Where(\"X\", \">\", %s).Count())", goF, v),
 		sql:    fmt.Sprintf("SELECT count(*) FROM awards WHERE %s AND %s > %s", where, x, v),
 		rules:  []cmpRule{cmpExact}}
+}
+
+// reordered groups a frame that is not in file order (sorted) or not
+// all of the selection (Head, Tail): first and last follow the frame's
+// order.
+func (g *queryGen) reordered(goF, where string) diffQuery {
+	k, c := g.pick(keyCols), g.pick(filterCols)
+	sub := fmt.Sprintf("SELECT * FROM awards WHERE %s", where)
+	order := "__row"
+	switch g.r.IntN(3) {
+	case 0:
+		s := g.pick(sortCols)
+		goF += fmt.Sprintf(".Sort(%q)", "-"+s)
+		order = sqlIdent(s) + " DESC NULLS LAST, __row"
+	case 1:
+		n := 1 + g.r.IntN(3000)
+		goF += fmt.Sprintf(".Head(%d)", n)
+		sub += fmt.Sprintf(" ORDER BY __row LIMIT %d", n)
+	default:
+		n := 1 + g.r.IntN(3000)
+		goF += fmt.Sprintf(".Tail(%d)", n)
+		sub = fmt.Sprintf("SELECT * FROM (SELECT * FROM awards WHERE %s ORDER BY __row DESC LIMIT %d)", where, n)
+	}
+	cc := sqlIdent(c)
+	return diffQuery{kind: "reordered",
+		goExpr: fmt.Sprintf("fr(%s.GroupBy(%q).Agg(\"first(%s)\", \"last(%s)\", \"count()\", \"sum(Award Amount)\").Head(60))", goF, k, c, c),
+		sql: fmt.Sprintf("SELECT %s, first(%s ORDER BY %s) FILTER (WHERE %s IS NOT NULL), last(%s ORDER BY %s) FILTER (WHERE %s IS NOT NULL), count(*), coalesce(sum(\"Award Amount\"), 0) FROM (%s) GROUP BY ALL ORDER BY 1 NULLS LAST LIMIT 60",
+			sqlIdent(k), cc, order, cc, cc, order, cc, sub),
+		rules: []cmpRule{cmpExact, cmpExact, cmpExact, cmpExact, cmpCents}}
+}
+
+// concat stacks two filtered frames (rows in both count twice) and
+// groups the result.
+func (g *queryGen) concat(goF, where string) diffQuery {
+	goF2, where2 := g.filters()
+	k, c := g.pick(keyCols), g.pick(numCols)
+	cc := sqlIdent(c)
+	return diffQuery{kind: "concat",
+		goExpr: fmt.Sprintf("fr(award_data.Concat(%s, %s).GroupBy(%q).Agg(\"count()\", \"sum(%s)\", \"median(%s)\", \"last(Contract)\").Head(60))", goF, goF2, k, c, c),
+		sql: fmt.Sprintf(`SELECT %s, count(*), coalesce(sum(%s), 0), quantile_cont(%s, 0.5), last("Contract" ORDER BY part, __row) FILTER (WHERE "Contract" IS NOT NULL)
+			FROM (SELECT 1 AS part, * FROM awards WHERE %s UNION ALL SELECT 2 AS part, * FROM awards WHERE %s) GROUP BY ALL ORDER BY 1 NULLS LAST LIMIT 60`,
+			sqlIdent(k), cc, cc, where, where2),
+		rules: []cmpRule{cmpExact, cmpExact, cmpCents, cmpQuantile, cmpExact}}
+}
+
+// join joins filtered awards with a grouped frame on its key: rows come
+// in the left frame's order, then (right, outer) the right frame's
+// unmatched rows in its order; a null key matches nothing.
+func (g *queryGen) join(goF, where string) diffQuery {
+	goF2, where2 := g.filters()
+	k := g.pick([]string{"Company", "City", "State", "Award Year", "Branch", "Topic Code", "Proposal Award Date"})
+	how := g.pick([]string{"inner", "left", "right", "outer"})
+	kc := sqlIdent(k)
+	sqlHow := map[string]string{"inner": "INNER", "left": "LEFT", "right": "RIGHT", "outer": "FULL"}[how]
+	n := 1 + g.r.IntN(50)
+	// The right frame: one row per key, sorted by key (nulls last).
+	right := fmt.Sprintf("SELECT %s AS k, count(*) AS n, row_number() OVER (ORDER BY %s NULLS LAST) AS rrow FROM awards WHERE %s GROUP BY 1", kc, kc, where2)
+	keyOut := "l.k"
+	if how == "right" || how == "outer" {
+		keyOut = "coalesce(l.k, r.k)" // the key column holds the right frame's key on its unmatched rows
+	}
+	return diffQuery{kind: "join",
+		goExpr: fmt.Sprintf("fr(%s.Select(%q, \"Contract\").Join(%s.GroupBy(%q).Agg(\"count() as N\"), %q, %q).Head(%d))", goF, k, goF2, k, how, k, n),
+		sql: fmt.Sprintf(`SELECT %s, l.c, r.n FROM (SELECT %s AS k, "Contract" AS c, __row FROM awards WHERE %s) l %s JOIN (%s) r ON l.k = r.k
+			ORDER BY l.__row IS NULL, l.__row, r.rrow LIMIT %d`, keyOut, kc, where, sqlHow, right, n),
+		rules: []cmpRule{cmpExact, cmpExact, cmpExact}}
 }
 
 // pivotSpec describes a Pivot query, compared as a long table: DuckDB
