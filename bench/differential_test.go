@@ -357,6 +357,7 @@ const (
 	cmpCents                   // money sums: within half a cent
 	cmpRel                     // means, std, var, shares: relative 1e-9
 	cmpQuantile                // medians and quantiles (linear interpolation): relative 1e-12
+	cmpShown                   // a number as Describe shows it ("57,557,319"): the value rounded to the digits shown
 )
 
 type diffQuery struct {
@@ -412,8 +413,10 @@ func (g *queryGen) query() diffQuery {
 		return g.join(goF, where)
 	case n < 84:
 		return g.sorted(goF, where)
-	case n < 89:
+	case n < 88:
 		return g.nExtreme(goF, where)
+	case n < 90:
+		return g.describe(goF, where)
 	case n < 94:
 		c := g.pick(keyCols)
 		return diffQuery{kind: "valuecounts", goExpr: fmt.Sprintf("fr(%s.ValueCounts(%q).Head(30))", goF, c),
@@ -946,6 +949,32 @@ func (g *queryGen) compute(goF, where string) diffQuery {
 		rules:  []cmpRule{cmpExact}}
 }
 
+// describe summarizes a few columns: type, count, nulls, distinct
+// values, smallest and largest (numbers as shown, with separators and
+// rounded), mean.
+func (g *queryGen) describe(goF, where string) diffQuery {
+	var goCols, parts []string
+	typeName := map[colKind]string{kText: "text", kCat: "category", kInt: "int", kFloat: "float", kDate: "date"}
+	for range 1 + g.r.IntN(3) {
+		c := g.pick(filterCols)
+		if slices.Contains(goCols, strconv.Quote(c)) {
+			continue
+		}
+		goCols = append(goCols, strconv.Quote(c))
+		cc := sqlIdent(c)
+		mean := "NULL::DOUBLE"
+		if k := diffColumns[c]; k == kInt || k == kFloat {
+			mean = fmt.Sprintf("avg(%s)", cc)
+		}
+		parts = append(parts, fmt.Sprintf("SELECT %d AS i, %s, %s, count(%s), count(*) - count(%s), count(DISTINCT %s), CAST(min(%s) AS VARCHAR), CAST(max(%s) AS VARCHAR), %s FROM awards WHERE %s",
+			len(parts), sqlString(c), sqlString(typeName[diffColumns[c]]), cc, cc, cc, cc, cc, mean, where))
+	}
+	return diffQuery{kind: "describe",
+		goExpr: fmt.Sprintf("fr(%s.Select(%s).Describe())", goF, strings.Join(goCols, ", ")),
+		sql:    fmt.Sprintf("SELECT * EXCLUDE (i) FROM (%s) ORDER BY i", strings.Join(parts, " UNION ALL ")),
+		rules:  []cmpRule{cmpExact, cmpExact, cmpExact, cmpExact, cmpExact, cmpShown, cmpShown, cmpRel}}
+}
+
 // reordered groups a frame that is not in file order (sorted) or not
 // all of the selection (Head, Tail): first and last follow the frame's
 // order.
@@ -1463,6 +1492,9 @@ func sameCell(rule cmpRule, a, b any) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
+	if rule == cmpShown {
+		return sameShown(fmt.Sprint(a), fmt.Sprint(b))
+	}
 	if _, num := a.(json.Number); !num {
 		// Text, categories and dates: the same text.
 		return fmt.Sprint(a) == fmt.Sprint(b)
@@ -1482,4 +1514,32 @@ func sameCell(rule cmpRule, a, b any) bool {
 		return diff <= 1e-12*scale
 	}
 	return fa == fb
+}
+
+// sameShown compares a value as Describe shows it with the value: text
+// and dates equal (long text cut), a number (with thousands separators)
+// equal to the value rounded to the decimals shown.
+func sameShown(shown, value string) bool {
+	if shown == value {
+		return true
+	}
+	// Describe's Min and Max are display text: long text is cut with
+	// "..." (not said by its documentation; see the report of this test's
+	// commit), so the value must start with what is shown.
+	if cut, ok := strings.CutSuffix(shown, "..."); ok && strings.HasPrefix(value, cut) {
+		return true
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(shown, ",", ""), 64)
+	if err != nil {
+		return false
+	}
+	v, err := strconv.ParseFloat(value, 64)
+	if err != nil {
+		return false
+	}
+	decimals := 0
+	if _, frac, ok := strings.Cut(shown, "."); ok {
+		decimals = len(frac)
+	}
+	return math.Abs(f-v) <= 0.5*math.Pow(10, -float64(decimals))*(1+1e-9)
 }
