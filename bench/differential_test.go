@@ -32,7 +32,10 @@ import (
 // thousands separators; ints with a zero fraction; YYYY-MM-DD and
 // M/D/YYYY dates; anything unparseable → null).
 const (
-	diffRows      = 20000
+	// The 42-column file is larger than columnar.MinParallelRows, so
+	// that the engine's parallel paths answer; the 41-column one is not.
+	diffRows42    = 70000
+	diffRows41    = 20000
 	diffDataSeed  = 7
 	diffQuerySeed = 20261124
 	diffQueries   = 300
@@ -95,26 +98,27 @@ func TestDifferentialDuckDB(t *testing.T) {
 	// M/D/YYYY dates, "$1,234.56" amounts, "Women Owned", no UEI and
 	// invalid UTF-8.
 	for k, shape := range []string{"42", "41"} {
+		rows := map[string]int{"42": diffRows42, "41": diffRows41}[shape]
 		t.Run("shape"+shape, func(t *testing.T) {
 			sub := filepath.Join(dir, shape)
 			if err := os.Mkdir(sub, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			csvPath := filepath.Join(sub, "awards.csv")
-			gen := exec.CommandContext(ctx, bin, "generate-data", "-shape", shape, "-rows", strconv.Itoa(diffRows),
+			gen := exec.CommandContext(ctx, bin, "generate-data", "-shape", shape, "-rows", strconv.Itoa(rows),
 				"-seed", strconv.FormatUint(dataSeed, 10), "-o", csvPath)
 			if out, err := gen.CombinedOutput(); err != nil {
 				t.Fatalf("generate-data: %v\n%s", err, out)
 			}
-			differential(ctx, t, bin, nodeDir, sub, csvPath, dataSeed, seed+uint64(k), count)
+			differential(ctx, t, bin, nodeDir, sub, csvPath, rows, dataSeed, seed+uint64(k), count)
 		})
 	}
 }
 
 // differential runs count queries drawn from seed on one CSV file.
-func differential(ctx context.Context, t *testing.T, bin, nodeDir, dir, csvPath string, dataSeed, seed uint64, count int) {
+func differential(ctx context.Context, t *testing.T, bin, nodeDir, dir, csvPath string, rows int, dataSeed, seed uint64, count int) {
 	header, pools := readPools(t, csvPath)
-	g := &queryGen{r: rand.New(rand.NewPCG(seed, 1)), pools: pools}
+	g := &queryGen{r: rand.New(rand.NewPCG(seed, 1)), pools: pools, rows: rows}
 	queries := make([]diffQuery, count)
 	for i := range queries {
 		queries[i] = g.query()
@@ -141,7 +145,7 @@ func differential(ctx context.Context, t *testing.T, bin, nodeDir, dir, csvPath 
 		t.Errorf("query %d (%s) differs: %s\n  award_data: %s\n  DuckDB:     %s", i, q.kind, msg, q.goExpr, q.sql)
 	}
 	t.Logf("%d queries over %d generated awards (data seed %d, query seed %d), %d differ, %d with an empty answer; kinds: %v",
-		len(queries), diffRows, dataSeed, seed, failed, empty, kinds)
+		len(queries), rows, dataSeed, seed, failed, empty, kinds)
 	if empty > len(queries)/3 {
 		t.Errorf("%d of %d queries have an empty answer (no rows, 0 or null): the generated filters select too little to test anything", empty, len(queries))
 	}
@@ -371,6 +375,7 @@ type diffQuery struct {
 type queryGen struct {
 	r     *rand.Rand
 	pools pools
+	rows  int // in the data file
 }
 
 func (g *queryGen) pick(list []string) string { return list[g.r.IntN(len(list))] }
@@ -436,7 +441,7 @@ func (g *queryGen) filters() (goF, where string) {
 	if g.r.IntN(6) == 0 {
 		// A slice first: the filters and statistics then start from a
 		// selection of rows rather than all of them.
-		a, b := g.r.IntN(diffRows), g.r.IntN(diffRows)
+		a, b := g.r.IntN(g.rows), g.r.IntN(g.rows)
 		if a > b {
 			a, b = b, a
 		}
