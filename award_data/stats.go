@@ -248,9 +248,15 @@ func (f Frame) Describe() Frame {
 				sum += c.Float(i)
 			}
 		}
-		if lo >= 0 {
+		switch {
+		case lo < 0:
+		case c.Numeric():
 			cells := formatCells(c, []int{lo, hi}, maxCellText)
 			mins[j], maxs[j] = cells[0], cells[1]
+		default:
+			// The values themselves: printing cuts long text to the
+			// display settings' width, Records and ToJSON keep it whole.
+			mins[j], maxs[j] = c.FormatValue(lo), c.FormatValue(hi)
 		}
 		if c.Numeric() && count[j] > 0 {
 			mean.Floats[j] = sum / float64(count[j])
