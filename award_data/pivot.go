@@ -171,7 +171,10 @@ func (f Frame) Pivot(o PivotOptions) Frame {
 		if j-1 < len(colRep) {
 			extra = columnar.Gather(byCol, []int32{int32(j - 1)})
 		}
-		v := columnar.Append(cols[j].Name, cols[j].Kind, []*columnar.Vector{cols[j], extra})
+		v, err := columnar.Append(cols[j].Name, cols[j].Kind, []*columnar.Vector{cols[j], extra}, nil)
+		if err != nil {
+			return errFrame(errorf("Pivot", "%v", err))
+		}
 		v.AggName = cols[j].AggName
 		out[j] = v
 	}
