@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests in this file replay what a second red team of the cell
+// sandbox found: each input is what an anonymous user can send.
+
+// displayBudget is the worker's per-cell display budget (16 MiB): every
+// byte a cell makes the kernel send as display messages is charged to it.
+const displayBudget = 16 << 20
+
+// TestDisplayIDsCountAgainstTheBudget: a display id travels in every
+// display and update message (transient.display_id) but was not charged,
+// so forty handles with 12 MB ids sent 480 MB to the kernel and on to every
+// client of the session, past the 16 MiB display budget.
+func TestDisplayIDsCountAgainstTheBudget(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = time.Minute })
+	shown, size := 0, 0
+	h := &Handlers{Display: func(d Display) {
+		shown++
+		size += len(d.DisplayID)
+		for k, v := range d.Data {
+			s, _ := v.(string)
+			size += len(k) + len(s)
+		}
+	}}
+	r, err := s.Run(context.Background(), `id := strings.Repeat("i", 1<<20)
+for i := 0; i < 40; i++ { display.NewHandle(id + fmt.Sprint(i)).Markdown("x") }`, h)
+	if err != nil || !r.Success {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if size > displayBudget {
+		t.Errorf("%d displays carried %d bytes, over the %d-byte display budget", shown, size, displayBudget)
+	}
+	if !r.Truncated || !strings.Contains(r.Stderr, "displays dropped") {
+		t.Errorf("no note of dropped displays: truncated %v, stderr %q", r.Truncated, r.Stderr)
+	}
+}
+
+// TestClearOutputIsBounded: every display.Clear became a clear_output
+// message on the kernel's iopub socket, uncharged: a loop of a million
+// clears made the kernel sign and publish a million messages in under
+// three seconds (about 11 million in a 30 s cell), burning the kernel's CPU
+// and every client's bandwidth instead of the cell's own budget.
+func TestClearOutputIsBounded(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = time.Minute })
+	clears := 0
+	r, err := s.Run(context.Background(), `for i := 0; i < 200000; i++ { display.Clear(i%2 == 0) }
+fmt.Println("done")`, &Handlers{Clear: func(bool) { clears++ }})
+	if err != nil || !r.Success || r.Stdout != "done\n" {
+		t.Fatalf("%v %+v", err, r)
+	}
+	// Charged as a display without data (512 bytes): at most 32,768.
+	if clears > displayBudget/512 {
+		t.Errorf("%d clear_output messages passed the display budget (at most %d)", clears, displayBudget/512)
+	}
+	if !r.Truncated || !strings.Contains(r.Stderr, "dropped") {
+		t.Errorf("no note of dropped clears: truncated %v, stderr %q", r.Truncated, r.Stderr)
+	}
+	// A progress display that clears a few thousand times still works.
+	clears = 0
+	r, err = s.Run(context.Background(), `for i := 0; i < 2000; i++ { display.Clear(true); fmt.Println(i) }`, &Handlers{Clear: func(bool) { clears++ }})
+	if err != nil || !r.Success || clears != 2000 || r.Truncated {
+		t.Fatalf("2,000 clears: %d passed, %v %+v", clears, err, r)
+	}
+}
+
+// TestTemplateMethodsCannotReadFiles: the symbol table removes
+// template.ParseFiles and ParseGlob because they read host files, but the
+// methods of the same names on *template.Template stayed callable, from
+// cell code and from a template's own text (text/template calls methods of
+// its data by reflection). Only Landlock stood between them and the host's
+// files; on hosts without it (or, as here, for the files Landlock leaves
+// readable to a cgo build's loader) a cell printed a host file. The
+// sandbox's own layer must refuse them, whatever the OS layers do.
+func TestTemplateMethodsCannotReadFiles(t *testing.T) {
+	const file = "/etc/ld.so.cache" // readable to a cgo build's worker under Landlock
+	if _, err := os.Stat(file); err != nil {
+		t.Skipf("%s: %v", file, err)
+	}
+	s := newTestSession(t, nil)
+	for _, code := range []string{
+		`t, err := template.New("x").ParseFiles("` + file + `")
+var b strings.Builder
+if err == nil { t.ExecuteTemplate(&b, "ld.so.cache", nil) }
+fmt.Println(b.Len(), err)`,
+		`import ht "html/template"
+_, err := ht.New("x").ParseFiles("` + file + `")
+fmt.Println(err)`,
+		`f := template.New("x").ParseGlob
+_, err := f("` + file + `")
+fmt.Println(err)`,
+		// The method called by the template engine, by reflection.
+		`t := template.Must(template.New("x").Parse("{{with .ParseFiles \"` + file + `\"}}{{len .Templates}}{{end}}"))
+fmt.Println(t.Execute(os.Stdout, template.New("y")))`,
+	} {
+		r := run(t, s, code)
+		if r.Success {
+			t.Errorf("%s\nran (stdout %.200q): a template method read a host file; want the call refused", code, r.Stdout)
+		}
+	}
+}
