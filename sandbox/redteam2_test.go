@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,4 +108,57 @@ fmt.Println(t.Execute(os.Stdout, template.New("y")))`,
 			t.Errorf("%s\nran (stdout %.200q): a template method read a host file; want the call refused", code, r.Stdout)
 		}
 	}
+}
+
+// TestContextParentsDeclaredInCells: context.WithCancel (and every
+// constructor that takes a parent) watches a parent it does not know on a
+// goroutine of its own and calls the parent's Err and Value methods there.
+// With a Context declared in the cell, that compiled goroutine ran cell
+// code the cell's end never stopped: an Err that loops kept a core busy
+// while the kernel was idle, for the worker's whole hour of CPU.
+func TestContextParentsDeclaredInCells(t *testing.T) {
+	s := newTestSession(t, nil)
+	run(t, s, `type C struct{ ch chan struct{} }
+func (c C) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c C) Done() <-chan struct{} { return c.ch }
+func (c C) Err() error { for {} }
+func (c C) Value(k any) any { return nil }`)
+	for _, code := range []string{
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithCancel(c)\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithTimeout(context.WithValue(c, 1, 2), time.Hour)\nclose(c.ch)",
+	} {
+		r := run(t, s, code)
+		if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "declared in the cell") {
+			t.Errorf("%s\n%v %s: %s; want the parent refused", code, r.Success, r.ErrorName, r.ErrorMessage)
+		}
+		// Nothing of the cell may run once it has ended.
+		if busy := workerBusy(t, s, 500*time.Millisecond); busy > 0.3 {
+			t.Errorf("%s\nthe idle worker used %.0f%% of a core after the cell ended", code, busy*100)
+		}
+	}
+	// Contexts of the context package still make children.
+	r := run(t, s, "ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), \"k\", 1), time.Hour)\ncancel()\nctx.Err()")
+	if !r.Success || value(r) != "context canceled" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// workerBusy returns the share of one core the session's worker used
+// over d.
+func workerBusy(t *testing.T, s *Session, d time.Duration) float64 {
+	t.Helper()
+	ticks := func() int {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.p.cmd.Process.Pid))
+		if err != nil {
+			t.Skipf("reading the worker's CPU time: %v", err)
+		}
+		// The fields after the command name: utime and stime are 12th and 13th.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		u, _ := strconv.Atoi(f[11])
+		s, _ := strconv.Atoi(f[12])
+		return u + s
+	}
+	before := ticks()
+	time.Sleep(d)
+	return float64(ticks()-before) / 100 / d.Seconds() // USER_HZ is 100 on Linux
 }
