@@ -76,12 +76,13 @@ fmt.Println("done")`, &Handlers{Clear: func(bool) { clears++ }})
 
 // TestTemplateMethodsCannotReadFiles: the symbol table removes
 // template.ParseFiles and ParseGlob because they read host files, but the
-// methods of the same names on *template.Template stayed callable, from
-// cell code and from a template's own text (text/template calls methods of
-// its data by reflection). Only Landlock stood between them and the host's
-// files; on hosts without it (or, as here, for the files Landlock leaves
-// readable to a cgo build's loader) a cell printed a host file. The
-// sandbox's own layer must refuse them, whatever the OS layers do.
+// methods of the same names on *template.Template stay callable, from cell
+// code and from a template's own text (text/template calls methods of its
+// data by reflection); the table cannot remove a compiled type's methods.
+// Only Landlock stood between them and the host's files: on hosts without
+// it, and here for the files Landlock leaves readable to a cgo build's
+// loader (/etc/ld.so.cache, /lib, ...), a cell read and printed a host file.
+// A worker without a package environment must open no file at all.
 func TestTemplateMethodsCannotReadFiles(t *testing.T) {
 	const file = "/etc/ld.so.cache" // readable to a cgo build's worker under Landlock
 	if _, err := os.Stat(file); err != nil {
@@ -91,21 +92,18 @@ func TestTemplateMethodsCannotReadFiles(t *testing.T) {
 	for _, code := range []string{
 		`t, err := template.New("x").ParseFiles("` + file + `")
 var b strings.Builder
-if err == nil { t.ExecuteTemplate(&b, "ld.so.cache", nil) }
-fmt.Println(b.Len(), err)`,
+if err == nil { t.ExecuteTemplate(&b, "ld.so.cache", nil); fmt.Printf("READ %d bytes", b.Len()) }`,
 		`import ht "html/template"
-_, err := ht.New("x").ParseFiles("` + file + `")
-fmt.Println(err)`,
+if _, err := ht.New("x").ParseFiles("` + file + `"); err == nil { fmt.Print("READ") }`,
 		`f := template.New("x").ParseGlob
-_, err := f("` + file + `")
-fmt.Println(err)`,
+if _, err := f("` + file + `"); err == nil { fmt.Print("READ") }`,
 		// The method called by the template engine, by reflection.
 		`t := template.Must(template.New("x").Parse("{{with .ParseFiles \"` + file + `\"}}{{len .Templates}}{{end}}"))
-fmt.Println(t.Execute(os.Stdout, template.New("y")))`,
+if err := t.Execute(io.Discard, template.New("y")); err == nil { fmt.Print("READ") }`,
 	} {
 		r := run(t, s, code)
-		if r.Success {
-			t.Errorf("%s\nran (stdout %.200q): a template method read a host file; want the call refused", code, r.Stdout)
+		if strings.Contains(r.Stdout, "READ") {
+			t.Errorf("%s\nprinted %.200q: a template method read a host file", code, r.Stdout)
 		}
 	}
 }
