@@ -160,3 +160,22 @@ func workerBusy(t *testing.T, s *Session, d time.Duration) float64 {
 	time.Sleep(d)
 	return float64(ticks()-before) / 100 / d.Seconds() // USER_HZ is 100 on Linux
 }
+
+// TestPanicInDeepRecursion: a panic 12,000 calls deep (a recursive walk
+// that fails at its bottom; the stack limit allows far more) took yaegi
+// quadratic time to unwind: every interpreted frame recovers the panic and
+// panics again, and each new panic makes the Go runtime walk the whole
+// stack. At 16,000 calls it took 35 s in compiled code that no interrupt
+// reaches, so the cell hit its time limit, the worker was killed and the
+// session's variables were lost, for an ordinary panic.
+func TestPanicInDeepRecursion(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = 5 * time.Second; l.KillGrace = time.Second })
+	run(t, s, "kept := 7")
+	r := run(t, s, "func f(n int) int { if n == 0 { panic(\"deep\") }; return f(n-1) + 1 }\nf(12000)")
+	if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "deep") || r.Restarted {
+		t.Errorf("got %s: %s (restarted %v); want the cell's Panic: deep", r.ErrorName, r.ErrorMessage, r.Restarted)
+	}
+	if r := run(t, s, "kept"); value(r) != "7" {
+		t.Errorf("the session's variables were lost: %s %s", r.ErrorName, r.ErrorMessage)
+	}
+}
