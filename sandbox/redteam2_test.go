@@ -179,3 +179,28 @@ func TestPanicInDeepRecursion(t *testing.T) {
 		t.Errorf("the session's variables were lost: %s %s", r.ErrorName, r.ErrorMessage)
 	}
 }
+
+// TestJoinTooLargeForTheHeap: Join bounds the rows it makes (4 Mi) but
+// not their size. Joining the sample's 2,000 awards with themselves on
+// Phase makes about two million rows of 83 columns, the Abstracts copied
+// into each: the worker passed its 1 GiB heap limit and was killed, and
+// the session's variables were lost, for one call whose size Join could
+// tell before copying anything.
+func TestJoinTooLargeForTheHeap(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = time.Minute })
+	run(t, s, "kept := 7")
+	r := run(t, s, `a := award_data.All()
+a.Join(a, "inner", "Phase").Err()`)
+	if !r.Success || !strings.Contains(value(r), "Join") || !strings.Contains(value(r), "memory") || r.Restarted {
+		t.Errorf("got %v %s: %s, value %q (restarted %v); want Join's error about memory", r.Success, r.ErrorName, r.ErrorMessage, value(r), r.Restarted)
+	}
+	if r := run(t, s, "kept"); value(r) != "7" {
+		t.Errorf("the session's variables were lost: %s %s", r.ErrorName, r.ErrorMessage)
+	}
+	// A join that fits is made.
+	r = run(t, s, `firms := award_data.GroupBy("Company").Agg("count() as Awards")
+award_data.All().Join(firms, "left", "Company").Len()`)
+	if !r.Success || value(r) != "2000" {
+		t.Errorf("a join that fits: %+v", r)
+	}
+}
