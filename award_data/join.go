@@ -2,9 +2,11 @@ package award_data
 
 import (
 	"math"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
@@ -21,7 +23,9 @@ const maxJoinRows = 4 << 20
 // matches in other's order (then, for right and outer, other's unmatched
 // rows). Keys compare by value (a category and a text column can be
 // joined; an int and a float compare as numbers); a null key matches
-// nothing.
+// nothing. A join of more than 4,194,304 rows, or one whose result would
+// take more than half the session's memory, is refused before any value
+// is copied.
 //
 // Example:
 //
@@ -109,6 +113,9 @@ func (f Frame) Join(other Frame, how string, on ...string) Frame {
 	isKey := map[string]bool{}
 	for _, c := range rk {
 		isKey[c.Name] = true
+	}
+	if err := joinFits(op, f, other, isKey, len(lrows), matched != nil); err != nil {
+		return errFrame(err)
 	}
 	var cols []*columnar.Vector
 	used := map[string]bool{}
@@ -200,4 +207,52 @@ func coalesce(v, alt *columnar.Vector, left []int32) *columnar.Vector {
 		return v // cannot happen: both sides are of one class (joinClass)
 	}
 	return out
+}
+
+// joinFits refuses a join whose result would take more than half the
+// memory the process may use (debug.SetMemoryLimit: the worker sets it
+// to the session's heap budget), before anything is copied: the rows
+// alone do not bound it, since each copies its text values.
+func joinFits(op string, f, other Frame, isKey map[string]bool, n int, coalesced bool) error {
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 {
+		return nil
+	}
+	size, ncols := 0.0, 0
+	add := func(c *columnar.Vector) {
+		ncols++
+		size += float64(n) * rowBytes(c)
+		if coalesced {
+			size += float64(n) * 16 // the key's values, as Go values
+		}
+	}
+	for _, ci := range f.cols {
+		add(f.t.Cols[ci])
+	}
+	for _, ci := range other.cols {
+		if c := other.t.Cols[ci]; !isKey[c.Name] {
+			add(c)
+		}
+	}
+	if size <= float64(limit)/2 {
+		return nil
+	}
+	return errorf(op, "the result would take about %s (%s rows of %d columns), more than half the session's %s of memory; Select the columns you need before joining, or aggregate one side first",
+		bytesize.Approx(int64(size)), groupThousands(strconv.Itoa(n)), ncols, bytesize.Exact(limit))
+}
+
+// rowBytes is about how many bytes a copy of c takes per row.
+func rowBytes(c *columnar.Vector) float64 {
+	switch c.Kind {
+	case columnar.KindText:
+		if c.N == 0 {
+			return 4
+		}
+		return 4 + float64(c.Offs[c.N]-c.Offs[0])/float64(c.N)
+	case columnar.KindCategory:
+		return 2
+	case columnar.KindDate:
+		return 4
+	}
+	return 8
 }

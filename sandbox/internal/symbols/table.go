@@ -76,6 +76,11 @@ func Exports(opts Options) interp.Exports {
 		if dir == "errors" {
 			m["As"] = reflect.ValueOf(errorsAs)
 		}
+		if dir == "context" {
+			for sym, v := range contextParents {
+				m[sym] = v
+			}
+		}
 		if dir == "time" && opts.Sleep != nil {
 			m["Sleep"] = reflect.ValueOf(opts.Sleep)
 		}

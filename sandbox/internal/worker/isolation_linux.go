@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,13 +34,23 @@ var seccompDenied = []string{
 	"memfd_create",
 }
 
+// fileOpens are the system calls that open a file by name. A worker
+// without a package environment opens no file once cells run (the data is
+// mapped, the time zone loaded), so seccomp refuses them too: compiled
+// code that reads a file on a cell's behalf (the methods
+// (*template.Template).ParseFiles and ParseGlob, which the symbol table
+// cannot remove) is stopped on hosts without Landlock as well. A worker
+// with a package environment reads its sources by name, which Landlock
+// confines to the environment.
+var fileOpens = []string{"open", "openat", "openat2", "creat"}
+
 // applyIsolation applies the in-process layers to the worker (rlimits,
 // Landlock, seccomp with no_new_privs) and reports each.
 func applyIsolation(cfg wire.Config) []wire.Layer {
 	var layers []wire.Layer
 	layers = append(layers, applyRlimits(cfg))
 	layers = append(layers, applyLandlock(cfg.PackagesDir))
-	layers = append(layers, applySeccomp()...)
+	layers = append(layers, applySeccomp(cfg.PackagesDir == "")...)
 	return layers
 }
 
@@ -173,7 +184,9 @@ func applyLandlock(pkgDir string) wire.Layer {
 	return l
 }
 
-func applySeccomp() []wire.Layer {
+// applySeccomp loads the deny-list; with noFiles, fileOpens are denied
+// too.
+func applySeccomp(noFiles bool) []wire.Layer {
 	sc := wire.Layer{Name: "seccomp"}
 	nnp := wire.Layer{Name: "no_new_privs"}
 	if !seccomp.Supported() {
@@ -185,6 +198,10 @@ func applySeccomp() []wire.Layer {
 		}
 		return []wire.Layer{sc, nnp}
 	}
+	denied := seccompDenied
+	if noFiles {
+		denied = append(slices.Clip(denied), fileOpens...)
+	}
 	// The library ends each syscall group with the default action, so
 	// only a filter's first group takes effect: one filter per action.
 	// The kernel applies the most restrictive verdict of all filters.
@@ -195,7 +212,7 @@ func applySeccomp() []wire.Layer {
 			DefaultAction: seccomp.ActionAllow,
 			Syscalls: []seccomp.SyscallGroup{{
 				Action: seccomp.ActionErrno,
-				Names:  supportedSyscalls(seccompDenied),
+				Names:  supportedSyscalls(denied),
 				// clone without CLONE_THREAD is a fork.
 				NamesWithCondtions: []seccomp.NameWithConditions{{
 					Name: "clone",
@@ -229,7 +246,11 @@ func applySeccomp() []wire.Layer {
 		}
 	}
 	sc.Active = true
-	sc.Detail = fmt.Sprintf("deny-list of %d system calls (exec, fork, sockets, ptrace, mount, namespaces, bpf, io_uring, keys, ...) fails with EPERM", len(seccompDenied)+1)
+	opens := ""
+	if noFiles {
+		opens = "opening files, "
+	}
+	sc.Detail = fmt.Sprintf("deny-list of %d system calls (%sexec, fork, sockets, ptrace, mount, namespaces, bpf, io_uring, keys, ...) fails with EPERM", len(denied)+1, opens)
 	nnp.Active, nnp.Detail = true, "set-uid binaries and file capabilities cannot raise privileges"
 	return []wire.Layer{sc, nnp}
 }

@@ -29,8 +29,10 @@ const (
 )
 
 // Display budget: every display a cell makes is charged the JSON size of
-// its data and metadata plus displayOverhead (the Jupyter message the
-// kernel wraps it in), so that many tiny displays are bounded too.
+// its data and metadata, its display id (which the kernel sends in every
+// display and update message) and displayOverhead (the Jupyter message the
+// kernel wraps it in), so that many tiny displays are bounded too. A clear
+// is a display without data: each becomes a clear_output message.
 const (
 	maxDisplayBytes = 16 << 20
 	displayOverhead = 512
@@ -233,12 +235,12 @@ func (o *cellOutput) admitDisplay(m display.Message) (data, meta map[string]any,
 	if o.dispDropped > 0 {
 		// Once one is dropped, all later ones are: no need to encode.
 		o.dispDropped++
-		o.dispDropSize += displayOverhead + approxSize(m.Data) + approxSize(m.Metadata)
+		o.dispDropSize += displayOverhead + len(m.DisplayID) + approxSize(m.Data) + approxSize(m.Metadata)
 		o.mu.Unlock()
 		return nil, nil, false
 	}
 	o.mu.Unlock()
-	n := displayOverhead
+	n := displayOverhead + len(m.DisplayID)
 	encode := func(in map[string]any) map[string]any {
 		if in == nil {
 			return nil

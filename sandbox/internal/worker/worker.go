@@ -165,16 +165,17 @@ func startWorker(c *wire.Conn) (*worker, error) {
 // display forwards display.* calls of the cell to the supervisor, after the
 // output written before them.
 func (w *worker) display(m display.Message) {
-	if m.Clear {
-		w.out.flush()
-		_ = w.c.Send(&wire.Message{Op: wire.OpClear, Wait: m.Wait})
-		return
-	}
+	// A clear is charged too: each is a message the kernel signs and
+	// publishes to every client.
 	data, meta, ok := w.out.admitDisplay(m)
 	if !ok {
 		return
 	}
 	w.out.flush()
+	if m.Clear {
+		_ = w.c.Send(&wire.Message{Op: wire.OpClear, Wait: m.Wait})
+		return
+	}
 	_ = w.c.Send(&wire.Message{Op: wire.OpDisplay, Display: &wire.Display{Data: data, Metadata: meta, DisplayID: m.DisplayID, Update: m.Update}})
 }
 
