@@ -308,3 +308,26 @@ func TestNoReflectThroughJSONErrors(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 }
+
+// TestUndefinedPackageTypeInCell: a type from a package cells do not
+// have, written where a type goes (runtime.MemStats, http.Client), is an
+// undefined name at its line, and the session goes on; it was a nil
+// dereference inside the interpreter's type checker (yaegi patch 22).
+func TestUndefinedPackageTypeInCell(t *testing.T) {
+	sess := newTestSession(t, nil)
+	for _, tc := range []struct{ code, want string }{
+		{"var ms runtime.MemStats", "line 1, column 8: undefined: runtime"},
+		{"x := 1\nvar ms runtime.MemStats\nfmt.Println(x, ms)", "line 2, column 8: undefined: runtime"},
+		{"func get(c *http.Client) {}", "undefined: http"},
+		{"type Probe struct{ conn net.Conn }", "undefined: net"},
+		{"var rows []sql.Row", "undefined: sql"},
+	} {
+		r := run(t, sess, tc.code)
+		if r.Success || r.ErrorName != "CompileError" || !strings.Contains(r.ErrorMessage, tc.want) {
+			t.Errorf("%q: %v %s: %s; want a CompileError with %q", tc.code, r.Success, r.ErrorName, r.ErrorMessage, tc.want)
+		}
+	}
+	if r := run(t, sess, "1 + 1"); !r.Success || value(r) != "2" {
+		t.Errorf("the session after them: %+v", r)
+	}
+}

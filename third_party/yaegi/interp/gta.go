@@ -442,6 +442,12 @@ func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) e
 			if err, ok := n.meta.(error); ok {
 				return err
 			}
+			if n.kind == funcDecl && n.typ != nil {
+				// sbir patch 22: a parameter or result of an undefined type.
+				if err := definedType(n.typ); err != nil {
+					return err
+				}
+			}
 		}
 		if id := undefinedIdent(n); id != nil {
 			return id.cfgErrorf("undefined: %s", id.ident) // sbir patch 11a
@@ -478,7 +484,7 @@ func definedType(typ *itype) error {
 			return err
 		}
 		fallthrough
-	case linkedT, arrayT, chanT, chanSendT, chanRecvT, ptrT, variadicT:
+	case linkedT, arrayT, sliceT, chanT, chanSendT, chanRecvT, ptrT, variadicT: // sliceT: sbir patch 22
 		if err := definedType(typ.val); err != nil {
 			return err
 		}

@@ -995,6 +995,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 
 		if lt.incomplete {
+			// sbir patch 22: the selector's type is incomplete too, not nil,
+			// so that its declaration is revisited and, if the left side
+			// never gets defined (foo.Bar with no package foo), reported as
+			// "undefined: foo" instead of dereferencing a nil type.
+			left := n.child[0]
+			for left.kind == selectorExpr {
+				left = left.child[0]
+			}
+			t = &itype{name: n.child[1].ident, incomplete: true, node: left, scope: sc}
 			break
 		}
 		name := n.child[1].ident
