@@ -65,7 +65,7 @@ func TestCompareSmallFile(t *testing.T) {
 		t.Fatalf("compare.sh: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	t.Logf("compare.sh on %s:\n%s", csv, stdout.String())
-	for _, section := range []string{"### Output", "### Queries", "sbir's worker page faults per run, first / warm", "### Loading", "The conversions, in order: ", "Memory handed back to the host", "### Memory", "All 4 engines gave the same answers"} {
+	for _, section := range []string{"### Output", "### Queries", "sbir's worker page faults per run, first / warm", "### Loading", "The conversions, in order: ", "free page reporting", "### Memory", "All 4 engines gave the same answers"} {
 		if !strings.Contains(stdout.String(), section) {
 			t.Errorf("the report lacks %q", section)
 		}

@@ -54,7 +54,7 @@ def host_reported_kib():
     far (free page reporting, e.g. a virtio balloon), in KiB, or None where
     nothing is reported. Memory handed back is supplied afresh by the host
     when it is next touched: a conversion right after a few hundred MiB went
-    back pays ~0.25 s more (docs/performance.md, "The load and the VM's
+    back paid 0.15–0.3 s more (docs/performance.md, "The load and the VM's
     free page reporting"), which is why the report names it."""
     try:
         with open(HOST_REPORTED) as f:
