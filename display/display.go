@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+
+	"github.com/sbirtools/sbir-kernel/internal/wrapped"
 )
 
 // A Message is one output for the kernel: a MIME bundle to display or
@@ -97,13 +99,17 @@ func bundleOf(v any) map[string]any {
 				out[k] = x
 			}
 			if _, ok := out["text/plain"]; !ok {
-				out["text/plain"] = fmt.Sprint(v)
+				out["text/plain"] = plainText(v)
 			}
 			return out
 		}
 	}
-	return map[string]any{"text/plain": fmt.Sprint(v)}
+	return map[string]any{"text/plain": plainText(v)}
 }
+
+// plainText is v as fmt prints it; a cell's own type arrives wrapped by
+// the interpreter, whose wrapper fmt would print (see package wrapped).
+func plainText(v any) string { return fmt.Sprint(wrapped.Printable(v)) }
 
 // HTML displays an HTML fragment. Its plain-text fallback is the text of
 // the fragment without tags.

@@ -331,3 +331,54 @@ func TestUndefinedPackageTypeInCell(t *testing.T) {
 		t.Errorf("the session after them: %+v", r)
 	}
 }
+
+// TestCellTypesShowThemselves: a type declared in a cell shows itself
+// through its own MIMEBundle or String method, as display.Bundler's
+// documentation promises, whether it is passed to display.Show or is the
+// cell's value. Compiled code used to see only the underlying data (a
+// Money(3) with a MIMEBundle method showed as "3"), and a cell type held
+// as a display.Bundler dereferenced nil.
+func TestCellTypesShowThemselves(t *testing.T) {
+	sess := newTestSession(t, nil)
+	if r := run(t, sess, `type Money int64
+func (m Money) MIMEBundle() map[string]any {
+	return map[string]any{"text/html": fmt.Sprintf("<b>$%d</b>", int64(m)), "text/plain": fmt.Sprintf("$%d", int64(m))}
+}
+type Point struct{ X, Y int }
+func (p Point) String() string { return fmt.Sprintf("(%d, %d)", p.X, p.Y) }
+type Badge struct{ n int }
+func (Badge) MIMEBundle() map[string]any { return map[string]any{"text/html": "<i>badge</i>"} }`); !r.Success {
+		t.Fatalf("declaring the types: %s: %s", r.ErrorName, r.ErrorMessage)
+	}
+	for _, tc := range []struct {
+		code       string
+		html, text string // the display's, or else the value's
+	}{
+		{"display.Show(Money(3))", "<b>$3</b>", "$3"},
+		{"var b display.Bundler = Money(5)\ndisplay.Show(b)", "<b>$5</b>", "$5"},
+		{"Money(4)", "<b>$4</b>", "$4"},
+		{"m := Money(6)\nm", "<b>$6</b>", "$6"},
+		{"Point{1, 2}", "", "(1, 2)"},
+		{"p := Point{3, 4}\np", "", "(3, 4)"},
+		{"display.Show(Point{5, 6})", "", "(5, 6)"},
+		{"Badge{1}", "<i>badge</i>", "{1}"}, // no text/plain in the bundle: the value's fields, not the wrapper's
+		{"display.Show(Badge{2})", "<i>badge</i>", "{2}"},
+		{"[]int{1, 2}", "", "[1 2]"}, // values of other types show as before
+	} {
+		var shown []Display
+		res, err := sess.Run(context.Background(), tc.code, &Handlers{Display: func(d Display) { shown = append(shown, d) }})
+		if err != nil || !res.Success {
+			t.Errorf("%q: %v %s: %s", tc.code, err, res.ErrorName, res.ErrorMessage)
+			continue
+		}
+		bundle := res.Value
+		if len(shown) > 0 {
+			bundle = shown[len(shown)-1].Data
+		}
+		html, _ := bundle["text/html"].(string)
+		text, _ := bundle["text/plain"].(string)
+		if html != tc.html || text != tc.text {
+			t.Errorf("%q shows html %q, text %q; want %q, %q", tc.code, html, text, tc.html, tc.text)
+		}
+	}
+}

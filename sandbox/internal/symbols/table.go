@@ -64,6 +64,15 @@ func Exports(opts Options) interp.Exports {
 	for key, syms := range Symbols {
 		dir, name := splitKey(key)
 		if alias, ok := aliases[dir]; ok {
+			// The interpreter finds the wrapper that lets a cell's type
+			// satisfy one of the package's interfaces (a cell's Money as a
+			// display.Bundler) by the interface's real package path; under
+			// the alias alone it found none and dereferenced nil. Cells
+			// cannot import the real path (it is not in Packages), and
+			// wrappers are all it holds.
+			if w := wrappers(syms); len(w) > 0 {
+				out[key] = w
+			}
 			dir, name = alias, alias
 		}
 		m := make(map[string]reflect.Value, len(syms))
@@ -100,6 +109,18 @@ func Exports(opts Options) interp.Exports {
 	addLog(out["log/log"], opts.Stderr)
 	out["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes())}
 	return out
+}
+
+// wrappers returns the interface wrappers among an extracted package's
+// symbols (named "_" + the interface's name by yaegi extract).
+func wrappers(syms map[string]reflect.Value) map[string]reflect.Value {
+	m := map[string]reflect.Value{}
+	for sym, v := range syms {
+		if strings.HasPrefix(sym, "_") {
+			m[sym] = v
+		}
+	}
+	return m
 }
 
 // hiddenPrefix is where the compiled members of the mixed packages are

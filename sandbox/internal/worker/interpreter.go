@@ -99,6 +99,26 @@ type session struct {
 	finishCell func()
 	// timers records the timers cells make, for the deadlock detector.
 	timers *timerWatch
+	// showMethods is set once a cell may have declared a method through
+	// which a value shows itself (see declaresShowMethod).
+	showMethods bool
+}
+
+// showMethodNames are the methods a value is displayed through: the
+// interfaces of symbols.ValueInterfaces, and the HTML and Markdown
+// methods render.go asks for.
+var showMethodNames = []string{"MIMEBundle", "Format", "String", "HTML", "Markdown"}
+
+// declaresShowMethod reports whether code may declare a method named in
+// showMethodNames. It is a textual check, erring towards yes: a false yes
+// only sends values through the catcher, which shows them the same.
+func declaresShowMethod(code string) bool {
+	for _, name := range showMethodNames {
+		if strings.Contains(code, ") "+name+"(") {
+			return true
+		}
+	}
+	return false
 }
 
 // interpOptions returns the interpreter options of a worker whose package
@@ -146,6 +166,11 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	timers := &timerWatch{}
 	timers.wrap(ex)
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
+	// The last value reaches the catcher wrapped with its display methods
+	// (a cell type's MIMEBundle or String), as display.Show's argument does.
+	if mt, ok := ex["."]["MapTypes"].Interface().(map[reflect.Value][]reflect.Type); ok {
+		mt[ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg]["Show"]] = symbols.ValueInterfaces()
+	}
 	var sess *session
 	for name, v := range gor.exports(out) {
 		ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg][name] = v
@@ -194,6 +219,7 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	for _, ch := range chunks {
 		if strings.Contains(ch.Code, "func") {
 			s.needForget = true
+			s.showMethods = s.showMethods || declaresShowMethod(ch.Code)
 		}
 		program = program || ch.Main
 		if ch.Expr {
@@ -348,8 +374,11 @@ func (s *session) forgetMain() {
 // evalExpr evaluates the cell's last expression through _sbirShow, and as
 // a plain statement when it has no value.
 func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]any, error) {
-	if ch.Direct {
+	if ch.Direct && !s.showMethods {
 		// Not a call: the value of the plain evaluation is the value.
+		// (Once the session has types that show themselves, values go
+		// through the catcher, which yaegi hands them to wrapped with
+		// those methods.)
 		v, err := s.in.EvalWithContext(ctx, ch.Code)
 		if err != nil || !v.IsValid() || !v.CanInterface() {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/wrapped"
 	"github.com/traefik/yaegi/interp"
 )
 
@@ -203,6 +204,9 @@ func addRich(bundle map[string]any, v any) {
 // in size. Methods are called through fmt, which recovers their panics
 // (a nil receiver shows as <nil>).
 func renderPlain(v any) string {
+	// A cell's own type arrives wrapped by the interpreter with its display
+	// methods (see package wrapped).
+	v = wrapped.Printable(v)
 	switch x := v.(type) {
 	case nil:
 		return "<nil>"
