@@ -119,6 +119,26 @@ func TestHostileCells(t *testing.T) {
 for {
 	keep = append(keep, make([]byte, 16<<20))
 }`, limits: func(l *Limits) { l.HeapBytes = 256 << 20 }, errName: "MemoryError", errText: "cell exceeded the 256 MiB heap limit", lost: true},
+		// Goroutine stacks are heap memory the watchdog counts: 150
+		// blocked goroutines 300 interpreted calls deep held ~240 MB
+		// resident under a 64 MiB budget when only objects counted.
+		{name: "memory bomb (goroutine stacks)", code: `block := make(chan bool)
+var wg sync.WaitGroup
+var deep func(n int) int
+deep = func(n int) int {
+	if n == 0 {
+		wg.Done()
+		<-block
+		return 0
+	}
+	return deep(n-1) + 1
+}
+for i := 0; i < 150; i++ {
+	wg.Add(1)
+	go deep(300)
+}
+wg.Wait()
+"all blocked"`, limits: func(l *Limits) { l.HeapBytes = 64 << 20 }, errName: "MemoryError", errText: "cell exceeded the 64 MiB heap limit", lost: true},
 		{name: "for {}", setup: []string{`kept := 7`}, code: `for {}`, limits: short, errName: "Timeout", errText: "exceeded the 1s time limit"},
 		// Spinning goroutines are stopped by the interrupt only as the
 		// scheduler reaches each of them; thousands take longer than the

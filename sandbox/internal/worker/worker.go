@@ -263,20 +263,28 @@ func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
 }
 
 // watchHeap ends the worker when the heap exceeds its budget: the Go
-// memory limit alone is soft and a cell could hold far more.
+// memory limit alone is soft and a cell could hold far more. Goroutine
+// stacks count: they are heap memory too, and a cell's blocked goroutines
+// with deep interpreted stacks held 514 MiB resident under a 256 MiB
+// budget when only objects counted.
 func (w *worker) watchHeap() {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
 	limit := uint64(w.cfg.HeapBytes)
 	for {
 		time.Sleep(10 * time.Millisecond)
 		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
+		if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
 			return
 		}
-		if used := sample[0].Value.Uint64(); used > limit {
+		objects, stacks := sample[0].Value.Uint64(), sample[1].Value.Uint64()
+		if used := objects + stacks; used > limit {
+			text := fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))
+			if stacks > used/4 {
+				text += fmt.Sprintf(", %s of it goroutine stacks", bytesize.Exact(int64(stacks)))
+			}
 			done := make(chan struct{})
 			go func() {
-				_ = w.c.Send(&wire.Message{Op: wire.OpFatal, Name: wire.ClassMemoryError, Text: fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))})
+				_ = w.c.Send(&wire.Message{Op: wire.OpFatal, Name: wire.ClassMemoryError, Text: text})
 				close(done)
 			}()
 			select {
