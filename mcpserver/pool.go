@@ -109,7 +109,7 @@ func (p *pool) acquire(ctx context.Context, conn any, name string) (e *entry, cr
 	}
 	e, ok := p.entries[k]
 	if !ok {
-		if err := p.admitLocked(); err != nil {
+		if err := p.admitLocked(conn); err != nil {
 			p.mu.Unlock()
 			return nil, false, err
 		}
@@ -151,14 +151,26 @@ func (p *pool) acquire(ctx context.Context, conn any, name string) (e *entry, cr
 	return e, created, nil
 }
 
-// admitLocked checks the caps for one more session; p.mu is held.
-func (p *pool) admitLocked() error {
+// admitLocked checks the caps for one more session of conn; p.mu is held.
+// What to do next depends on whether conn holds any of the open sessions:
+// a client that holds none cannot free one with reset_session.
+func (p *pool) admitLocked(conn any) error {
 	n := len(p.entries)
+	mine := 0
+	for k := range p.entries {
+		if k.conn == conn {
+			mine++
+		}
+	}
+	free := "call reset_session on a session you no longer need"
+	if mine == 0 {
+		free = "none of them is this connection's, so wait for other clients' sessions to close or ask the server's operator to raise the limit"
+	}
 	if p.max > 0 && n >= p.max {
-		return fmt.Errorf("%w: %d sessions are open, the server's limit (--max-sessions); call reset_session on a session you no longer need, or wait for idle sessions to expire (after %s without calls)", ErrTooManySessions, n, p.idle)
+		return fmt.Errorf("%w: %d sessions are open (%d of them this connection's), the server's limit (--max-sessions); %s, or wait for idle sessions to expire (after %s without calls)", ErrTooManySessions, n, mine, free, p.idle)
 	}
 	if p.memory > 0 && int64(n+1)*p.budget() > p.memory {
-		return fmt.Errorf("%w: %d sessions hold %s of heap budget (%s each) and the server's limit is %s (--max-memory); call reset_session on a session you no longer need", ErrMemoryBudget, n, sizeText(int64(n)*p.budget()), sizeText(p.budget()), sizeText(p.memory))
+		return fmt.Errorf("%w: %d sessions (%d of them this connection's) hold %s of heap budget (%s each) and the server's limit is %s (--max-memory); %s", ErrMemoryBudget, n, mine, sizeText(int64(n)*p.budget()), sizeText(p.budget()), sizeText(p.memory), free)
 	}
 	return nil
 }

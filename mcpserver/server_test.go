@@ -283,15 +283,21 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestSessionCap(t *testing.T) {
-	_, cs := connect(t, func(o *Options) { o.MaxSessions = 2 })
+	s, cs := connect(t, func(o *Options) { o.MaxSessions = 2 })
 	for _, n := range []string{"s1", "s2"} {
 		if out, _ := runGo(t, cs, map[string]any{"code": "1", "session": n}); !out.Success {
 			t.Fatal(out.Error)
 		}
 	}
 	res := call(t, cs, "run_go", map[string]any{"code": "1", "session": "s3"}, nil)
-	if !res.IsError || !strings.Contains(errorText(res), "2 sessions are open") {
+	if !res.IsError || !strings.Contains(errorText(res), "2 sessions are open (2 of them this connection's)") || !strings.Contains(errorText(res), "call reset_session") {
 		t.Fatalf("third session: %q", errorText(res))
+	}
+	// Another client holds none of them: reset_session is no advice for it.
+	other := dial(t, s)
+	res = call(t, other, "run_go", map[string]any{"code": "1"}, nil)
+	if text := errorText(res); !res.IsError || !strings.Contains(text, "none of them is this connection's") || strings.Contains(text, "call reset_session") {
+		t.Fatalf("another client's first session: %q", text)
 	}
 	call(t, cs, "reset_session", map[string]any{"session": "s1"}, nil)
 	if out, _ := runGo(t, cs, map[string]any{"code": "1", "session": "s3"}); !out.Success {
