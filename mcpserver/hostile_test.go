@@ -37,13 +37,7 @@ func postInitialize(t *testing.T, c *http.Client, url string) (int, string) {
 // server's memory at will. Past the cap, a new connection is refused with
 // a message that says why, and existing ones keep working.
 func TestHTTPConnectionsCapped(t *testing.T) {
-	s, err := New(testOptions(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ts := httptest.NewServer(s.HTTPHandler())
-	defer ts.Close()
+	s, ts := serveHTTP(t, nil)
 	const limit = maxHTTPConnections
 	refused := 0
 	var last string
@@ -76,14 +70,7 @@ func TestHTTPConnectionsCapped(t *testing.T) {
 // Enough of them exhaust the process's file descriptors, which every new
 // session's worker needs. The body must arrive within a deadline.
 func TestHTTPSlowBodyCutOff(t *testing.T) {
-	s, err := New(testOptions(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.bodyTimeout = 300 * time.Millisecond
-	ts := httptest.NewServer(s.HTTPHandler())
-	defer ts.Close()
+	_, ts := serveHTTP(t, func(s *Server) { s.bodyTimeout = 300 * time.Millisecond })
 	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -175,4 +162,21 @@ func TestStdioSurvivesBadIDsAndErrors(t *testing.T) {
 		}
 	}
 	inW.Close()
+}
+
+// serveHTTP serves a new Server's HTTP handler, after change (if any) has
+// adjusted the server; both close when the test ends.
+func serveHTTP(t *testing.T, change func(*Server)) (*Server, *httptest.Server) {
+	t.Helper()
+	s, err := New(testOptions(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if change != nil {
+		change(s)
+	}
+	ts := httptest.NewServer(s.HTTPHandler())
+	t.Cleanup(ts.Close)
+	return s, ts
 }

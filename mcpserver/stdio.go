@@ -169,22 +169,13 @@ func badID(id json.RawMessage) string {
 		return "\"id\" is null: give a string or an integer, or leave \"id\" out for a notification"
 	case len(t) > 0 && (t[0] == '-' || t[0] >= '0' && t[0] <= '9'):
 		if _, err := strconv.ParseInt(string(t), 10, 64); err != nil {
-			return fmt.Sprintf("\"id\" %s is not an integer of at most 64 bits: give a string or such an integer", truncateRunes(string(t), 40))
+			shown, _ := clip(string(t), 40)
+			return fmt.Sprintf("\"id\" %s is not an integer of at most 64 bits: give a string or such an integer", shown)
 		}
 		return ""
 	}
-	return fmt.Sprintf("\"id\" %s is neither a string nor an integer: give one of those", truncateRunes(string(t), 40))
-}
-
-// truncateRunes returns s cut to at most n runes, with "…" when cut.
-func truncateRunes(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "…"
-		}
-		n--
-	}
-	return s
+	shown, _ := clip(string(t), 40)
+	return fmt.Sprintf("\"id\" %s is neither a string nor an integer: give one of those", shown)
 }
 
 func writeRPCError(w io.Writer, id json.RawMessage, code int, msg string) {

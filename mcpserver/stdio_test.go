@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -82,13 +81,7 @@ func TestIsLoopback(t *testing.T) {
 // TestHTTPCrossOrigin: a browser page on another origin cannot call the
 // server; a client without browser headers can.
 func TestHTTPCrossOrigin(t *testing.T) {
-	s, err := New(testOptions(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ts := httptest.NewServer(s.HTTPHandler())
-	defer ts.Close()
+	_, ts := serveHTTP(t, nil)
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	for _, tc := range []struct {
 		origin, site string

@@ -42,10 +42,8 @@ func Append(name string, kind Kind, parts []*Vector, rows [][]int32) (*Vector, e
 		size := 0
 		for k, p := range parts {
 			forRows(p, rows, k, func(_, r int) {
-				if r >= 0 && !p.IsNull(r) && p.Kind == KindText {
-					size += len(p.TextBytes(r))
-				} else if r >= 0 && !p.IsNull(r) && p.Dict != nil {
-					size += len(p.Dict[p.Codes[r]])
+				if r >= 0 && !p.IsNull(r) {
+					size += len(textAt(p, r))
 				}
 			})
 			if size > math.MaxInt32 {
@@ -81,11 +79,7 @@ func Append(name string, kind Kind, parts []*Vector, rows [][]int32) (*Vector, e
 			case KindDate:
 				out.Days[at] = p.Days[r]
 			case KindText:
-				if p.Kind == KindText {
-					out.Data = append(out.Data, p.TextBytes(r)...)
-				} else if p.Dict != nil {
-					out.Data = append(out.Data, p.Dict[p.Codes[r]]...)
-				}
+				out.Data = append(out.Data, textAt(p, r)...)
 				out.Offs[at+1] = int32(len(out.Data))
 			case KindCategory:
 				if p.Dict == nil {
@@ -104,6 +98,18 @@ func Append(name string, kind Kind, parts []*Vector, rows [][]int32) (*Vector, e
 		base += partLen(p, rows, k)
 	}
 	return out, nil
+}
+
+// textAt is the value at row r (not null) of p, a text or category part
+// of a text column, without copying it.
+func textAt(p *Vector, r int) string {
+	if p.Kind == KindText {
+		return p.View(r)
+	}
+	if p.Dict == nil {
+		return ""
+	}
+	return p.Dict[p.Codes[r]]
 }
 
 // partLen is how many rows Append takes from parts[k].

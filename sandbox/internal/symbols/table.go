@@ -53,6 +53,11 @@ type Options struct {
 	// statement's is; sync.WaitGroup.Go starts its goroutines with it.
 	// Without it they are refused.
 	Go func(f func())
+	// Shows are compiled functions that display the values passed to them
+	// as `any`, beside display.Show (the worker's catcher of a cell's
+	// last value): a value of a cell's own type reaches them wrapped with
+	// its display methods (see ValueInterfaces).
+	Shows []reflect.Value
 }
 
 // Exports returns a fresh symbol table for one interpreter: every allowed
@@ -107,7 +112,11 @@ func Exports(opts Options) interp.Exports {
 	}
 	out["os/os"] = osStreams(opts)
 	addLog(out["log/log"], opts.Stderr)
-	out["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mapTypes())}
+	mt := mapTypes()
+	for _, f := range opts.Shows {
+		mt[f] = ValueInterfaces()
+	}
+	out["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mt)}
 	return out
 }
 

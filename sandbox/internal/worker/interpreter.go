@@ -104,18 +104,17 @@ type session struct {
 	showMethods bool
 }
 
-// showMethodNames are the methods a value is displayed through: the
-// interfaces of symbols.ValueInterfaces, and the HTML and Markdown
-// methods render.go asks for.
-var showMethodNames = []string{"MIMEBundle", "Format", "String", "HTML", "Markdown"}
-
-// declaresShowMethod reports whether code may declare a method named in
-// showMethodNames. It is a textual check, erring towards yes: a false yes
-// only sends values through the catcher, which shows them the same.
+// declaresShowMethod reports whether code may declare a method of the
+// interfaces through which values show themselves
+// (symbols.ValueInterfaces). It is a textual check, erring towards yes: a
+// false yes only sends values through the catcher, which shows them the
+// same.
 func declaresShowMethod(code string) bool {
-	for _, name := range showMethodNames {
-		if strings.Contains(code, ") "+name+"(") {
-			return true
+	for _, t := range symbols.ValueInterfaces() {
+		for i := range t.NumMethod() {
+			if strings.Contains(code, ") "+t.Method(i).Name+"(") {
+				return true
+			}
 		}
 	}
 	return false
@@ -160,17 +159,17 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	// cell's os.Stderr, so that only its lines are read as frames.
 	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
 	gor := &goroutines{}
+	helpers := helperExports()
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr"),
-		Go: func(f func()) { gor.goStmt(f, out) }}) // sync.WaitGroup.Go, supervised
+		Go: func(f func()) { gor.goStmt(f, out) }, // sync.WaitGroup.Go, supervised
+		// The last value reaches the catcher wrapped with its display
+		// methods (a cell type's MIMEBundle or String), as display.Show's
+		// argument does.
+		Shows: []reflect.Value{helpers["Show"]}})
 	hideRefusedAPI(ex) // no reflect values reachable (reachable.go)
 	timers := &timerWatch{}
 	timers.wrap(ex)
-	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helperExports()
-	// The last value reaches the catcher wrapped with its display methods
-	// (a cell type's MIMEBundle or String), as display.Show's argument does.
-	if mt, ok := ex["."]["MapTypes"].Interface().(map[reflect.Value][]reflect.Type); ok {
-		mt[ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg]["Show"]] = symbols.ValueInterfaces()
-	}
+	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helpers
 	var sess *session
 	for name, v := range gor.exports(out) {
 		ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg][name] = v
