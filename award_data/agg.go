@@ -27,6 +27,9 @@ func parseAggSpec(spec string) (aggSpec, error) {
 		return aggSpec{}, errorf("Agg", "%q is not a statistic; write \"stat(column)\" or \"stat(column) as Name\", e.g. \"sum(Award Amount) as Total\"; stats: %s", spec, statList)
 	}
 	a := aggSpec{stat: strings.ToLower(m[1]), column: m[2], name: m[3]}
+	if alias, ok := statAliases[a.stat]; ok {
+		a.stat = alias
+	}
 	if _, ok := statNames[a.stat]; !ok {
 		s := suggest(a.stat, strings.Split(statList, ", "), 1)
 		hint := ""
