@@ -36,7 +36,7 @@ func parseAggSpec(spec string) (aggSpec, error) {
 		if len(s) > 0 {
 			hint = " (did you mean " + quote(s[0]) + "?)"
 		}
-		return aggSpec{}, errorf("Agg", "%q: unknown statistic %q%s; use one of %s", spec, m[1], hint, statList)
+		return aggSpec{}, errorf("Agg", "%q: unknown statistic %q%s; use one of %s", spec, m[1], hint, statList).at(spec)
 	}
 	if a.stat == "quantile" {
 		i := strings.LastIndex(a.column, ",")

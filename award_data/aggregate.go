@@ -95,7 +95,7 @@ func shareHint(c *columnar.Vector) string {
 			v = d
 		}
 	}
-	return fmt.Sprintf("for the share of rows with a value, use Share(%q, \"==\", %q) on a GroupBy (e.g. GroupBy(\"State\").Share(%q, \"==\", %q)), or count values with ValueCounts(%q)", c.Name, v, c.Name, v, c.Name)
+	return fmt.Sprintf("for the share of rows where it is %q, use Share: GroupBy(\"State\").Share(%q, \"==\", %q)", v, c.Name, v)
 }
 
 // Sum returns the sum of numeric columns in each group, skipping nulls

@@ -128,7 +128,7 @@ func directionError(op, word string, cols []sortColumn) error {
 	if w := strings.ToLower(word); strings.HasPrefix(w, "asc") && w != "ascending=false" {
 		dir = "award_data.Ascending"
 	}
-	return errorf(op, "%q is not a column; a direction follows the column as %s (or false, as pandas' ascending=False): %s(%q, %s)", word, dir, op, prev, dir)
+	return errorf(op, "%q is not a column; a direction follows the column as %s (or false, as pandas' ascending=False): %s(%q, %s)", word, dir, op, prev, dir).at(word)
 }
 
 // lazySort is a Sort not yet done: the rows before it and its keys. It

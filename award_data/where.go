@@ -94,7 +94,7 @@ func (f Frame) Where(column, op string, value any) Frame {
 	}
 	o, ok := parseOp(op)
 	if !ok {
-		return errFrame(errorf("Where", "unknown operator %q; use one of %s", op, opList))
+		return errFrame(errorf("Where", "unknown operator %q; use one of %s", op, opList).at(op))
 	}
 	if c.Bool {
 		value = boolAsInt(value)

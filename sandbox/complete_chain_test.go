@@ -51,7 +51,7 @@ var b strings.Builder`)
 		{name: "map element", code: `frames["all"].Tai`, exact: []string{"Tail"}},
 		{name: "stdlib result", code: `strings.NewReplacer("a", "b").Rep`, exact: []string{"Replace"}},
 		{name: "pointer method", code: `b.WriteStr`, exact: []string{"WriteString"}},
-		{name: "row", code: `award_data.Head(2).Row(0).I`, exact: []string{"Index", "Int", "IsNull"}},
+		{name: "row", code: `award_data.Head(2).Row(0).I`, exact: []string{"Index", "Int", "IntOK", "IsNull"}},
 		{name: "any has no members", code: `award_data.Head(2).Records()[0]["Agency"].`, exact: []string{}},
 		{name: "unknown call", code: `nothing(1).`, exact: []string{}},
 		{name: "package still", code: `strings.ToUp`, exact: []string{"ToUpper", "ToUpperSpecial"}},

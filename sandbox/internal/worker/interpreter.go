@@ -407,7 +407,15 @@ func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]a
 	if ch.Quiet || vals == nil {
 		return nil, nil
 	}
-	return s.bundle(ctx, *vals)
+	b, err := s.bundle(ctx, *vals)
+	if text, ok := (*vals)[0].(string); ok && err == nil && b != nil && len(*vals) == 1 && isTextCall(ch.Code) {
+		// CSV or JSON shows as that text, not as a quoted Go string.
+		if len(text) > maxRenderBytes {
+			text = truncateUTF8(text, maxRenderBytes) + " …"
+		}
+		b["text/plain"] = strings.TrimSuffix(text, "\n")
+	}
+	return b, err
 }
 
 // cellFunc is the function each cell's last expression is evaluated in.
@@ -494,16 +502,25 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
 		}
-		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), s.out.takeFrames()...)
+		frames := s.out.takeFrames()
+		if perr, ok := p.Value.(error); ok {
+			if at := argumentFrame(ch.Code, perr); at != "" {
+				frames = []string{at} // the argument, not the calls around it
+			}
+		}
+		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), frames...)
 		return
 	}
 	var ve valueError
 	if errors.As(err, &ve) {
 		res.ErrorName, res.ErrorMessage = panicName(ve.err), ve.err.Error()
 		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		if at := argumentFrame(ch.Code, ve.err); at != "" {
+			res.Traceback = append(res.Traceback, at)
+		}
 		return
 	}
-	msg := suggestMembers(cellPositions(err.Error()))
+	msg := relocateUndefined(ch.Code, suggestMembers(cellPositions(err.Error())))
 	name := wire.ClassCompileError
 	if strings.Contains(msg, "panic: ") || strings.HasPrefix(msg, "runtime error") {
 		name = wire.ClassPanic
