@@ -34,7 +34,7 @@ var (
 		"info": {"Describe"}, "cummax": {"Rolling"}, "str": {"Lower", "Extract", "WordCounts"},
 		"splitwords": {"WordCounts", "Explode"}, "wordcount": {"WordCounts"}, "words": {"WordCounts"},
 		"mode": {"ValueCounts"},
-		"dt": {"DatePart", "Year", "Month"}, "pctchange": {"PctChange"}, "groupby": {"GroupBy"},
+		"dt":   {"DatePart", "Year", "Month"}, "pctchange": {"PctChange"}, "groupby": {"GroupBy"},
 	}
 )
 
