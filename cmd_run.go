@@ -176,8 +176,13 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		h.Display = func(d sandbox.Display) {
 			if t, ok := d.Data["text/plain"].(string); ok {
-				io.WriteString(env.Stdout, strings.TrimSuffix(t, "\n")+"\n")
+				printWithNotes(env, t)
 			}
+		}
+		if data.Synthetic {
+			// Said once, before any output: the numbers that follow are
+			// made up.
+			fmt.Fprintf(env.Stderr, "note: the data is %s\n", data.Describe())
 		}
 	}
 	res, err := sess.Run(ctx, src, h)
@@ -197,7 +202,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		}
 	} else {
 		if t, ok := res.Value["text/plain"].(string); ok {
-			fmt.Fprintln(env.Stdout, t)
+			printWithNotes(env, t)
 		}
 		if !res.Success {
 			fmt.Fprintf(env.Stderr, "%s: %s\n", res.ErrorName, res.ErrorMessage)
@@ -207,6 +212,23 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return exitError{code: 1}
 	}
 	return nil
+}
+
+// printWithNotes prints a value or display's text on standard output,
+// except its hints (lines starting "note: ", which award_data adds to a
+// frame, e.g. for a category value no row has), which go to standard
+// error: $(sbir-kernel run -c '...Count()') captures the answer alone.
+func printWithNotes(env *cliEnv, text string) {
+	var out, notes strings.Builder
+	for line := range strings.Lines(strings.TrimSuffix(text, "\n") + "\n") {
+		if strings.HasPrefix(line, "note: ") {
+			notes.WriteString(line)
+		} else {
+			out.WriteString(line)
+		}
+	}
+	io.WriteString(env.Stdout, out.String())
+	io.WriteString(env.Stderr, notes.String())
 }
 
 // locateData locates the awards data for a command that runs code. A
