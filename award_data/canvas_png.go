@@ -21,8 +21,8 @@ import (
 
 // PNGMIME is the MIME type of the raster drawing every chart's bundle
 // carries (base64, as Jupyter wants images): the one picture every
-// client shows, GitHub's notebook view and nbconvert's HTML exports (6.5
-// drops SVG to its text) included.
+// client shows, GitHub's notebook view and nbconvert's HTML exports
+// (6.5 strips SVG to its text) included.
 const PNGMIME = "image/png"
 
 // goFonts parses the Go fonts (embedded, so that a chart needs no file)
@@ -267,7 +267,7 @@ func (p *plot) png() []byte {
 
 // PNG draws the chart as a PNG image, in Go (no browser): the same
 // drawing as SVG, rasterised. It is the image/png part of MIMEBundle (as
-// base64), shown by clients that show neither Vega-Lite nor SVG.
+// base64), shown by every client that does not run Vega-Lite.
 //
 // Example:
 //

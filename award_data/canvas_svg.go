@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// SVGMIME is the MIME type of the SVG drawing every chart's bundle
-// carries, for clients that do not run Vega-Lite (nbconvert HTML,
-// GitHub, the classic Notebook).
+// SVGMIME is the MIME type of Chart.SVG's drawing, for display.SVG or a
+// bundle of your own (a chart's bundle carries the PNG instead: see
+// Chart.MIMEBundle).
 const SVGMIME = "image/svg+xml"
 
 // svgCanvas writes a chart's drawing as SVG elements.
@@ -114,8 +114,7 @@ func (p *plot) svg() string {
 
 // SVG draws the chart as a standalone SVG image, in Go, with no
 // JavaScript: axes with ticks, the marks, a legend for Color and the
-// title. It is the image/svg+xml part of MIMEBundle, shown wherever
-// Vega-Lite is not.
+// title, as PNG does in pixels. display.SVG(c.SVG()) shows it.
 //
 // Example:
 //

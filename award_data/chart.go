@@ -21,7 +21,8 @@ const maxChartPoints = 5000
 
 // A Chart is a Vega-Lite v5 chart made from a Frame by Bar, Line, Scatter
 // or Histogram. As a cell's last expression (or with display.Show) it is
-// drawn by JupyterLab; other clients get a text rendering. Its methods
+// drawn by JupyterLab; other clients get a PNG drawn in Go, and text
+// clients a text rendering. SVG and PNG give the drawing as images. Its methods
 // return a changed copy, so options chain.
 //
 // Example:
@@ -584,9 +585,9 @@ func (c Chart) logNote() string {
 
 // MIMEBundle returns the chart as a Jupyter MIME bundle: the Vega-Lite
 // specification (application/vnd.vegalite.v5+json, drawn by JupyterLab),
-// the drawing of SVG (image/svg+xml) and of PNG (image/png, base64), and
-// the text of String as "text/plain", so that every client shows the
-// chart. A Chart with an error gives only the error text.
+// the drawing of PNG (image/png, base64, shown by every other client:
+// nbconvert's HTML, GitHub, the classic Notebook) and the text of String
+// as "text/plain". A Chart with an error gives only the error text.
 //
 // Example:
 //
@@ -595,11 +596,12 @@ func (c Chart) MIMEBundle() map[string]any {
 	if c.err != nil {
 		return map[string]any{"text/plain": c.String()}
 	}
-	p := c.layout()
+	// No image/svg+xml: nbconvert's HTML export prefers SVG to PNG, and
+	// Debian's nbconvert 6.5 then strips it to its text, so a bundle with
+	// both shows no picture there. Chart.SVG gives the same drawing.
 	return map[string]any{
 		VegaLiteMIME: json.RawMessage(c.Spec()),
-		SVGMIME:      p.svg(),
-		PNGMIME:      base64.StdEncoding.EncodeToString(p.png()),
+		PNGMIME:      base64.StdEncoding.EncodeToString(c.layout().png()),
 		"text/plain": c.String(),
 	}
 }
