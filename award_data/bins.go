@@ -127,7 +127,12 @@ func binLabels(op string, edges []float64, labels []string, lowest bool) ([]stri
 		return labels, nil
 	}
 	out := make([]string, n)
-	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	num := func(v float64) string {
+		if math.Abs(v) < 1e15 {
+			return strconv.FormatFloat(v, 'f', -1, 64) // 14863501, not 1.4863501e+07
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
 	for i := range out {
 		open := "("
 		if i == 0 && lowest {

@@ -159,3 +159,27 @@ func (f Frame) Explode(column, sep string) Frame {
 func (f Frame) gatherFits(op string, n int) error {
 	return joinFits(op, f, Frame{}, nil, n, false)
 }
+
+// Lower returns all awards with a text column in lower case. See
+// Frame.Lower.
+//
+// Example:
+//
+//	award_data.Lower("Company").ValueCounts("Company").Head(5)
+func Lower(column string) Frame { return All().Lower(column) }
+
+// Upper returns all awards with a text column in upper case. See
+// Frame.Upper.
+//
+// Example:
+//
+//	award_data.Upper("City").ValueCounts("City").Head(5)
+func Upper(column string) Frame { return All().Upper(column) }
+
+// Extract adds the first match of a regular expression in a text column
+// over all awards. See Frame.Extract.
+//
+// Example:
+//
+//	award_data.Extract("Contact Email", `@(.+)$`).ValueCounts("Contact Email (extract)").Head(5)
+func Extract(column, pattern string) Frame { return All().Extract(column, pattern) }
