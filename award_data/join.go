@@ -39,11 +39,15 @@ func (f Frame) Join(other Frame, how string, on ...string) Frame {
 	if other.err != nil {
 		return errFrame(errorf(op, "the other frame has an error: %v", other.err))
 	}
+	given := how
 	how = strings.ToLower(strings.TrimSpace(how))
 	switch how {
 	case "inner", "left", "right", "outer":
 	default:
-		return errFrame(errorf(op, "how is %q; use \"inner\", \"left\", \"right\" or \"outer\", e.g. Join(other, \"left\", \"Company\")", how))
+		if _, err := f.lookup(op, given); err == nil {
+			return errFrame(errorf(op, "how is %q, a column; how comes before the keys: Join(other, \"left\", %q) (how is \"inner\", \"left\", \"right\" or \"outer\", as pandas' merge(how=))", given, given).at(given))
+		}
+		return errFrame(errorf(op, "how is %q; use \"inner\", \"left\", \"right\" or \"outer\", e.g. Join(other, \"left\", \"Company\")", how).at(given))
 	}
 	if len(on) == 0 {
 		return errFrame(errorf(op, "name the key columns after how, e.g. Join(other, \"inner\", \"Company\")"))

@@ -19,6 +19,9 @@ Every engine answers the same questions on the same CSV:
             to the printed answer; the table's note gives the time until
             the process exits with the Arrow file durable)
   Memory    growth of the kernel's processes over N trivial cells
+  Operations  what pandas users reach for (bench/pandas_ops.py), sbir and
+            pandas only: window functions, bins, per-group rows, text,
+            dates, reshaping, comparisons; warm, answers compared
 
 The two kernels run cells through jupyter_client, timed from sending
 execute_request to the kernel's status idle for it (all output received).
@@ -39,6 +42,7 @@ import subprocess
 import sys
 import time
 
+from pandas_ops import OPS, PANDAS_SETUP, pandas_answer_code, parse_sbir_answer, sbir_answer_code
 from procfs import children_by_parent, host_reported_kib, minor_faults, tree_rss_kib
 
 try:
@@ -218,6 +222,8 @@ class KernelEngine:
                 first = firsts[key] if firsts else self.conn.execute(self.query(key))[0]
                 res["questions"][key] = {"warm": self.timed(self.query(key), a.runs), "first": first,
                                          "answer": self.answer(key)}
+            if a.ops:
+                res["ops"] = self.ops(a.runs)
             if not a.interleave_output:
                 res["print_1mib"] = self.timed(self.print_one, a.runs)
                 res["print_lines"] = self.timed(self.print_lines, a.runs)
@@ -233,6 +239,17 @@ class KernelEngine:
         finally:
             self.stop()
         return res
+
+
+    def ops(self, runs):
+        """Times the operations of pandas_ops.OPS (warm: after one run)
+        and reads their answers."""
+        out = {}
+        for key in OPS:
+            cell = self.op_cell(key)
+            self.conn.execute(cell)
+            out[key] = {"warm": [self.conn.execute(cell)[0] for _ in range(runs)], "answer": self.op_answer(key)}
+        return out
 
 
 class SbirKernel(KernelEngine):
@@ -316,6 +333,12 @@ class SbirKernel(KernelEngine):
                 self.first_faults[key] = statistics.median(faults)
         return firsts
 
+    def op_cell(self, key):
+        return OPS[key][1]
+
+    def op_answer(self, key):
+        return parse_sbir_answer(key, self.conn.execute(sbir_answer_code(key))[1])
+
     def worker_pid(self):
         kids = children_by_parent().get(kernel_pid(self.km), [])
         return kids[0] if len(kids) == 1 else None
@@ -362,6 +385,17 @@ class PandasKernel(KernelEngine):
 
     def query(self, key):
         return PANDAS[key]
+
+    def ops(self, runs):
+        self.conn.execute(PANDAS_SETUP)
+        return super().ops(runs)
+
+    def op_cell(self, key):
+        return OPS[key][3]
+
+    def op_answer(self, key):
+        out = self.conn.execute(pandas_answer_code(key))[1].strip()
+        return json.loads(out) if out.startswith("{") else float(out)
 
     def answer(self, key):
         expr = PANDAS[key]
@@ -431,6 +465,14 @@ def compare_answers(results):
     """Returns a list of differences between engines' answers."""
     diffs = []
     ref = results[0]
+    with_ops = [r for r in results if "ops" in r]
+    for key in OPS if len(with_ops) > 1 else []:
+        want = with_ops[0]["ops"][key]["answer"]
+        for r in with_ops[1:]:
+            got = r["ops"][key]["answer"]
+            if not same(want, got):
+                diffs.append(f"{key}: {r['engine']} answered {json.dumps(got)[:400]}\n"
+                             f"    but {with_ops[0]['engine']} answered {json.dumps(want)[:400]}")
     for key, _ in QUESTIONS:
         want = ref["questions"][key]["answer"]
         for r in results[1:]:
@@ -493,6 +535,14 @@ def table(results, extra):
             lines += ["sbir's worker page faults per run, first / warm (a new process faults in its heap as "
                       "it grows): " + "; ".join(f"{text} {q[key]['first_faults']:.0f} / {q[key]['warm_faults']:.0f}"
                                                 for key, text in QUESTIONS) + "."]
+    if all("ops" in by[n] for n in ("sbir", "pandas") if n in by) and "sbir" in by and "pandas" in by:
+        lines += ["", "### Operations pandas users reach for (issue 31)", "",
+                  "| | sbir | ipykernel + pandas | pandas ÷ sbir |", "|---|---|---|---|"]
+        for key, op in OPS.items():
+            s_, p_ = med(by["sbir"]["ops"][key]["warm"]), med(by["pandas"]["ops"][key]["warm"])
+            lines.append(f"| {op[0]} | {fmt_s(s_)} | {fmt_s(p_)} | {ratio(p_, s_)} |")
+        lines += ["", "Warm runs (after one untimed run), medians; each cell as an analyst types it in each "
+                      "kernel (bench/pandas_ops.py), displayed as in a notebook."]
     lines += ["", "### Loading", "", head, sep]
     row("CSV → typed table", lambda r: r.get("load"))
     if extra.get("sbir_load_durable"):
@@ -566,6 +616,8 @@ def main():
     p.add_argument("--mem-cells", type=int, default=5000, help="trivial cells for memory growth (default 5000)")
     p.add_argument("--engines", default="sbir,pandas,duckdb,polars")
     p.add_argument("--check", action="store_true", help="exit 1 if the engines' answers differ")
+    p.add_argument("--no-ops", dest="ops", action="store_false",
+                   help="skip the operations of pandas_ops.py (sbir and pandas only)")
     p.add_argument("--json", help="also write all measurements to this file")
     p.add_argument("--sequential-output", action="store_true",
                    help="time the output cells in each kernel's own run instead of both kernels taking turns")
@@ -606,7 +658,8 @@ def main():
         for d in diffs:
             print("- " + d)
     else:
-        print(f"All {len(results)} engines gave the same answers to the {len(QUESTIONS)} questions "
+        ops = f" and sbir and pandas to the {len(OPS)} operations" if sum("ops" in r for r in results) > 1 else ""
+        print(f"All {len(results)} engines gave the same answers to the {len(QUESTIONS)} questions{ops} "
               "(counts equal, sums and medians to a cent, the same top-20 list).")
     print(f"\nMedians of {args.runs} runs; cells timed from execute_request to idle through jupyter_client; "
           "ratios are the other engine's time ÷ sbir's (above 1× means sbir is faster)."

@@ -28,7 +28,7 @@ OPS = {
     "rolling": (
         "3-year rolling mean of dollars per agency (GroupBy + Rolling)",
         'award_data.GroupBy("Agency", "Award Year").Sum("Award Amount").GroupBy("Agency").Rolling("Award Amount", 3, "mean")',
-        ('award_data.GroupBy("Agency", "Award Year").Sum("Award Amount").GroupBy("Agency").Rolling("Award Amount", 3, "mean").Agg("sum(Award Amount (rolling mean 3))")', None, None),
+        ('award_data.GroupBy("Agency", "Award Year").Sum("Award Amount").GroupBy("Agency").Rolling("Award Amount", 3, "mean").Sum("Award Amount (rolling mean 3)")', None, None),
         'df.groupby(["Agency", "Award Year"], observed=True)["Award Amount"].sum().groupby(level=0, observed=True).rolling(3).mean()',
         'df.groupby(["Agency", "Award Year"], observed=True)["Award Amount"].sum().groupby(level=0, observed=True).rolling(3).mean().sum()'),
     "cut": (
@@ -52,13 +52,13 @@ OPS = {
     "rank": (
         "each award's rank within its agency (GroupBy + Rank)",
         'award_data.GroupBy("Agency").Rank("Award Amount", award_data.Descending, "first")',
-        ('award_data.GroupBy("Agency").Rank("Award Amount", award_data.Descending, "first").Agg("sum(Award Amount (rank))")', None, None),
+        ('award_data.GroupBy("Agency").Rank("Award Amount", award_data.Descending, "first").Sum("Award Amount (rank)")', None, None),
         'df.groupby("Agency", observed=True)["Award Amount"].rank(ascending=False, method="first")',
         'df.groupby("Agency", observed=True)["Award Amount"].rank(ascending=False, method="first").sum()'),
     "head": (
         "the 3 largest awards of each agency (Sort + GroupBy + Head)",
         'award_data.Sort("-Award Amount").GroupBy("Agency").Head(3)',
-        ('award_data.Sort("-Award Amount").GroupBy("Agency").Head(3).Agg("sum(Award Amount)")', None, None),
+        ('award_data.Sort("-Award Amount").GroupBy("Agency").Head(3).Sum("Award Amount")', None, None),
         'df.sort_values("Award Amount", ascending=False, kind="stable").groupby("Agency", observed=True).head(3)',
         'df.sort_values("Award Amount", ascending=False, kind="stable").groupby("Agency", observed=True).head(3)["Award Amount"].sum()'),
     "words": (
@@ -117,9 +117,6 @@ def sbir_answer_code(key):
     key<TAB>value line per row."""
     expr, k, v = OPS[key][2]
     if k is None:
-        if expr.endswith(")") and ".Agg(" in expr:
-            col = expr[expr.rindex('.Agg("') + 6:-2]
-            return f'fmt.Println(({expr}).Floats({col!r})[0])'.replace("'", '"')
         return f"fmt.Println({expr})"
     return (f'f := {expr}\nk := f.Strings("{k}")\nv := f.Strings("{v}")\n'
             'for i := range k {\n\tfmt.Printf("%s\\t%s\\n", k[i], v[i])\n}')
