@@ -380,7 +380,9 @@ class PandasKernel(KernelEngine):
 
     def load(self, csv):
         setup = ("import pandas as pd\n"
-                 f"df = pd.read_csv({csv!r}, dtype={{c: 'category' for c in {CATEGORIES!r}}}, low_memory=False)")
+                 f"df = pd.read_csv({csv!r}, dtype={{c: 'category' for c in {CATEGORIES!r}}}, low_memory=False, "
+                 # Only an empty field is null, as in award_data ("N/A" is text).
+                 "keep_default_na=False, na_values=[''])")
         return self.conn.execute(setup)[0]
 
     def query(self, key):
