@@ -75,10 +75,14 @@ func (f Frame) QCut(column string, q int, labels ...string) Frame {
 	if len(vals) == 0 {
 		return errFrame(errorf(op, "column %q has no values in these rows", c.Name))
 	}
-	slices.Sort(vals)
+	quantile := columnar.Quantile // a selection per edge, for a few bins
+	if q > 16 {
+		slices.Sort(vals)
+		quantile = columnar.QuantileSorted
+	}
 	var edges []float64
 	for i := 0; i <= q; i++ {
-		e := columnar.QuantileSorted(vals, float64(i)/float64(q))
+		e := quantile(vals, float64(i)/float64(q))
 		if len(edges) == 0 || e > edges[len(edges)-1] {
 			edges = append(edges, e)
 		}

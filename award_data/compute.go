@@ -185,6 +185,15 @@ func (f Frame) computeCompare(name string, lc *columnar.Vector, op string, right
 			return !math.IsNaN(a) && !math.IsNaN(b) && compareFloats(o, a, b)
 		}), rows)
 	}
+	if o, _ := parseOp(op); o <= opGe && lc.Numeric() {
+		if x, isNum := toFloat(right); isNum && !lc.Bool {
+			// A number against a constant: one pass, no row list.
+			return f.withColumn(boolVector(name, rows, func(_ int, r int32) bool {
+				a := lc.Float(int(r))
+				return !math.IsNaN(a) && compareFloats(o, a, x)
+			}), rows)
+		}
+	}
 	kept := f.Where(lc.Name, op, right)
 	if kept.err != nil {
 		return errFrame(renameWhere(kept.err, fn))
@@ -262,14 +271,18 @@ func (f Frame) computeBool(name string, lc *columnar.Vector, op string, right an
 // other columns are shared, not copied: c is spread over the table's
 // rows (null where f has no row), so f keeps its rows and selection.
 func (f Frame) withColumn(c *columnar.Vector, rows []int32) Frame {
-	pos := make([]int32, f.t.N)
-	for i := range pos {
-		pos[i] = -1
-	}
-	for p, r := range rows {
-		pos[r] = int32(p)
-	}
-	full := columnar.Gather(c, pos)
+	full := c
+	if !f.all {
+		pos := make([]int32, f.t.N)
+		for i := range pos {
+			pos[i] = -1
+		}
+		for p, r := range rows {
+			pos[r] = int32(p)
+		}
+		full = columnar.Gather(c, pos)
+	} // all rows in order: c is aligned with the table already
+
 	cols := append(append([]*columnar.Vector(nil), f.t.Cols...), full)
 	g := f
 	g.t = columnar.NewTable(cols, f.t.Source)

@@ -51,7 +51,9 @@ func (f Frame) DatePart(column, part string) Frame {
 	}
 	rows := f.rowList()
 	out := &columnar.Vector{Name: derivedName(c.Name, p), Kind: columnar.KindInt, N: len(rows), Ints: make([]int64, len(rows))}
-	// Each distinct day is converted once: award dates repeat a lot.
+	fast := civilParts[p]
+	// Each distinct day is converted once (award dates repeat a lot), or
+	// with integer arithmetic for the common parts.
 	cache := map[int32]int64{}
 	for k, r := range rows {
 		if c.IsNull(int(r)) {
@@ -59,6 +61,10 @@ func (f Frame) DatePart(column, part string) Frame {
 			continue
 		}
 		d := c.Days[r]
+		if fast != nil {
+			out.Ints[k] = fast(d)
+			continue
+		}
 		v, ok := cache[d]
 		if !ok {
 			v = get(columnar.DayTime(d))
@@ -67,6 +73,39 @@ func (f Frame) DatePart(column, part string) Frame {
 		out.Ints[k] = v
 	}
 	return f.withColumn(out, rows)
+}
+
+// civilParts compute date parts from days since 1970-01-01 with integer
+// arithmetic (Howard Hinnant's civil_from_days), no time.Time.
+var civilParts = map[string]func(d int32) int64{
+	"year":    func(d int32) int64 { y, _, _ := civil(d); return y },
+	"month":   func(d int32) int64 { _, m, _ := civil(d); return m },
+	"day":     func(d int32) int64 { _, _, dd := civil(d); return dd },
+	"quarter": func(d int32) int64 { _, m, _ := civil(d); return (m-1)/3 + 1 },
+	"weekday": func(d int32) int64 { return ((int64(d)+3)%7 + 7) % 7 }, // 1970-01-01 was a Thursday (3)
+}
+
+// civil returns the year, month and day of days since 1970-01-01.
+func civil(days int32) (y, m, d int64) {
+	z := int64(days) + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
 }
 
 // Year adds the year of a date column (DatePart with "year"), as pandas'

@@ -285,13 +285,14 @@ func (f Frame) Corr(x, y string) float64 {
 	}
 	// Two passes over the pairs, as pandas does: the means, then the
 	// sums of products of deviations from them.
-	var xs, ys []float64
-	for k := 0; k < f.Len(); k++ {
-		i := f.row(k)
-		if a, b := cx.Float(i), cy.Float(i); !math.IsNaN(a) && !math.IsNaN(b) {
-			xs, ys = append(xs, a), append(ys, b)
+	xs, ys := make([]float64, 0, f.Len()), make([]float64, 0, f.Len())
+	f.sel().Chunks(func(_ int, rows []int32) {
+		for _, r := range rows {
+			if a, b := cx.Float(int(r)), cy.Float(int(r)); a == a && b == b {
+				xs, ys = append(xs, a), append(ys, b)
+			}
 		}
-	}
+	})
 	if len(xs) < 2 {
 		return math.NaN()
 	}

@@ -126,6 +126,9 @@ func MapText(c *Vector, rows []int32, fn func(string) string) *Vector {
 		}
 		return out
 	}
+	if out, ok := MapDistinct(c.Name, c, rows, func(s string) (string, bool) { return fn(s), true }); ok {
+		return out
+	}
 	vals := make([]string, n)
 	nulls := make([]bool, n)
 	for k, r := range rows {
@@ -155,9 +158,19 @@ func textWithNulls(name string, vals []string, nulls []bool) *Vector {
 // whole match; null when there is no match (pandas' str.extract). Large
 // selections are split across processors.
 func Extract(name string, c *Vector, rows []int32, re *regexp.Regexp) *Vector {
+	group := min(re.NumSubexp(), 1)
+	match := func(s string) (string, bool) {
+		m := re.FindStringSubmatchIndex(s)
+		if m == nil || m[2*group] < 0 {
+			return "", false
+		}
+		return s[m[2*group]:m[2*group+1]], true
+	}
+	if out, ok := MapDistinct(name, c, rows, match); ok {
+		return out
+	}
 	vals := make([]string, len(rows))
 	nulls := make([]bool, len(rows))
-	group := min(re.NumSubexp(), 1)
 	Parts(len(rows), func(_, lo, hi int) {
 		for k := lo; k < hi; k++ {
 			r := int(rows[k])
@@ -237,4 +250,99 @@ func Bin(name string, c *Vector, rows []int32, edges []float64, labels []string,
 		}
 	}
 	return out
+}
+
+// MapDistinct is MapText and Extract for a text column with a dictionary
+// (built under KeyIDs' rule: when rows cover a large part of the column):
+// fn runs once per distinct value instead of once per row (37,728 e-mail
+// addresses for 219,500 awards), and the result carries a dictionary of
+// its own, so that grouping or counting it next hashes no strings. fn
+// returns false for a null. ok is false when c has no dictionary; the
+// caller then maps row by row.
+func MapDistinct(name string, c *Vector, rows []int32, fn func(string) (string, bool)) (out *Vector, ok bool) {
+	if c.Kind != KindText {
+		return nil, false
+	}
+	d := c.CachedTextDictionary()
+	if d == nil && len(rows) >= c.N/16 {
+		d = c.TextDictionary()
+	}
+	if d == nil {
+		return nil, false
+	}
+	vals := distinctValues(c, d)
+	mapped := make([]string, len(vals))
+	valid := make([]bool, len(vals))
+	Parts(len(vals), func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			mapped[k], valid[k] = fn(vals[k])
+			valid[k] = valid[k] && mapped[k] != "" // "" is null in a text column
+		}
+	})
+	// The results' own dictionary: their distinct values (deduplicated
+	// first: many values map to one), ranked alphabetically.
+	index := map[string]int32{}
+	var uniq []string
+	for k, v := range mapped {
+		if _, seen := index[v]; valid[k] && !seen {
+			index[v] = 0
+			uniq = append(uniq, v)
+		}
+	}
+	slices.Sort(uniq)
+	for r, v := range uniq {
+		index[v] = int32(r)
+	}
+	rank := make([]int32, len(vals))
+	for k, v := range mapped {
+		rank[k] = -1
+		if valid[k] {
+			rank[k] = index[v]
+		}
+	}
+	n := len(rows)
+	codes := make([]int32, n)
+	size := 0
+	for p, r := range rows {
+		codes[p] = -1
+		if code := d.codes[r]; code >= 0 && rank[code] >= 0 {
+			codes[p] = rank[code]
+			size += len(uniq[rank[code]])
+		}
+	}
+	out = &Vector{Name: name, Kind: KindText, N: n, Offs: make([]int32, n+1), Data: make([]byte, 0, size)}
+	for p, code := range codes {
+		if code < 0 {
+			out.SetNull(p)
+		} else {
+			out.Data = append(out.Data, uniq[code]...)
+		}
+		out.Offs[p+1] = int32(len(out.Data))
+	}
+	out.tdict.d.Store(&TextDict{codes: codes, distinct: len(uniq)})
+	return out, true
+}
+
+// distinctValues lists the distinct values of c in code order: from the
+// packed copy when there is one, else from each code's first row.
+func distinctValues(c *Vector, d *TextDict) []string {
+	vals := make([]string, d.distinct)
+	if offs, data := d.PackedValues(c); offs != nil {
+		for k := range vals {
+			vals[k] = string(data[offs[k]:offs[k+1]])
+		}
+		return vals
+	}
+	seen := make([]bool, d.distinct)
+	left := d.distinct
+	for i, code := range d.codes {
+		if code >= 0 && !seen[code] {
+			seen[code] = true
+			vals[code] = string(c.TextBytes(i))
+			if left--; left == 0 {
+				break
+			}
+		}
+	}
+	return vals
 }
