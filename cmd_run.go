@@ -167,51 +167,64 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	var displays []sandbox.Display
 	h := &sandbox.Handlers{Display: func(d sandbox.Display) { displays = append(displays, d) }}
 	if !*asJSON {
-		h.Stream = func(name, text string) {
-			if name == "stderr" {
-				io.WriteString(env.Stderr, text)
-			} else {
-				io.WriteString(env.Stdout, text)
-			}
-		}
-		h.Display = func(d sandbox.Display) {
-			if t, ok := d.Data["text/plain"].(string); ok {
-				printWithNotes(env, t)
-			}
-		}
-		if data.Synthetic {
-			// Said once, before any output: the numbers that follow are
-			// made up.
-			fmt.Fprintf(env.Stderr, "note: the data is %s\n", data.Describe())
-		}
+		h = textHandlers(env, data)
 	}
 	res, err := sess.Run(ctx, src, h)
 	if err != nil {
 		return fail(errSetup, exitError{code: 1, err: err})
 	}
 	oneShot(res)
-	if *asJSON {
-		out := &runOutput{
-			Schema:      mcpserver.RunSchema,
-			CellResult:  mcpserver.NewCellResult(res, displays, *maxRows),
-			ValueBundle: res.Value,
-			Data:        &runData{Description: data.Describe(), Synthetic: data.Synthetic, Rows: data.Rows},
-		}
-		if err := writeRunJSON(env, out); err != nil {
-			return err
-		}
-	} else {
-		if t, ok := res.Value["text/plain"].(string); ok {
-			printWithNotes(env, t)
-		}
-		if !res.Success {
-			fmt.Fprintf(env.Stderr, "%s: %s\n", res.ErrorName, res.ErrorMessage)
-		}
+	if err := printRunResult(env, res, *asJSON, displays, *maxRows, data); err != nil {
+		return err
 	}
 	if !res.Success {
 		return exitError{code: 1}
 	}
 	return nil
+}
+
+// printRunResult prints the value and error of a run: as the JSON of
+// runOutput, or as text (the value on standard output, its hints and the
+// error on standard error).
+func printRunResult(env *cliEnv, res *sandbox.Result, asJSON bool, displays []sandbox.Display, maxRows int, data *dataset.Source) error {
+	if asJSON {
+		return writeRunJSON(env, &runOutput{
+			Schema:      mcpserver.RunSchema,
+			CellResult:  mcpserver.NewCellResult(res, displays, maxRows),
+			ValueBundle: res.Value,
+			Data:        &runData{Description: data.Describe(), Synthetic: data.Synthetic, Rows: data.Rows},
+		})
+	}
+	if t, ok := res.Value["text/plain"].(string); ok {
+		printWithNotes(env, t)
+	}
+	if !res.Success {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", res.ErrorName, res.ErrorMessage)
+	}
+	return nil
+}
+
+// textHandlers print a run's output as it comes: streams to standard
+// output and error, displays as text (hints to standard error). When the
+// data is the synthetic sample, a note says so first, once.
+func textHandlers(env *cliEnv, data *dataset.Source) *sandbox.Handlers {
+	if data.Synthetic {
+		fmt.Fprintf(env.Stderr, "note: the data is %s\n", data.Describe())
+	}
+	return &sandbox.Handlers{
+		Stream: func(name, text string) {
+			if name == "stderr" {
+				io.WriteString(env.Stderr, text)
+			} else {
+				io.WriteString(env.Stdout, text)
+			}
+		},
+		Display: func(d sandbox.Display) {
+			if t, ok := d.Data["text/plain"].(string); ok {
+				printWithNotes(env, t)
+			}
+		},
+	}
 }
 
 // printWithNotes prints a value or display's text on standard output,
