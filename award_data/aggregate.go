@@ -163,7 +163,35 @@ func (g Grouped) sum(c *columnar.Vector) (*columnar.Vector, error) {
 func (g Grouped) Mean(columns ...string) Frame { return g.each("Mean", columns, g.mean) }
 
 func (g Grouped) mean(c *columnar.Vector) (*columnar.Vector, error) {
+	if c.Kind == columnar.KindInt && !c.HasNulls() && g.codes != nil {
+		return g.intMean(c), nil
+	}
 	return g.moments("Mean", c, func(n int, sum, _ float64) (float64, bool) { return sum / float64(n), n > 0 })
+}
+
+// intMean is Mean of an int column without nulls over a category key's
+// codes (a boolean's share per agency): exact int sums per code, folded
+// into the groups.
+func (g Grouped) intMean(c *columnar.Vector) *columnar.Vector {
+	perCode := make([]int64, len(g.slot))
+	n := make([]int64, len(g.slot))
+	for i, code := range g.codes {
+		perCode[code] += c.Ints[i]
+		n[code]++
+	}
+	sum := make([]float64, len(g.rep))
+	cnt := make([]int64, len(g.rep))
+	for code := range perCode {
+		if n[code] > 0 {
+			sum[g.slot[code]] += float64(perCode[code])
+			cnt[g.slot[code]] += n[code]
+		}
+	}
+	out := columnar.NewFloatResult(c.Name, len(g.rep), "Mean")
+	for id := range sum {
+		out.Floats[id] = sum[id] / float64(cnt[id])
+	}
+	return out
 }
 
 // moments accumulates count, sum and sum of squares (about a shift, for

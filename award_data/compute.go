@@ -187,11 +187,14 @@ func (f Frame) computeCompare(name string, lc *columnar.Vector, op string, right
 	}
 	if o, _ := parseOp(op); o <= opGe && lc.Numeric() {
 		if x, isNum := toFloat(right); isNum && !lc.Bool {
-			// A number against a constant: one pass, no row list.
-			return f.withColumn(boolVector(name, rows, func(_ int, r int32) bool {
-				a := lc.Float(int(r))
-				return !math.IsNaN(a) && compareFloats(o, a, x)
-			}), rows)
+			// A number against a constant: one pass over plain floats.
+			out := &columnar.Vector{Name: name, Kind: columnar.KindInt, N: len(rows), Ints: make([]int64, len(rows)), Bool: true}
+			for p, a := range f.floatView(lc) {
+				if a == a && compareFloats(o, a, x) {
+					out.Ints[p] = 1
+				}
+			}
+			return f.withColumn(out, rows)
 		}
 	}
 	kept := f.Where(lc.Name, op, right)

@@ -283,33 +283,29 @@ func (f Frame) Corr(x, y string) float64 {
 			panic(wrongType("Corr", c, "int or float", ""))
 		}
 	}
-	// Two passes over the pairs, as pandas does: the means, then the
-	// sums of products of deviations from them.
-	xs, ys := make([]float64, 0, f.Len()), make([]float64, 0, f.Len())
+	// One pass over the pairs, nothing copied: sums of deviations from
+	// the first pair (a shift that keeps the sums of squares as exact as
+	// deviations from the means would), then the co-moments from them.
+	var n, x0, y0, sx, sy, sxx, syy, sxy float64
 	f.sel().Chunks(func(_ int, rows []int32) {
 		for _, r := range rows {
-			if a, b := cx.Float(int(r)), cy.Float(int(r)); a == a && b == b {
-				xs, ys = append(xs, a), append(ys, b)
+			a, b := cx.Float(int(r)), cy.Float(int(r))
+			if a != a || b != b {
+				continue
 			}
+			if n == 0 {
+				x0, y0 = a, b
+			}
+			dx, dy := a-x0, b-y0
+			n, sx, sy = n+1, sx+dx, sy+dy
+			sxx, syy, sxy = sxx+dx*dx, syy+dy*dy, sxy+dx*dy
 		}
 	})
-	if len(xs) < 2 {
+	if n < 2 {
 		return math.NaN()
 	}
-	mx, my := 0.0, 0.0
-	for k := range xs {
-		mx += xs[k]
-		my += ys[k]
-	}
-	mx, my = mx/float64(len(xs)), my/float64(len(ys))
-	var sxx, syy, sxy float64
-	for k := range xs {
-		dx, dy := xs[k]-mx, ys[k]-my
-		sxx += dx * dx
-		syy += dy * dy
-		sxy += dx * dy
-	}
-	if sxx == 0 || syy == 0 {
+	sxx, syy, sxy = sxx-sx*sx/n, syy-sy*sy/n, sxy-sx*sy/n
+	if sxx <= 0 || syy <= 0 {
 		return math.NaN()
 	}
 	return max(-1, min(1, sxy/math.Sqrt(sxx*syy)))
@@ -322,3 +318,19 @@ func (f Frame) Corr(x, y string) float64 {
 //
 //	award_data.Corr("Number Employees", "Award Amount")
 func Corr(x, y string) float64 { return All().Corr(x, y) }
+
+// floatView is a numeric column's values at f's rows as float64, NaN for
+// a null: the column's own slice when f is every row of a float column
+// without nulls, else a copy.
+func (f Frame) floatView(c *columnar.Vector) []float64 {
+	if f.all && c.Kind == columnar.KindFloat && !c.HasNulls() {
+		return c.Floats[:f.t.N]
+	}
+	out := make([]float64, 0, f.Len())
+	f.sel().Chunks(func(_ int, rows []int32) {
+		for _, r := range rows {
+			out = append(out, c.Float(int(r)))
+		}
+	})
+	return out
+}
