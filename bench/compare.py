@@ -222,8 +222,6 @@ class KernelEngine:
                 first = firsts[key] if firsts else self.conn.execute(self.query(key))[0]
                 res["questions"][key] = {"warm": self.timed(self.query(key), a.runs), "first": first,
                                          "answer": self.answer(key)}
-            if a.ops:
-                res["ops"] = self.ops(a.runs)
             if not a.interleave_output:
                 res["print_1mib"] = self.timed(self.print_one, a.runs)
                 res["print_lines"] = self.timed(self.print_lines, a.runs)
@@ -241,15 +239,8 @@ class KernelEngine:
         return res
 
 
-    def ops(self, runs):
-        """Times the operations of pandas_ops.OPS (warm: after one run)
-        and reads their answers."""
-        out = {}
-        for key in OPS:
-            cell = self.op_cell(key)
-            self.conn.execute(cell)
-            out[key] = {"warm": [self.conn.execute(cell)[0] for _ in range(runs)], "answer": self.op_answer(key)}
-        return out
+    def prepare_ops(self, csv):
+        """Readies a started kernel for the operations: the data loaded."""
 
 
 class SbirKernel(KernelEngine):
@@ -388,9 +379,9 @@ class PandasKernel(KernelEngine):
     def query(self, key):
         return PANDAS[key]
 
-    def ops(self, runs):
+    def prepare_ops(self, csv):
+        self.load(csv)
         self.conn.execute(PANDAS_SETUP)
-        return super().ops(runs)
 
     def op_cell(self, key):
         return OPS[key][3]
@@ -434,6 +425,34 @@ def interleaved_output(kernels, runs):
             for i in range(runs):
                 for k in (kernels if i % 2 == 0 else kernels[::-1]):
                     out[k.name][key].append(k.conn.execute(getattr(k, cell))[0])
+    finally:
+        for k in kernels:
+            k.stop()
+    return out
+
+
+def interleaved_ops(kernels, csv, runs):
+    """Times the operations of pandas_ops.OPS in fresh kernels taking turns
+    run by run (the first kernel leads in even runs, the other in odd
+    ones), each warm (after one untimed run), and reads their answers: on
+    a busy machine, a slow moment weighs on both alike. Returns {engine
+    name: {key: {"warm": [...], "answer": ...}}}."""
+    out = {k.name: {} for k in kernels}
+    for k in kernels:
+        k.start()
+    try:
+        for k in kernels:
+            k.conn.execute(k.trivial)
+            k.prepare_ops(csv)
+        for key in OPS:
+            for k in kernels:
+                k.conn.execute(k.op_cell(key))
+                out[k.name][key] = {"warm": []}
+            for i in range(runs):
+                for k in (kernels if i % 2 == 0 else kernels[::-1]):
+                    out[k.name][key]["warm"].append(k.conn.execute(k.op_cell(key))[0])
+            for k in kernels:
+                out[k.name][key]["answer"] = k.op_answer(key)
     finally:
         for k in kernels:
             k.stop()
@@ -543,8 +562,9 @@ def table(results, extra):
         for key, op in OPS.items():
             s_, p_ = med(by["sbir"]["ops"][key]["warm"]), med(by["pandas"]["ops"][key]["warm"])
             lines.append(f"| {op[0]} | {fmt_s(s_)} | {fmt_s(p_)} | {ratio(p_, s_)} |")
-        lines += ["", "Warm runs (after one untimed run), medians; each cell as an analyst types it in each "
-                      "kernel (bench/pandas_ops.py), displayed as in a notebook."]
+        lines += ["", "Warm runs (after one untimed run), medians, in fresh kernels of their own taking turns run "
+                      "by run; each cell as an analyst types it in each kernel (bench/pandas_ops.py), displayed "
+                      "as in a notebook."]
     lines += ["", "### Loading", "", head, sep]
     row("CSV → typed table", lambda r: r.get("load"))
     if extra.get("sbir_load_durable"):
@@ -648,6 +668,13 @@ def main():
         for r in results:
             r.update(times.get(r["engine"], {}))
 
+    if args.ops and "sbir" in names and "pandas" in names:
+        print("compare: the operations of pandas_ops.py, sbir and ipykernel taking turns...", file=sys.stderr, flush=True)
+        ops = interleaved_ops([SbirKernel("sbir", args.sbir_kernel, args),
+                               PandasKernel("pandas", args.python_kernel, args)], csv, args.runs)
+        for r in results:
+            if r["engine"] in ops:
+                r["ops"] = ops[r["engine"]]
     sbir = next((r for r in results if r["engine"] == "sbir"), {})
     extra = {"mem_cells": args.mem_cells, "sbir_load_rss_mib": sbir.get("load_rss_mib"),
              "sbir_load_durable": sbir.get("load_durable"), "sbir_load_runs": sbir.get("load_runs", []),
