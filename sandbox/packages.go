@@ -12,6 +12,7 @@ import (
 
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
@@ -85,6 +86,27 @@ func setString(set []pkgenv.Requirement) string {
 		s[i] = r.String()
 	}
 	return strings.Join(s, ", ")
+}
+
+// imports returns what decides the third-party imports of the session's
+// cells: its package environment, or undeclared before any cell declared
+// packages.
+func (s *Session) imports() cellprep.ImportChecker {
+	if s.env == nil {
+		return undeclared{}
+	}
+	return s.env
+}
+
+// undeclared refuses the third-party imports of a session that declared
+// no modules, saying how to declare one.
+type undeclared struct{}
+
+func (undeclared) CheckImports(paths []string) error {
+	if err := (*pkgenv.Env)(nil).CheckImports(paths); err != nil {
+		return fmt.Errorf("cells may import only the allowed standard packages and the packages of modules declared with %s: %w", pkgenv.Directive, err)
+	}
+	return nil
 }
 
 // progressWriter sends what is written to it to a cell's stderr as it comes

@@ -111,7 +111,7 @@ func (s *Session) start(ctx context.Context) error {
 		}
 	}
 	s.p, s.layers, s.st, s.ranCode = p, p.layers, cellprep.NewState(), false
-	s.st.SetEnv(s.env)
+	s.st.SetImports(s.imports())
 	s.opts.Logger.Debug("sandbox worker ready", "pid", p.cmd.Process.Pid, "elapsed", time.Since(t0))
 	return nil
 }

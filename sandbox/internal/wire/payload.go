@@ -1,5 +1,33 @@
 package wire
 
+// A Chunk is one piece of a cell that the worker's interpreter evaluates
+// on its own: a run of declarations, a run of statements, or the cell's
+// last expression. yaegi rejects a source that starts with a declaration
+// and continues with statements, so the supervisor (package cellprep)
+// splits a cell at those boundaries.
+type Chunk struct {
+	// Code is the source. Each segment starts with a /*line :L:C*/
+	// directive naming its place in the cell (L is the cell's line plus
+	// one, for the interpreter's wrapper line), so that the interpreter's
+	// positions are the cell's.
+	Code string `json:"code"`
+	// Expr marks the cell's last expression: the worker evaluates it
+	// through a helper that captures its values, and falls back to running
+	// it as a statement when it has none.
+	Expr bool `json:"expr,omitempty"`
+	// Quiet marks an expression whose values are not worth showing
+	// (fmt.Println's byte count and nil error).
+	Quiet bool `json:"quiet,omitempty"`
+	// Direct marks an expression that is not a call, and so certainly has
+	// exactly one value.
+	Direct bool `json:"direct,omitempty"`
+	// Main marks the call of a program's main function that preparation
+	// adds after a cell that declares func main and does not call it: as
+	// with go run, the cell ends when main returns, and goroutines still
+	// running then are stopped.
+	Main bool `json:"main,omitempty"`
+}
+
 // Result is the outcome of one cell.
 type Result struct {
 	// Stdout and Stderr hold everything the cell wrote (after truncation),

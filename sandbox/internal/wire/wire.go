@@ -8,8 +8,6 @@ import (
 	"io"
 	"sync"
 	"unsafe"
-
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
 // The supervisor and the worker exchange frames over two pipes (never the
@@ -49,8 +47,8 @@ type Message struct {
 	// a request the supervisor gave up on is recognised and dropped.
 	ID uint64 `json:"id,omitempty"`
 
-	Config *Config          `json:"config,omitempty"`
-	Chunks []cellprep.Chunk `json:"chunks,omitempty"`
+	Config *Config `json:"config,omitempty"`
+	Chunks []Chunk `json:"chunks,omitempty"`
 
 	Name     string `json:"name,omitempty"` // stream name; fatal error name
 	Text     string `json:"text,omitempty"` // stream text; input; fatal message

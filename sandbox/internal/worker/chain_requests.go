@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
@@ -96,7 +98,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 	}
 	switch {
 	case x.pkg != "":
-		if d, ok := symbols.Doc(x.pkg, name); ok {
+		if d, ok := allowlist.Doc(x.pkg, name); ok {
 			return docInspection(d), true
 		}
 		return wire.Inspection{}, false
@@ -150,15 +152,15 @@ func typeInspection(text string, t reflect.Type) wire.Inspection {
 }
 
 // docOfType finds the documentation of a named type of an allowed package.
-func docOfType(t reflect.Type) (symbols.Entry, bool) {
+func docOfType(t reflect.Type) (allowlist.Entry, bool) {
 	path := t.PkgPath()
 	if path == "" || t.Name() == "" {
-		return symbols.Entry{}, false
+		return allowlist.Entry{}, false
 	}
-	for _, p := range symbols.Packages() {
+	for _, p := range allowlist.Packages() {
 		if p == path || strings.HasSuffix(path, "/"+p) && (p == "award_data" || p == "display") {
-			return symbols.Doc(p, t.Name())
+			return allowlist.Doc(p, t.Name())
 		}
 	}
-	return symbols.Entry{}, false
+	return allowlist.Entry{}, false
 }

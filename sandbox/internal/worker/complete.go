@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -27,7 +29,7 @@ var goWords = []string{
 // allowed import path.
 func packageNames() map[string]string {
 	m := map[string]string{}
-	for _, p := range symbols.Packages() {
+	for _, p := range allowlist.Packages() {
 		m[p[strings.LastIndexByte(p, '/')+1:]] = p
 	}
 	return m
@@ -229,7 +231,7 @@ func (w *worker) inspectName(code string, off, detail int, names []string) wire.
 			return wire.Inspection{}
 		}
 		if path, ok := pkgs[qual]; ok {
-			if e, ok := symbols.Doc(path, name); ok {
+			if e, ok := allowlist.Doc(path, name); ok {
 				return docInspection(e)
 			}
 		}
@@ -254,7 +256,7 @@ func (w *worker) inspectName(code string, off, detail int, names []string) wire.
 		return docInspection(pd.entries[""])
 	}
 	if path, ok := pkgs[name]; ok {
-		if e, ok := symbols.Doc(path, ""); ok {
+		if e, ok := allowlist.Doc(path, ""); ok {
 			return docInspection(e)
 		}
 	}
@@ -286,20 +288,20 @@ func (w *worker) inspectName(code string, off, detail int, names []string) wire.
 
 // typeMethodDoc finds the documentation of a method of a compiled type
 // from an allowed package.
-func (w *worker) typeMethodDoc(t reflect.Type, method string) (symbols.Entry, bool) {
+func (w *worker) typeMethodDoc(t reflect.Type, method string) (allowlist.Entry, bool) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	path := t.PkgPath()
-	for _, p := range symbols.Packages() {
+	for _, p := range allowlist.Packages() {
 		if p == path || strings.HasSuffix(path, "/award_data") && p == "award_data" || strings.HasSuffix(path, "/display") && p == "display" {
-			return symbols.Doc(p, t.Name()+"."+method)
+			return allowlist.Doc(p, t.Name()+"."+method)
 		}
 	}
-	return symbols.Entry{}, false
+	return allowlist.Entry{}, false
 }
 
-func docInspection(e symbols.Entry) wire.Inspection {
+func docInspection(e allowlist.Entry) wire.Inspection {
 	plain := e.Sig
 	if e.Doc != "" {
 		plain += "\n\n" + e.Doc

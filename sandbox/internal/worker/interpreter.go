@@ -16,6 +16,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
@@ -186,7 +188,7 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	// Pre-imported packages give way to what a cell declares: a cell's
 	// own variable list, or its import of math/rand/v2 as rand, replaces
 	// them as Go scoping would in a file that never imported them.
-	if err := in.ImportImplicitly(symbols.Preimported()...); err != nil {
+	if err := in.ImportImplicitly(allowlist.Preimported()...); err != nil {
 		return nil, fmt.Errorf("importing the allowed packages: %w", err)
 	}
 	if _, err := in.Eval(fmt.Sprintf("import %q", cellprep.HelperPkg)); err != nil {
@@ -206,7 +208,7 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 
 // run evaluates the chunks of one cell and fills res. It returns when the
 // cell and the goroutines it started have ended, or ctx is cancelled.
-func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Result) {
+func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result) {
 	ctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
@@ -372,7 +374,7 @@ func (s *session) forgetMain() {
 
 // evalExpr evaluates the cell's last expression through _sbirShow, and as
 // a plain statement when it has no value.
-func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]any, error) {
+func (s *session) evalExpr(ctx context.Context, ch wire.Chunk) (map[string]any, error) {
 	if ch.Direct && !s.showMethods {
 		// Not a call: the value of the plain evaluation is the value.
 		// (Once the session has types that show themselves, values go
@@ -465,7 +467,7 @@ func cellPositions(msg string) string {
 }
 
 // fail fills res from an evaluation error.
-func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *wire.Result) {
+func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.Result) {
 	res.Success = false
 	if context.Cause(ctx) == errDeadlock {
 		res.ErrorName = wire.ClassDeadlock

@@ -7,8 +7,8 @@ import (
 	"go/token"
 	"strings"
 
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // maxCellMethods bounds the methods declared by cells that completion
@@ -19,12 +19,12 @@ const maxCellMethods = 256
 // values of such types carry no methods in their reflect.Type, so
 // completion learns them from the declarations the worker ran.
 type cellMethod struct {
-	recv  string        // the receiver's type name, without *
-	entry symbols.Entry // signature and doc comment
+	recv  string          // the receiver's type name, without *
+	entry allowlist.Entry // signature and doc comment
 }
 
 // noteMethods records the exported methods the chunks declare.
-func (w *worker) noteMethods(chunks []cellprep.Chunk) {
+func (w *worker) noteMethods(chunks []wire.Chunk) {
 	for _, c := range chunks {
 		if !strings.Contains(c.Code, "func") {
 			continue
@@ -53,7 +53,7 @@ func (w *worker) noteMethods(chunks []cellprep.Chunk) {
 			fd.Body, fd.Doc = nil, nil
 			_ = printer.Fprint(&sig, fset, fd)
 			fd.Body, fd.Doc = body, doc
-			m := cellMethod{recv: id.Name, entry: symbols.Entry{Sig: sig.String(), Doc: doc.Text()}}
+			m := cellMethod{recv: id.Name, entry: allowlist.Entry{Sig: sig.String(), Doc: doc.Text()}}
 			if w.methods == nil {
 				w.methods = map[string][]cellMethod{}
 			}
@@ -91,9 +91,9 @@ func (w *worker) cellMethodNames(x string) []string {
 
 // cellMethodDoc returns the declaration of a method cells declared when
 // only one of their types has a method of that name.
-func (w *worker) cellMethodDoc(name string) (symbols.Entry, bool) {
+func (w *worker) cellMethodDoc(name string) (allowlist.Entry, bool) {
 	if list := w.methods[name]; len(list) == 1 {
 		return list[0].entry, true
 	}
-	return symbols.Entry{}, false
+	return allowlist.Entry{}, false
 }

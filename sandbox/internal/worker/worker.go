@@ -17,7 +17,6 @@ import (
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
@@ -235,7 +234,7 @@ func (w *worker) serve() int {
 
 // startCell runs a cell on its own goroutine so that serve keeps reading
 // interrupts and input replies.
-func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
+func (w *worker) startCell(id uint64, chunks []wire.Chunk) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.mu.Lock()
 	w.cancel = cancel
