@@ -212,8 +212,8 @@ for i := 0; i < 24; i++ { display.HTML(s) }`, limits: func(l *Limits) { l.CellTi
 			if tc.lost != r.Restarted {
 				t.Errorf("Restarted = %v, want %v (%s)", r.Restarted, tc.lost, r.ErrorMessage)
 			}
-			if tc.lost && !strings.Contains(r.ErrorMessage, "variables of this session were lost") {
-				t.Errorf("error does not say variables were lost: %s", r.ErrorMessage)
+			if tc.lost && !strings.Contains(r.Err().Error(), "variables of this session were lost") {
+				t.Errorf("error does not say variables were lost: %v", r.Err())
 			}
 			for _, leak := range []string{"root:x:0:0", "hunter2", "MUST NOT APPEAR", "hmac-secret"} {
 				if strings.Contains(r.Stdout+r.Stderr+r.ErrorMessage+value(r), leak) {

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -124,20 +121,10 @@ func (w progressWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// PackagesDir is where per-notebook package environments are cached: the
-// packages directory of the kernel's cache directory (see
-// dataset.ConfigFromEnv), so that data and packages live side by side.
-func PackagesDir(getenv func(string) string) string {
-	return filepath.Join(dataset.ConfigFromEnv(getenv).CacheDir, "packages")
-}
-
 // packageOptions returns the pkgenv options of a declaration in this
 // session.
 func (s *Session) packageOptions(progress progressWriter) (pkgenv.Options, error) {
 	o := s.opts.Packages
-	if o.Dir == "" {
-		o.Dir = PackagesDir(os.Getenv)
-	}
 	if o.Preflight == nil {
 		o.Preflight = preflightFunc(s.opts)
 	}

@@ -28,20 +28,18 @@ type Chunk struct {
 	Main bool `json:"main,omitempty"`
 }
 
-// Result is the outcome of one cell.
+// Result is the end of one cell as the worker reports it (OpResult); the
+// supervisor converts it into sandbox.Result.
 type Result struct {
-	// Stdout and Stderr hold everything the cell wrote (after truncation),
-	// also delivered to Handlers.Stream while it ran (unless
-	// Handlers.StreamOnly).
+	// Stdout and Stderr are the cell's output: it travels in stream
+	// frames, and the receiver collects it here (the worker leaves them
+	// empty).
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	// Success is false when the cell failed; the error fields say why.
 	Success bool `json:"success"`
-	// ErrorName is a short class: SyntaxError, NotAllowed, CompileError, InputError,
-	// Panic, RuntimeError, Interrupted, Timeout, MemoryError,
-	// StackOverflow, WorkerCrashed, CodeTooLarge, SandboxError, and
-	// PackageError (a //sbir:require declaration could not be satisfied:
-	// installs disabled, a failed install, or a new set after cells ran).
+	// ErrorName is the class of the failure, one of the Class* constants
+	// (errors.go).
 	ErrorName    string   `json:"error_name,omitempty"`
 	ErrorMessage string   `json:"error_message,omitempty"`
 	Traceback    []string `json:"traceback,omitempty"`
@@ -51,9 +49,11 @@ type Result struct {
 	// Truncated reports that output beyond Limits.MaxOutputBytes was
 	// dropped.
 	Truncated bool `json:"truncated,omitempty"`
-	// Restarted reports that the worker died or was replaced during this
-	// cell: every variable of the session was lost.
-	Restarted bool `json:"restarted,omitempty"`
+	// ReplaceWorker says that this worker is unusable after the cell
+	// (goroutines stuck in compiled code, an earlier value's String method
+	// that never returned): the supervisor replaces it, and the session's
+	// variables are lost.
+	ReplaceWorker bool `json:"replace_worker,omitempty"`
 }
 
 // Display is one rich output a cell produced with the display package.

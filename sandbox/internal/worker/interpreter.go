@@ -252,7 +252,7 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 		// cannot be stopped: the worker is replaced rather than left
 		// running it.
 		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were inside compiled code and did not stop; the worker is replaced and all variables of this session are lost]\n", stuck)))
-		res.Restarted = true
+		res.ReplaceWorker = true
 	}
 	if _, _, p := cg.state(s.gor); p != nil {
 		res.Success = false

@@ -196,7 +196,7 @@ func (w *worker) serve() int {
 				// interpreter (an inspect reply that carried the restart
 				// flag may have come too late): no cell runs beside it.
 				res := wire.Fail(wire.ClassWorkerCrashed, "an earlier value's String method never returned, so this worker was replaced before the cell ran; all variables of this session were lost")
-				res.Restarted = true
+				res.ReplaceWorker = true
 				_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: m.ID, Result: res})
 				continue
 			}
@@ -253,7 +253,7 @@ func (w *worker) startCell(id uint64, chunks []wire.Chunk) {
 		// The supervisor keeps its own copy of the streams.
 		res.Stdout, res.Stderr = "", ""
 		if (interrupted || w.sess.abandoned.Load()) && !w.sess.healthy() {
-			res.Restarted = true // the supervisor replaces this worker
+			res.ReplaceWorker = true // the supervisor replaces this worker
 		} else {
 			w.sess.forgetMain()
 		}
