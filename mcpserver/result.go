@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
+
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
@@ -144,14 +146,8 @@ func clip(s string, limit int) (string, bool) {
 	if len(s) <= limit {
 		return s, false
 	}
-	cut := limit
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + " …", true
+	return textcut.Prefix(s, limit) + " …", true
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 func newDisplayOutput(d sandbox.Display) DisplayOutput {
 	o := DisplayOutput{}

@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"bytes"
@@ -16,7 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -355,11 +356,7 @@ func clipText(s string, limit int) string {
 	if len(s) <= limit {
 		return s
 	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "\n..."
+	return textcut.Prefix(s, limit) + "\n..."
 }
 
 // scanImports calls add with the name ("" when the import has none) and

@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"fmt"
@@ -32,8 +32,8 @@ func identBounds(code string, off int) (s, e int) {
 // end of before (".Su", "."): nil, false when before does not end with a
 // selector whose operand is more than one identifier (or, with idents,
 // is any operand), the members of the operand's type otherwise.
-func (w *worker) chainMembers(before string, names []string, idents bool) (prefix string, members []string, ok bool) {
-	ty := w.newTyper(before, names)
+func (a *Assistant) chainMembers(before string, names []string, idents bool) (prefix string, members []string, ok bool) {
+	ty := a.newTyper(before, names)
 	toks := ty.toks
 	i := len(toks) - 1
 	if i >= 0 && toks[i].t == token.IDENT && toks[i].end == len(before) {
@@ -61,7 +61,7 @@ func (w *worker) chainMembers(before string, names []string, idents bool) (prefi
 // operand is more than one identifier (award_data.Frame.Where,
 // award_data.GroupBy("Agency").Sum; any operand with idents), or the
 // type of the call or index expression that ends just before the cursor.
-func (w *worker) inspectChain(code string, off int, names []string, idents bool) (wire.Inspection, bool) {
+func (a *Assistant) inspectChain(code string, off int, names []string, idents bool) (wire.Inspection, bool) {
 	s, e := identBounds(code, off)
 	if s == e && off > 0 && code[off-1] == '(' {
 		// JupyterLab's tooltip, right after "Sum(": the function called.
@@ -70,7 +70,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 	}
 	if s == e {
 		// Just after a call or an index: what it returns.
-		ty := w.newTyper(code[:off], names)
+		ty := a.newTyper(code[:off], names)
 		last := len(ty.toks) - 1
 		if last < 0 || ty.toks[last].end != off || ty.toks[last].t != token.RPAREN && ty.toks[last].t != token.RBRACK {
 			return wire.Inspection{}, false
@@ -81,7 +81,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 		}
 		return typeInspection(text, x.typ), true
 	}
-	ty := w.newTyper(code[:e], names)
+	ty := a.newTyper(code[:e], names)
 	toks := ty.toks
 	i := len(toks) - 1
 	if i < 2 || toks[i].t != token.IDENT || toks[i-1].t != token.PERIOD {
@@ -106,7 +106,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 		if _, ok := methodOf(x.typ, name); !ok {
 			return wire.Inspection{}, false
 		}
-		if d, ok := w.typeMethodDoc(x.typ, name); ok {
+		if d, ok := a.typeMethodDoc(x.typ, name); ok {
 			return docInspection(d), true
 		}
 		m, _ := methodOf(x.typ, name)
@@ -127,7 +127,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 		return textInspection(fmt.Sprintf("%s: %s", sel, typeName(st.typ))), true
 	}
 	if _, isMethod := methodOf(x.typ, name); isMethod {
-		if d, ok := w.typeMethodDoc(x.typ, name); ok {
+		if d, ok := a.typeMethodDoc(x.typ, name); ok {
 			return docInspection(d), true
 		}
 	}
