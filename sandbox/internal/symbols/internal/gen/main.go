@@ -215,9 +215,36 @@ func writeAtomic(name string, content []byte) error {
 // call (an interpreted error type to error) only when it calls the
 // compiled function directly.
 func forward(path string, exclude []string) error {
-	bp, err := build.Import(path, ".", 0)
+	pkg, fset, imports, err := parseForForward(path)
 	if err != nil {
 		return err
+	}
+	f := &forwarder{fset: fset, exclude: exclude, used: map[string]bool{}}
+	f.values(pkg.Consts, "const")
+	f.values(pkg.Vars, "var")
+	f.funcs(pkg.Funcs)
+	for _, t := range pkg.Types {
+		if f.skip(t.Name) {
+			continue
+		}
+		if !isGeneric(t) {
+			fmt.Fprintf(&f.body, "type %s = _b.%s\n", t.Name, t.Name)
+		}
+		f.values(t.Consts, "const")
+		f.values(t.Vars, "var")
+		f.funcs(t.Funcs)
+	}
+	outputs["zz_fwd_"+strings.ReplaceAll(path, "/", "_")+".go.txt"] = f.source(pkg.Name, path, imports)
+	return nil
+}
+
+// parseForForward parses the package path's files (without comments) and
+// returns its documentation, the file set and the packages its files
+// import, by the name they are used with.
+func parseForForward(path string) (*doc.Package, *token.FileSet, map[string]string, error) {
+	bp, err := build.Import(path, ".", 0)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	fset := token.NewFileSet()
 	var files []*ast.File
@@ -225,7 +252,7 @@ func forward(path string, exclude []string) error {
 	for _, name := range bp.GoFiles {
 		f, err := parser.ParseFile(fset, filepath.Join(bp.Dir, name), nil, 0)
 		if err != nil {
-			return err
+			return nil, nil, nil, err
 		}
 		files = append(files, f)
 		for _, is := range f.Imports {
@@ -239,111 +266,127 @@ func forward(path string, exclude []string) error {
 	}
 	pkg, err := doc.NewFromFiles(fset, files, path, doc.PreserveAST)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	skip := func(name string) bool {
-		for _, e := range exclude {
-			if strings.Trim(e, "^$") == name {
-				return true
-			}
-		}
-		return !ast.IsExported(name)
-	}
-	var body bytes.Buffer
-	used := map[string]bool{}
-	typeText := func(e ast.Expr) string {
-		ast.Inspect(e, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if id, ok := sel.X.(*ast.Ident); ok {
-					used[id.Name] = true
-				}
-			}
+	return pkg, fset, imports, nil
+}
+
+// isGeneric reports whether the type t declares type parameters.
+func isGeneric(t *doc.Type) bool {
+	for _, sp := range t.Decl.Specs {
+		if ts, ok := sp.(*ast.TypeSpec); ok && ts.Name.Name == t.Name && ts.TypeParams != nil {
 			return true
-		})
-		var b bytes.Buffer
-		_ = printer.Fprint(&b, fset, e)
-		return b.String()
+		}
 	}
-	values := func(vs []*doc.Value, kw string) {
-		for _, v := range vs {
-			for _, n := range v.Names {
-				if !skip(n) {
-					fmt.Fprintf(&body, "%s %s = _b.%s\n", kw, n, n)
-				}
+	return false
+}
+
+// forwarder writes the declarations of a forwarding package.
+type forwarder struct {
+	fset    *token.FileSet
+	exclude []string
+	body    bytes.Buffer
+	used    map[string]bool // package names the signatures use
+}
+
+// skip reports whether the member name is left out: excluded, or not
+// exported.
+func (f *forwarder) skip(name string) bool {
+	for _, e := range f.exclude {
+		if strings.Trim(e, "^$") == name {
+			return true
+		}
+	}
+	return !ast.IsExported(name)
+}
+
+// typeText prints a type expression, noting the packages it uses.
+func (f *forwarder) typeText(e ast.Expr) string {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				f.used[id.Name] = true
+			}
+		}
+		return true
+	})
+	var b bytes.Buffer
+	_ = printer.Fprint(&b, f.fset, e)
+	return b.String()
+}
+
+// values forwards constants or variables (kw).
+func (f *forwarder) values(vs []*doc.Value, kw string) {
+	for _, v := range vs {
+		for _, n := range v.Names {
+			if !f.skip(n) {
+				fmt.Fprintf(&f.body, "%s %s = _b.%s\n", kw, n, n)
 			}
 		}
 	}
-	funcs := func(fs []*doc.Func) {
-		for _, f := range fs {
-			ft := f.Decl.Type
-			if skip(f.Name) || f.Decl.Recv != nil || ft.TypeParams != nil {
-				continue
-			}
-			var params, args []string
-			i := 0
-			for _, p := range ft.Params.List {
-				n := max(1, len(p.Names))
-				for range n {
-					name := fmt.Sprintf("p%d", i)
-					i++
-					t := p.Type
-					if el, ok := t.(*ast.Ellipsis); ok {
-						params = append(params, name+" ..."+typeText(el.Elt))
-						args = append(args, name+"...")
-						continue
-					}
-					params = append(params, name+" "+typeText(t))
-					args = append(args, name)
-				}
-			}
-			var results []string
-			if ft.Results != nil {
-				for _, r := range ft.Results.List {
-					for range max(1, len(r.Names)) {
-						results = append(results, typeText(r.Type))
-					}
-				}
-			}
-			if strings.Contains(strings.Join(append(params, results...), ","), "unsafe.") {
-				continue // unsafe is not allowed (atomic.LoadPointer...)
-			}
-			call := "_b." + f.Name + "(" + strings.Join(args, ", ") + ")"
-			res := ""
-			switch len(results) {
-			case 0:
-			case 1:
-				res, call = " "+results[0], "return "+call
-			default:
-				res, call = " ("+strings.Join(results, ", ")+")", "return "+call
-			}
-			fmt.Fprintf(&body, "func %s(%s)%s { %s }\n", f.Name, strings.Join(params, ", "), res, call)
-		}
-	}
-	values(pkg.Consts, "const")
-	values(pkg.Vars, "var")
-	funcs(pkg.Funcs)
-	for _, t := range pkg.Types {
-		if skip(t.Name) {
+}
+
+// funcs forwards the non-generic functions by declarations that call the
+// compiled ones.
+func (f *forwarder) funcs(fs []*doc.Func) {
+	for _, fn := range fs {
+		ft := fn.Decl.Type
+		if f.skip(fn.Name) || fn.Decl.Recv != nil || ft.TypeParams != nil {
 			continue
 		}
-		generic := false
-		for _, sp := range t.Decl.Specs {
-			if ts, ok := sp.(*ast.TypeSpec); ok && ts.Name.Name == t.Name && ts.TypeParams != nil {
-				generic = true
+		params, args := f.params(ft)
+		var results []string
+		if ft.Results != nil {
+			for _, r := range ft.Results.List {
+				for range max(1, len(r.Names)) {
+					results = append(results, f.typeText(r.Type))
+				}
 			}
 		}
-		if !generic {
-			fmt.Fprintf(&body, "type %s = _b.%s\n", t.Name, t.Name)
+		if strings.Contains(strings.Join(append(params, results...), ","), "unsafe.") {
+			continue // unsafe is not allowed (atomic.LoadPointer...)
 		}
-		values(t.Consts, "const")
-		values(t.Vars, "var")
-		funcs(t.Funcs)
+		call := "_b." + fn.Name + "(" + strings.Join(args, ", ") + ")"
+		res := ""
+		switch len(results) {
+		case 0:
+		case 1:
+			res, call = " "+results[0], "return "+call
+		default:
+			res, call = " ("+strings.Join(results, ", ")+")", "return "+call
+		}
+		fmt.Fprintf(&f.body, "func %s(%s)%s { %s }\n", fn.Name, strings.Join(params, ", "), res, call)
 	}
+}
+
+// params returns a function's parameters, named p0, p1, ..., and the
+// arguments that pass them on.
+func (f *forwarder) params(ft *ast.FuncType) (params, args []string) {
+	i := 0
+	for _, p := range ft.Params.List {
+		for range max(1, len(p.Names)) {
+			name := fmt.Sprintf("p%d", i)
+			i++
+			if el, ok := p.Type.(*ast.Ellipsis); ok {
+				params = append(params, name+" ..."+f.typeText(el.Elt))
+				args = append(args, name+"...")
+				continue
+			}
+			params = append(params, name+" "+f.typeText(p.Type))
+			args = append(args, name)
+		}
+	}
+	return params, args
+}
+
+// source is the forwarding package's file: its clause, the imports its
+// signatures use, and the declarations.
+func (f *forwarder) source(name, path string, imports map[string]string) []byte {
 	var src bytes.Buffer
 	fmt.Fprintf(&src, "// Code generated by internal/gen: package %s forwards to its compiled members. DO NOT EDIT.\n\n", path)
-	fmt.Fprintf(&src, "package %s\n\nimport (\n\t_b %q\n", pkg.Name, "_sbirbin/"+path)
+	fmt.Fprintf(&src, "package %s\n\nimport (\n\t_b %q\n", name, "_sbirbin/"+path)
 	var names []string
-	for n := range used {
+	for n := range f.used {
 		if imports[n] != "" && n != "unsafe" {
 			names = append(names, n)
 		}
@@ -353,9 +396,8 @@ func forward(path string, exclude []string) error {
 		fmt.Fprintf(&src, "\t%s %q\n", n, imports[n])
 	}
 	src.WriteString(")\n\n")
-	src.Write(body.Bytes())
-	outputs["zz_fwd_"+strings.ReplaceAll(path, "/", "_")+".go.txt"] = src.Bytes()
-	return nil
+	src.Write(f.body.Bytes())
+	return src.Bytes()
 }
 
 func extractPackage(path string, exclude []string) error {
