@@ -71,18 +71,16 @@ func (f Frame) QCut(column string, q int, labels ...string) Frame {
 	if q < 1 || q > maxBins {
 		return errFrame(errorf(op, "q is %d; give a number of bins from 1 to %d", q, maxBins))
 	}
-	vals := f.numbers(op, c.Name)
+	vals := slices.DeleteFunc(slices.Clone(f.floatView(c)), func(v float64) bool { return v != v })
 	if len(vals) == 0 {
 		return errFrame(errorf(op, "column %q has no values in these rows", c.Name))
 	}
-	quantile := columnar.Quantile // a selection per edge, for a few bins
-	if q > 16 {
-		slices.Sort(vals)
-		quantile = columnar.QuantileSorted
+	qs := make([]float64, q+1)
+	for i := range qs {
+		qs[i] = float64(i) / float64(q)
 	}
 	var edges []float64
-	for i := 0; i <= q; i++ {
-		e := quantile(vals, float64(i)/float64(q))
+	for _, e := range columnar.Quantiles(vals, qs) {
 		if len(edges) == 0 || e > edges[len(edges)-1] {
 			edges = append(edges, e)
 		}

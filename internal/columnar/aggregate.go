@@ -223,3 +223,28 @@ func Gather(c *Vector, rows []int32) *Vector {
 	}
 	return out
 }
+
+// Quantiles is Quantile for several q in ascending order, on the same
+// values (which it reorders): each selection works only on the values
+// past the previous one, so q quantiles cost about two passes, not q.
+func Quantiles(s []float64, qs []float64) []float64 {
+	out := make([]float64, len(qs))
+	base := 0 // s[:base] holds nothing above s[base]
+	for i, q := range qs {
+		pos := q * float64(len(s)-1)
+		lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+		if lo < base {
+			lo = base // cannot happen for ascending qs; keeps the slice valid
+		}
+		selectKth(s[base:], lo-base)
+		a := s[lo]
+		base = lo
+		if lo == hi {
+			out[i] = a
+			continue
+		}
+		b := slices.Min(s[lo+1:]) // everything after lo is ≥ s[lo]
+		out[i] = a + (b-a)*(pos-float64(lo))
+	}
+	return out
+}

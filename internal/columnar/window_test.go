@@ -153,3 +153,19 @@ func TestSplitAndExtract(t *testing.T) {
 		t.Errorf("Extract: %q %q %q", ex.Str(0), ex.Str(1), ex.Str(2))
 	}
 }
+
+func TestQuantiles(t *testing.T) {
+	vals := make([]float64, 1001)
+	for i := range vals {
+		vals[i] = float64((i * 7919) % 1001) // 0..1000, shuffled
+	}
+	qs := []float64{0, 0.1, 0.25, 0.5, 0.75, 0.999, 1}
+	got := Quantiles(slices.Clone(vals), qs)
+	sorted := slices.Clone(vals)
+	slices.Sort(sorted)
+	for i, q := range qs {
+		if want := QuantileSorted(sorted, q); math.Abs(got[i]-want) > 1e-9 {
+			t.Errorf("quantile %v = %v, want %v", q, got[i], want)
+		}
+	}
+}
