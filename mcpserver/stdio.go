@@ -185,3 +185,16 @@ func writeRPCError(w io.Writer, id json.RawMessage, code int, msg string) {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
 	w.Write(append(b, '\n'))
 }
+
+// clip cuts s to at most limit bytes on a rune boundary, marking the cut
+// with " …"; the bool reports a cut.
+func clip(s string, limit int) (string, bool) {
+	if len(s) <= limit {
+		return s, false
+	}
+	cut := limit
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + " …", true
+}
