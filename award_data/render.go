@@ -407,7 +407,7 @@ func (g *grid) limitColumns(n int) {
 // to_json(orient="table"): the first 20 rows (DisplayOptions.Rows) with
 // every column, numbers to the last digit, text whole, nulls as null, NaN
 // and infinities as the strings "NaN", "Infinity" and "-Infinity", dates
-// as "2006-01-02T00:00:00.000", at most 2 MiB, and "frame" saying {"rows",
+// as "2006-01-02T00:00:00.000", at most 256 KiB, and "frame" saying {"rows",
 // "offset", "truncated"}. Over MCP and `sbir-kernel run --json` it becomes
 // the result's frame.records. The kernel calls MIMEBundle when a Frame is
 // the last expression of a cell; display.Show(f) uses it too.

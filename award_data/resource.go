@@ -31,7 +31,8 @@ import (
 // A field "index" (or "level_0" when a column is called "index") holds the
 // row labels the tables print: an award's position in the data file, or
 // a computed frame's row number. The rows are a window of the frame,
-// bounded in rows and bytes; "frame" says which: {"rows": the frame's
+// bounded in rows and bytes (256 KiB for the default window, which
+// notebooks keep; 2 MiB for one the host asks for); "frame" says which: {"rows": the frame's
 // length, "offset": the first row's position, "truncated": whether rows
 // after the window exist or were left out for size}.
 
@@ -42,10 +43,14 @@ const dataResourceMIME = "application/vnd.dataresource+json"
 const (
 	// maxRecordRows is the most rows a window may ask for.
 	maxRecordRows = maxDisplayRows
-	// maxResourceBytes bounds one representation: rows that would take it
-	// past this are left out (the window says truncated). A frame whose
-	// schema alone is larger has no representation.
+	// maxResourceBytes bounds one representation of a window the host
+	// asked for: rows that would take it past this are left out (the
+	// window says truncated). A frame whose schema alone is larger has no
+	// representation.
 	maxResourceBytes = 2 << 20
+	// maxDefaultResourceBytes bounds it for the default window, which
+	// every frame shown in a notebook carries: the notebook keeps it.
+	maxDefaultResourceBytes = 256 << 10
 	// maxEnumValues bounds the category values listed in a field.
 	maxEnumValues = 1000
 	// tableSchemaVersion is the pandas table schema version written: the
@@ -62,7 +67,7 @@ type recordWindow struct {
 
 // SetRecordWindow chooses which rows of a frame its table representation
 // (MIMEBundle's "application/vnd.dataresource+json") carries from now on:
-// limit rows from position offset, at most 10,000 and 2 MiB. SetRecordWindow(0, 0)
+// limit rows from position offset, at most 10,000 rows and 2 MiB. SetRecordWindow(0, 0)
 // restores the default, the first DisplayOptions.Rows rows (20 unless
 // SetDisplay says otherwise). The sandbox worker sets it around each cell
 // from its caller's request (run_go's offset and max_rows); cells cannot
@@ -108,14 +113,15 @@ func (f Frame) dataResource() []byte {
 	for i := 0; names[index]; i++ {
 		index = "level_" + strconv.Itoa(i)
 	}
+	w := current().records
+	limit := maxResourceBytes
+	if w.limit == 0 {
+		w.limit, limit = f.options(false).Rows, maxDefaultResourceBytes
+	}
 	b := make([]byte, 0, 4096)
 	b = appendTableSchema(b, index, cols)
-	if len(b) > maxResourceBytes {
+	if len(b) > limit {
 		return nil
-	}
-	w := current().records
-	if w.limit == 0 {
-		w.limit = f.options(false).Rows
 	}
 	n := f.Len()
 	from := min(w.offset, n)
@@ -132,7 +138,7 @@ func (f Frame) dataResource() []byte {
 			b = append(b, ',')
 		}
 		b = f.appendRecord(b, index, k, cols, keys)
-		if len(b)+128 > maxResourceBytes {
+		if len(b)+128 > limit {
 			b = b[:mark]
 			break
 		}

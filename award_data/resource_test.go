@@ -162,6 +162,7 @@ func TestDataResourceWindow(t *testing.T) {
 	loadFixture(t)
 	defer SetRecordWindow(0, 0)
 	big := strings.Repeat("x", 700<<10)
+	mid := strings.Repeat("y", 100<<10)
 	cases := []struct {
 		name      string
 		f         Frame
@@ -176,7 +177,8 @@ func TestDataResourceWindow(t *testing.T) {
 		{"file positions", Where("Phase", "==", "Phase II").Select("Company").Slice(0, 2), 0, 0, nil, false},
 		{"last page", Select("Company").Head(10), 8, 5, seq(8, 10), false},
 		{"past the end", Select("Company").Head(10), 50, 5, []int{}, false},
-		{"bytes", NewFrame(Col("t", []string{big, big, big, big})), 0, 0, seq(0, 2), true},
+		{"bytes of a window", NewFrame(Col("t", []string{big, big, big, big})), 0, 4, seq(0, 2), true},
+		{"bytes by default", NewFrame(Col("t", []string{mid, mid, mid, mid})), 0, 0, seq(0, 2), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,8 +186,8 @@ func TestDataResourceWindow(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := c.f.dataResource()
-			if len(b) > maxResourceBytes {
-				t.Errorf("%d bytes, over the %d limit", len(b), maxResourceBytes)
+			if limit := map[bool]int{true: maxDefaultResourceBytes, false: maxResourceBytes}[c.limit == 0]; len(b) > limit {
+				t.Errorf("%d bytes, over the %d limit", len(b), limit)
 			}
 			r := decodeResource(t, b)
 			var index []int
