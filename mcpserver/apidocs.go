@@ -35,6 +35,7 @@ type docEntry struct {
 	Examples  []docExample `json:"examples,omitempty"`
 	Pandas    []string     `json:"pandas,omitempty"`
 	Aliases   []string     `json:"aliases,omitempty"`
+	Words     []string     `json:"words,omitempty"`
 }
 
 type docExample struct {
@@ -82,8 +83,8 @@ func (d *apiDocs) packageNames() []string {
 // search ranks the entries of pkg ("" for all) against query. Scores
 // add up: an exact name ("Where", "Frame.Where", "award_data.Where") or
 // method name ("where"), each pandas name of the query among the entry's
-// aliases (docs/pandas.md's idioms; words people use for an operation are
-// first mapped to pandas names, "percent change" → pct_change), every
+// aliases (from docs/pandas.md's idioms: "merge"), each of the entry's
+// plain words in the query (pandas.md's other words: "frequency"), every
 // word in the name, every word in the docs. A query that looks like a
 // name and matches none gets the nearest names instead, and note says
 // so: "no entry named X; did you mean ...".
@@ -110,6 +111,11 @@ func (d *apiDocs) search(pkg, query string, limit int) (hits []docEntry, note st
 		}
 		for _, a := range e.Aliases {
 			if terms[a] {
+				score += 20
+			}
+		}
+		for _, w := range e.Words {
+			if hasPhrase(words, w) {
 				score += 20
 			}
 		}
@@ -217,47 +223,27 @@ func wordRune(r rune) rune {
 	return ' '
 }
 
-// synonyms maps words people use for an operation to the pandas names
-// that docs/pandas.md attaches to award_data's entries (their aliases).
-var synonyms = map[string][]string{
-	"percent change": {"pct_change"}, "percentage change": {"pct_change"}, "pct change": {"pct_change"},
-	"year over year": {"pct_change", "diff"}, "growth": {"pct_change"}, "growth rate": {"pct_change"},
-	"difference": {"diff"}, "change": {"diff", "pct_change"},
-	"lag": {"shift"}, "previous": {"shift"}, "lead": {"shift"},
-	"cumulative": {"cumsum"}, "running total": {"cumsum"},
-	"moving average": {"rolling"}, "rolling": {"rolling"}, "window": {"rolling"},
-	"bucket": {"cut", "qcut"}, "buckets": {"cut", "qcut"}, "bin": {"cut", "qcut"}, "bins": {"cut", "qcut"},
-	"binning": {"cut", "qcut"}, "band": {"cut"}, "bands": {"cut"}, "quantile bins": {"qcut"},
-	"merge": {"merge"}, "combine": {"merge", "concat"}, "lookup": {"merge"}, "join": {"merge"},
-	"append": {"concat"}, "stack": {"concat"}, "union": {"concat"},
-	"average": {"mean"}, "avg": {"mean"},
-	"distinct": {"nunique", "unique"}, "count distinct": {"nunique"}, "unique": {"unique", "nunique"},
-	"frequency": {"value_counts"}, "frequencies": {"value_counts"}, "tally": {"value_counts"}, "count values": {"value_counts"},
-	"cross tab": {"crosstab"}, "contingency": {"crosstab"}, "pivot": {"pivot_table"},
-	"top": {"nlargest"}, "largest": {"nlargest"}, "biggest": {"nlargest"}, "highest": {"nlargest"},
-	"smallest": {"nsmallest"}, "lowest": {"nsmallest"}, "bottom": {"nsmallest"},
-	"order": {"sort_values"}, "sort": {"sort_values"}, "rank": {"rank", "sort_values"},
-	"missing": {"isna", "notna"}, "null": {"isna", "notna"}, "nan": {"isna"},
-	"percentile": {"quantile"}, "export": {"to_csv", "to_json"}, "download": {"to_csv"},
-	"histogram": {"hist"}, "distribution": {"hist"}, "chart": {"plot"}, "plot": {"plot"}, "graph": {"plot"},
-	"duplicates": {"drop_duplicates"}, "dedupe": {"drop_duplicates"},
-	"summary": {"describe"}, "statistics": {"describe"},
-}
-
-// pandasTerms is the set of pandas names a query's words stand for: the
-// words themselves, the words joined by underscores ("value counts" →
-// value_counts), and the synonyms of every phrase of one to three words.
+// pandasTerms is the set of pandas names a query's words may be: the
+// words themselves and the words joined by underscores ("value counts" →
+// value_counts).
 func pandasTerms(words []string) map[string]bool {
 	terms := map[string]bool{strings.Join(words, "_"): true}
-	for i := range words {
-		terms[words[i]] = true
-		for n := 1; n <= 3 && i+n <= len(words); n++ {
-			for _, t := range synonyms[strings.Join(words[i:i+n], " ")] {
-				terms[t] = true
-			}
-		}
+	for _, w := range words {
+		terms[w] = true
 	}
 	return terms
+}
+
+// hasPhrase reports whether the query's words contain phrase's words in a
+// row ("percent change" in "percent change by year").
+func hasPhrase(words []string, phrase string) bool {
+	p := strings.Fields(phrase)
+	for i := 0; i+len(p) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(p)], p) {
+			return true
+		}
+	}
+	return false
 }
 
 func allIn(words []string, s string) bool {

@@ -51,6 +51,9 @@ type Entry struct {
 	// ("merge", "pct_change"), which api_reference matches.
 	Pandas  []string `json:"pandas,omitempty"`
 	Aliases []string `json:"aliases,omitempty"`
+	// Words are plain words for the same thing (docs/pandas.md's "Other
+	// words" table: "percent change" for pct_change's names).
+	Words []string `json:"words,omitempty"`
 
 	returns string // the type a func or method returns, for following chains
 }

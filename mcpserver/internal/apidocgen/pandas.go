@@ -7,15 +7,18 @@ import (
 	"go/token"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// attachPandas reads the table of docs/pandas.md (| pandas | award_data |)
-// and attaches each row to the award_data names its right-hand side calls,
-// following method chains by the types the calls return: the row of
-// df.groupby(...)[...].sum() goes to Frame.GroupBy and Grouped.Sum. The
-// pandas names of the row's left-hand side become the entries' aliases.
+// attachPandas reads the tables of docs/pandas.md. Each row of the
+// pandas ↔ award_data table is attached to the award_data names its
+// right-hand side calls, following method chains by the types the calls
+// return: the row of df.groupby(...)[...].sum() goes to Frame.GroupBy and
+// Grouped.Sum; the pandas names of its left-hand side become the entries'
+// aliases. Each row of the "Other words" table (words | pandas names)
+// gives its words to every entry with one of those aliases.
 func attachPandas(pkgs []Package, path string) error {
 	text, err := os.ReadFile(path)
 	if err != nil {
@@ -34,36 +37,97 @@ func attachPandas(pkgs []Package, path string) error {
 	for i := range ad.Entries {
 		byName[ad.Entries[i].Name] = &ad.Entries[i]
 	}
-	rows := 0
+	type row struct {
+		line  int
+		cells []string
+	}
+	var idioms, words []row
+	inWords := false
 	for n, line := range strings.Split(string(text), "\n") {
-		cells := splitRow(line)
-		if len(cells) != 2 {
-			continue
+		if strings.HasPrefix(line, "## ") {
+			inWords = strings.HasPrefix(line, "## Other words")
 		}
-		pandas, ours := codeSpans(cells[0]), codeSpans(cells[1])
-		if len(pandas) == 0 || len(ours) == 0 {
-			continue
-		}
-		names := map[string]bool{}
-		for _, code := range ours {
-			for _, name := range calledNames(code, byName) {
-				names[name] = true
+		if cells := splitRow(line); len(cells) == 2 {
+			if inWords {
+				words = append(words, row{n + 1, cells})
+			} else {
+				idioms = append(idioms, row{n + 1, cells})
 			}
 		}
-		if len(names) == 0 {
-			return fmt.Errorf("line %d: %q calls no documented award_data name", n+1, cells[1])
-		}
-		idiom := strings.Join(pandas, " / ") + " → " + strings.Join(ours, " / ")
-		aliases := pandasNames(strings.Join(pandas, " "))
-		for name := range names {
-			e := byName[name]
-			e.Pandas = append(e.Pandas, idiom)
-			e.Aliases = mergeSorted(e.Aliases, aliases)
-		}
-		rows++
 	}
-	if rows == 0 {
+	attached := 0
+	for _, r := range idioms {
+		ok, err := attachIdiom(r.cells, byName)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", r.line, err)
+		}
+		if ok {
+			attached++
+		}
+	}
+	if attached == 0 {
 		return fmt.Errorf("no table rows found")
+	}
+	for _, r := range words {
+		if err := attachWords(r.cells, ad.Entries); err != nil {
+			return fmt.Errorf("line %d: %w", r.line, err)
+		}
+	}
+	return nil
+}
+
+// attachIdiom attaches one row of the pandas ↔ award_data table; ok is
+// false for a row without code on both sides (the header).
+func attachIdiom(cells []string, byName map[string]*Entry) (ok bool, err error) {
+	pandas, ours := codeSpans(cells[0]), codeSpans(cells[1])
+	if len(pandas) == 0 || len(ours) == 0 {
+		return false, nil
+	}
+	names := map[string]bool{}
+	for _, code := range ours {
+		for _, name := range calledNames(code, byName) {
+			names[name] = true
+		}
+	}
+	if len(names) == 0 {
+		return false, fmt.Errorf("%q calls no documented award_data name", cells[1])
+	}
+	idiom := strings.Join(pandas, " / ") + " → " + strings.Join(ours, " / ")
+	aliases := pandasNames(strings.Join(pandas, " "))
+	for name := range names {
+		e := byName[name]
+		e.Pandas = append(e.Pandas, idiom)
+		e.Aliases = mergeSorted(e.Aliases, aliases)
+	}
+	return true, nil
+}
+
+// attachWords gives the words of one row of the "Other words" table to
+// the entries that have one of its pandas names as an alias. A row whose
+// names no entry has is an error: its words would find nothing.
+func attachWords(cells []string, entries []Entry) error {
+	names := codeSpans(cells[1])
+	if len(names) == 0 {
+		return nil // the header
+	}
+	var words []string
+	for _, w := range strings.Split(cells[0], ",") {
+		if w = strings.ToLower(strings.TrimSpace(w)); w != "" {
+			words = append(words, w)
+		}
+	}
+	reached := false
+	for i := range entries {
+		for _, n := range names {
+			if slices.Contains(entries[i].Aliases, n) {
+				entries[i].Words = mergeSorted(entries[i].Words, words)
+				reached = true
+				break
+			}
+		}
+	}
+	if !reached {
+		return fmt.Errorf("no pandas idiom of the table uses %s: add the idiom first", strings.Join(names, " or "))
 	}
 	return nil
 }
