@@ -187,3 +187,24 @@ func BenchmarkNewAttack(b *testing.B) {
 		})
 	}
 }
+
+// TestDisplayedFrame: a displayed frame's records come as Display.Frame,
+// not among its JSON forms; other JSON forms stay in Data.
+func TestDisplayedFrame(t *testing.T) {
+	d := sandbox.Display{Data: map[string]any{
+		"text/plain":       "table",
+		ResourceMIME:       table(t, twoRows),
+		"application/json": map[string]any{"n": json.Number("9007199254740993")},
+	}}
+	r := New(&sandbox.Result{Success: true}, []sandbox.Display{d}, 5)
+	got := r.Displays[0]
+	if got.Frame == nil || len(got.Frame.Records) != 2 || got.Data[ResourceMIME] != nil {
+		t.Fatalf("display %+v", got)
+	}
+	if b, _ := json.Marshal(got.Data["application/json"]); string(b) != `{"n":9007199254740993}` {
+		t.Errorf("application/json %s", b)
+	}
+	if strings.Join(got.MIMETypes, ",") != "application/json,application/vnd.dataresource+json,text/plain" {
+		t.Errorf("mime types %v", got.MIMETypes)
+	}
+}
