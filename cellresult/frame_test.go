@@ -208,3 +208,24 @@ func TestDisplayedFrame(t *testing.T) {
 		t.Errorf("mime types %v", got.MIMETypes)
 	}
 }
+
+// FuzzFrameOf: whatever JSON a cell sends as its table representation,
+// reading it never panics, and a frame read from it keeps its bounds.
+func FuzzFrameOf(f *testing.F) {
+	f.Add([]byte(twoRows), uint16(1))
+	f.Add([]byte(`{"schema":{"fields":[{"name":"a","type":"any","constraints":{"enum":[1]}}],"primaryKey":["a"]},"data":[{"a":1}],"frame":{"rows":-5,"offset":"x"}}`), uint16(3))
+	f.Add([]byte(`{"schema":{"fields":[{"name":"index","type":"integer"}],"primaryKey":["index"]},"data":[{"index":1e400}]}`), uint16(2))
+	f.Fuzz(func(t *testing.T, b []byte, rows uint16) {
+		maxRows := 1 + int(rows)%MaxRows
+		fr := frameOf(json.RawMessage(b), maxRows)
+		if fr == nil {
+			return
+		}
+		if len(fr.Records) > maxRows || len(fr.Columns) != len(fr.Types) || (fr.Index != nil && len(fr.Index) != len(fr.Records)) {
+			t.Fatalf("frame out of bounds: %d records (max %d), %d columns, %d types, %d labels", len(fr.Records), maxRows, len(fr.Columns), len(fr.Types), len(fr.Index))
+		}
+		if _, err := json.Marshal(fr); err != nil {
+			t.Fatalf("the frame does not encode: %v", err)
+		}
+	})
+}
