@@ -15,12 +15,14 @@ package cellresult
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
@@ -143,18 +145,14 @@ func New(res *sandbox.Result, displays []sandbox.Display, maxRows int) *Result {
 	return out
 }
 
+// clip cuts s to at most limit bytes on a character boundary, marking
+// the cut with " …"; the bool reports a cut.
 func clip(s string, limit int) (string, bool) {
 	if len(s) <= limit {
 		return s, false
 	}
-	cut := limit
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + " …", true
+	return textcut.Prefix(s, limit) + " …", true
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 func newDisplay(d sandbox.Display, maxRows int) Display {
 	o := Display{}
@@ -198,16 +196,20 @@ var (
 // traceback: the sandbox writes positions as "line N, column M" and its
 // refusals as "X is not allowed: why; what to do".
 func newError(res *sandbox.Result) *Error {
-	e := &Error{Name: res.ErrorName, Message: res.ErrorMessage, Traceback: res.Traceback}
+	var ce *sandbox.CellError
+	if !errors.As(res.Err(), &ce) {
+		return nil
+	}
+	e := &Error{Name: ce.Class, Message: ce.Message, Traceback: ce.Traceback}
 	if e.Name == "" {
 		e.Name = "Error"
 	}
-	where := res.ErrorMessage
+	where := e.Message
 	if m := positionRE.FindStringSubmatch(where); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Column, _ = strconv.Atoi(m[2])
 	} else {
-		for _, l := range res.Traceback {
+		for _, l := range e.Traceback {
 			if m := positionRE.FindStringSubmatch(l); m != nil {
 				e.Line, _ = strconv.Atoi(m[1])
 				e.Column, _ = strconv.Atoi(m[2])

@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import "testing"
 
@@ -11,7 +11,7 @@ func TestSuggestMembers(t *testing.T) {
 		{`package strings "strings" has no symbol Zzzzzz`, `strings.Zzzzzz is not defined: package strings has no symbol Zzzzzz`},
 		{`undefined: x`, `undefined: x`},
 	} {
-		if got := suggestMembers(c.in); got != c.want {
+		if got := SuggestMembers(c.in); got != c.want {
 			t.Errorf("suggestMembers(%q)\n = %q\nwant %q", c.in, got, c.want)
 		}
 	}

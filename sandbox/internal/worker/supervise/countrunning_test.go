@@ -1,4 +1,4 @@
-package worker
+package supervise
 
 import "testing"
 
@@ -12,16 +12,16 @@ main.main()
 goroutine 7 [runnable]:
 strings.IndexFunc(...)
 	/go/src/strings/strings.go:1 +0x1
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt.func1()
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go.func1()
 	/w/goroutines.go:70 +0x1
-created by github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt in goroutine 1
+created by github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go in goroutine 1
 
 goroutine 8 [chan receive]:
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt.func1()
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go.func1()
 	/w/goroutines.go:70 +0x1
 
 goroutine 9 [running]:
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt.func2()
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go.func2()
 	/w/goroutines.go:70 +0x1
 `
 	if got := countRunning([]byte(dump)); got != 2 {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package worker
+package isolate
 
 import (
 	"fmt"
@@ -14,17 +14,14 @@ import (
 )
 
 // landlockedArg is argv[2] of a worker that re-executed itself under
-// Landlock (cgo builds; see maybeReexecLandlocked).
+// Landlock (cgo builds; see ReexecLandlocked).
 const landlockedArg = "landlocked"
-
-// reexecErr is why a cgo build could not re-execute under Landlock.
-var reexecErr error
 
 // reexecLandlocked reports whether this worker already runs under the
 // Landlock domain its first stage set up.
 func reexecLandlocked() bool { return len(os.Args) > 2 && os.Args[2] == landlockedArg }
 
-// maybeReexecLandlocked applies Landlock in cgo builds, where restricting
+// ReexecLandlocked applies Landlock in cgo builds, where restricting
 // every thread of a running Go process is impossible: it restricts the
 // current thread only, then executes the binary again from that thread, so
 // that the new process starts inside the domain with all its threads. The
@@ -32,8 +29,9 @@ func reexecLandlocked() bool { return len(os.Args) > 2 && os.Args[2] == landlock
 // package environment beneath directory fd pkgFD (if open), and reading and
 // executing the binary itself and the system libraries a dynamically linked
 // binary loads (needed for the exec; seccomp later forbids any other exec).
-// It returns only when it did not re-execute.
-func maybeReexecLandlocked(dataFD, pkgFD int) error {
+// It returns only when it did not re-execute, with the reason when it
+// should have (for Apply's report).
+func ReexecLandlocked(dataFD, pkgFD int) error {
 	if !builtWithCgo || reexecLandlocked() {
 		return nil
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package worker
+package isolate
 
 import (
 	"bufio"
@@ -44,12 +44,13 @@ var seccompDenied = []string{
 // confines to the environment.
 var fileOpens = []string{"open", "openat", "openat2", "creat"}
 
-// applyIsolation applies the in-process layers to the worker (rlimits,
-// Landlock, seccomp with no_new_privs) and reports each.
-func applyIsolation(cfg wire.Config) []wire.Layer {
+// Apply applies the in-process layers to the worker (rlimits, Landlock,
+// seccomp with no_new_privs) and reports each. reexecErr is what
+// ReexecLandlocked returned: why a cgo build runs without Landlock.
+func Apply(cfg wire.Config, reexecErr error) []wire.Layer {
 	var layers []wire.Layer
 	layers = append(layers, applyRlimits(cfg))
-	layers = append(layers, applyLandlock(cfg.PackagesDir))
+	layers = append(layers, applyLandlock(cfg.PackagesDir, reexecErr))
 	layers = append(layers, applySeccomp(cfg.PackagesDir == "")...)
 	return layers
 }
@@ -132,8 +133,9 @@ func landlockABI() int {
 
 // applyLandlock denies the worker every file and TCP port: the data is
 // already mapped, and nothing else is needed once cells run, except the
-// package environment pkgDir (if any), which stays readable.
-func applyLandlock(pkgDir string) wire.Layer {
+// package environment pkgDir (if any), which stays readable. reexecErr
+// says why a cgo build could not re-execute under Landlock.
+func applyLandlock(pkgDir string, reexecErr error) wire.Layer {
 	l := wire.Layer{Name: "landlock"}
 	abi := landlockABI()
 	if abi == 0 {

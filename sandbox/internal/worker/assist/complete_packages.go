@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"bytes"
@@ -16,12 +16,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+
+	"github.com/sbirtools/sbir-kernel/internal/importpath"
 
 	"golang.org/x/mod/module"
-
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 )
 
 // Bounds on the third-party source read for completion and inspection: a
@@ -50,9 +53,9 @@ type sourceDocs struct {
 
 // pkgDocs is the exported API of one package, read from its source.
 type pkgDocs struct {
-	name    string                   // the package clause's name
-	members []string                 // exported package-level names, sorted
-	entries map[string]symbols.Entry // by Name, Type.Method and "" (the package)
+	name    string                     // the package clause's name
+	members []string                   // exported package-level names, sorted
+	entries map[string]allowlist.Entry // by Name, Type.Method and "" (the package)
 }
 
 func newSourceDocs(dir string) *sourceDocs {
@@ -62,7 +65,7 @@ func newSourceDocs(dir string) *sourceDocs {
 // noteImports records the third-party imports of the chunks of a cell
 // about to run. It reads no package: an import without a name is
 // resolved when completion or inspection first needs it.
-func (d *sourceDocs) noteImports(chunks []cellprep.Chunk) {
+func (d *sourceDocs) noteImports(chunks []wire.Chunk) {
 	if d == nil || d.dir == "" {
 		return
 	}
@@ -171,10 +174,10 @@ func (d *sourceDocs) load(p string) *pkgDocs {
 // the standard library: one that may name a package of the environment.
 // Malformed paths (.., absolute, backslashes) are never opened.
 func thirdPartyPath(p string) bool {
-	if module.CheckImportPath(p) != nil || cellprep.IsStdlibPath(p) {
+	if module.CheckImportPath(p) != nil || importpath.IsStdlib(p) {
 		return false
 	}
-	for _, allowed := range symbols.Packages() {
+	for _, allowed := range allowlist.Packages() {
 		if p == allowed {
 			return false
 		}
@@ -280,9 +283,9 @@ func readBounded(root *os.Root, name string, limit int64) ([]byte, error) {
 // documentation is indexed (see package symbols): by Name, Type.Method, and
 // "" for the package itself.
 func documentPackage(fset *token.FileSet, dp *doc.Package) *pkgDocs {
-	pd := &pkgDocs{name: dp.Name, entries: map[string]symbols.Entry{}}
-	pd.entries[""] = symbols.Entry{Sig: "package " + dp.Name, Doc: clipText(dp.Doc, maxDocTextBytes)}
-	member := func(name string, e symbols.Entry) {
+	pd := &pkgDocs{name: dp.Name, entries: map[string]allowlist.Entry{}}
+	pd.entries[""] = allowlist.Entry{Sig: "package " + dp.Name, Doc: clipText(dp.Doc, maxDocTextBytes)}
+	member := func(name string, e allowlist.Entry) {
 		if !ast.IsExported(name) {
 			return
 		}
@@ -293,7 +296,7 @@ func documentPackage(fset *token.FileSet, dp *doc.Package) *pkgDocs {
 	}
 	values := func(vs []*doc.Value) {
 		for _, v := range vs {
-			e := symbols.Entry{Sig: declText(fset, v.Decl), Doc: clipText(v.Doc, maxDocTextBytes)}
+			e := allowlist.Entry{Sig: declText(fset, v.Decl), Doc: clipText(v.Doc, maxDocTextBytes)}
 			for _, n := range v.Names {
 				member(n, e)
 			}
@@ -301,14 +304,14 @@ func documentPackage(fset *token.FileSet, dp *doc.Package) *pkgDocs {
 	}
 	funcs := func(fs []*doc.Func) {
 		for _, f := range fs {
-			member(f.Name, symbols.Entry{Sig: declText(fset, f.Decl), Doc: clipText(f.Doc, maxDocTextBytes)})
+			member(f.Name, allowlist.Entry{Sig: declText(fset, f.Decl), Doc: clipText(f.Doc, maxDocTextBytes)})
 		}
 	}
 	values(dp.Consts)
 	values(dp.Vars)
 	funcs(dp.Funcs)
 	for _, t := range dp.Types {
-		member(t.Name, symbols.Entry{Sig: declText(fset, t.Decl), Doc: clipText(t.Doc, maxDocTextBytes)})
+		member(t.Name, allowlist.Entry{Sig: declText(fset, t.Decl), Doc: clipText(t.Doc, maxDocTextBytes)})
 		// Constants, variables and constructors of a type are members of
 		// the package too.
 		values(t.Consts)
@@ -316,7 +319,7 @@ func documentPackage(fset *token.FileSet, dp *doc.Package) *pkgDocs {
 		funcs(t.Funcs)
 		for _, m := range t.Methods {
 			if ast.IsExported(m.Name) {
-				pd.entries[t.Name+"."+m.Name] = symbols.Entry{Sig: declText(fset, m.Decl), Doc: clipText(m.Doc, maxDocTextBytes)}
+				pd.entries[t.Name+"."+m.Name] = allowlist.Entry{Sig: declText(fset, m.Decl), Doc: clipText(m.Doc, maxDocTextBytes)}
 			}
 		}
 	}
@@ -353,11 +356,7 @@ func clipText(s string, limit int) string {
 	if len(s) <= limit {
 		return s
 	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "\n..."
+	return textcut.Prefix(s, limit) + "\n..."
 }
 
 // scanImports calls add with the name ("" when the import has none) and

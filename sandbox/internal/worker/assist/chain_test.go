@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"slices"
@@ -31,7 +31,7 @@ func TestOperandStart(t *testing.T) {
 
 // TestChainMembersStatic checks typing through compiled packages alone.
 func TestChainMembersStatic(t *testing.T) {
-	w := &worker{}
+	a := &Assistant{}
 	tests := []struct {
 		before string
 		prefix string
@@ -47,7 +47,7 @@ func TestChainMembersStatic(t *testing.T) {
 		{`unknown(1).X`, "X", nil, true},
 	}
 	for _, tc := range tests {
-		prefix, members, ok := w.chainMembers(tc.before, nil, false)
+		prefix, members, ok := a.chainMembers(tc.before, nil, false)
 		if ok != tc.ok || prefix != tc.prefix {
 			t.Errorf("chainMembers(%q) = %q %v, want %q %v", tc.before, prefix, ok, tc.prefix, tc.ok)
 		}
@@ -58,11 +58,11 @@ func TestChainMembersStatic(t *testing.T) {
 		}
 	}
 	// With idents, a variable assigned in the text is followed.
-	if _, members, ok := w.chainMembers("f := award_data.Head(1)\ng := f.GroupBy(\"x\")\ng.", nil, true); !ok || !slices.Contains(members, "Share") {
+	if _, members, ok := a.chainMembers("f := award_data.Head(1)\ng := f.GroupBy(\"x\")\ng.", nil, true); !ok || !slices.Contains(members, "Share") {
 		t.Errorf("assigned variable: %q %v", members, ok)
 	}
 	// A variable assigned from itself does not loop.
-	if _, members, ok := w.chainMembers("x := x.F()\nx.", nil, true); ok && len(members) > 0 {
+	if _, members, ok := a.chainMembers("x := x.F()\nx.", nil, true); ok && len(members) > 0 {
 		t.Errorf("self-assignment: %q", members)
 	}
 }
@@ -75,13 +75,13 @@ func FuzzChain(f *testing.F) {
 	} {
 		f.Add(s, len(s))
 	}
-	w := &worker{}
+	a := &Assistant{}
 	f.Fuzz(func(t *testing.T, code string, off int) {
 		if off < 0 || off > len(code) {
 			off = len(code)
 		}
-		w.chainMembers(code[:off], nil, true)
-		w.chainMembers(code[:off], nil, false)
-		w.inspectChain(code, off, nil, true)
+		a.chainMembers(code[:off], nil, true)
+		a.chainMembers(code[:off], nil, false)
+		a.inspectChain(code, off, nil, true)
 	})
 }

@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"reflect"
 	"strings"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -30,8 +32,8 @@ func identBounds(code string, off int) (s, e int) {
 // end of before (".Su", "."): nil, false when before does not end with a
 // selector whose operand is more than one identifier (or, with idents,
 // is any operand), the members of the operand's type otherwise.
-func (w *worker) chainMembers(before string, names []string, idents bool) (prefix string, members []string, ok bool) {
-	ty := w.newTyper(before, names)
+func (a *Assistant) chainMembers(before string, names []string, idents bool) (prefix string, members []string, ok bool) {
+	ty := a.newTyper(before, names)
 	toks := ty.toks
 	i := len(toks) - 1
 	if i >= 0 && toks[i].t == token.IDENT && toks[i].end == len(before) {
@@ -59,7 +61,7 @@ func (w *worker) chainMembers(before string, names []string, idents bool) (prefi
 // operand is more than one identifier (award_data.Frame.Where,
 // award_data.GroupBy("Agency").Sum; any operand with idents), or the
 // type of the call or index expression that ends just before the cursor.
-func (w *worker) inspectChain(code string, off int, names []string, idents bool) (wire.Inspection, bool) {
+func (a *Assistant) inspectChain(code string, off int, names []string, idents bool) (wire.Inspection, bool) {
 	s, e := identBounds(code, off)
 	if s == e && off > 0 && code[off-1] == '(' {
 		// JupyterLab's tooltip, right after "Sum(": the function called.
@@ -68,7 +70,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 	}
 	if s == e {
 		// Just after a call or an index: what it returns.
-		ty := w.newTyper(code[:off], names)
+		ty := a.newTyper(code[:off], names)
 		last := len(ty.toks) - 1
 		if last < 0 || ty.toks[last].end != off || ty.toks[last].t != token.RPAREN && ty.toks[last].t != token.RBRACK {
 			return wire.Inspection{}, false
@@ -79,7 +81,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 		}
 		return typeInspection(text, x.typ), true
 	}
-	ty := w.newTyper(code[:e], names)
+	ty := a.newTyper(code[:e], names)
 	toks := ty.toks
 	i := len(toks) - 1
 	if i < 2 || toks[i].t != token.IDENT || toks[i-1].t != token.PERIOD {
@@ -96,7 +98,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 	}
 	switch {
 	case x.pkg != "":
-		if d, ok := symbols.Doc(x.pkg, name); ok {
+		if d, ok := allowlist.Doc(x.pkg, name); ok {
 			return docInspection(d), true
 		}
 		return wire.Inspection{}, false
@@ -104,7 +106,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 		if _, ok := methodOf(x.typ, name); !ok {
 			return wire.Inspection{}, false
 		}
-		if d, ok := w.typeMethodDoc(x.typ, name); ok {
+		if d, ok := a.typeMethodDoc(x.typ, name); ok {
 			return docInspection(d), true
 		}
 		m, _ := methodOf(x.typ, name)
@@ -125,7 +127,7 @@ func (w *worker) inspectChain(code string, off int, names []string, idents bool)
 		return textInspection(fmt.Sprintf("%s: %s", sel, typeName(st.typ))), true
 	}
 	if _, isMethod := methodOf(x.typ, name); isMethod {
-		if d, ok := w.typeMethodDoc(x.typ, name); ok {
+		if d, ok := a.typeMethodDoc(x.typ, name); ok {
 			return docInspection(d), true
 		}
 	}
@@ -150,15 +152,15 @@ func typeInspection(text string, t reflect.Type) wire.Inspection {
 }
 
 // docOfType finds the documentation of a named type of an allowed package.
-func docOfType(t reflect.Type) (symbols.Entry, bool) {
+func docOfType(t reflect.Type) (allowlist.Entry, bool) {
 	path := t.PkgPath()
 	if path == "" || t.Name() == "" {
-		return symbols.Entry{}, false
+		return allowlist.Entry{}, false
 	}
-	for _, p := range symbols.Packages() {
+	for _, p := range allowlist.Packages() {
 		if p == path || strings.HasSuffix(path, "/"+p) && (p == "award_data" || p == "display") {
-			return symbols.Doc(p, t.Name())
+			return allowlist.Doc(p, t.Name())
 		}
 	}
-	return symbols.Entry{}, false
+	return allowlist.Entry{}, false
 }

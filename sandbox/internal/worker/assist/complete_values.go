@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"regexp"
@@ -25,12 +25,12 @@ var whereValue = regexp.MustCompile(`\.Where\(\s*"([^"\n]+)"\s*,\s*"[^"\n]*"\s*,
 // on a category column: the column's values that start with the typed
 // text, then those that contain it or whose initials it is (NASA), each
 // with its closing quote.
-func (w *worker) completeValue(code, before string) (wire.Completion, bool) {
+func (a *Assistant) completeValue(code, before string) (wire.Completion, bool) {
 	m := whereValue.FindStringSubmatch(before)
 	if m == nil {
 		return wire.Completion{}, false
 	}
-	values, ok := w.categoryValues(m[1])
+	values, ok := a.categoryValues(m[1])
 	if !ok {
 		return wire.Completion{}, false
 	}
@@ -77,17 +77,17 @@ func initials(s string) string {
 
 // categoryValues returns the distinct values of a dictionary-encoded
 // column of the data, or false for any other column.
-func (w *worker) categoryValues(column string) ([]string, bool) {
-	if vs, ok := w.categories[column]; ok {
+func (a *Assistant) categoryValues(column string) ([]string, bool) {
+	if vs, ok := a.categories[column]; ok {
 		return vs, vs != nil
 	}
-	if w.data == nil {
+	if a.data == nil {
 		return nil, false
 	}
-	if w.categories == nil {
-		w.categories = map[string][]string{}
+	if a.categories == nil {
+		a.categories = map[string][]string{}
 	}
-	rec := w.data.Record()
+	rec := a.data.Record()
 	idx := rec.Schema().FieldIndices(column)
 	var values []string
 	if len(idx) == 1 {
@@ -102,6 +102,6 @@ func (w *worker) categoryValues(column string) ([]string, bool) {
 			}
 		}
 	}
-	w.categories[column] = values
+	a.categories[column] = values
 	return values, values != nil
 }

@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"regexp"
@@ -25,12 +25,12 @@ var (
 	}
 )
 
-// suggestMembers adds "did you mean" to yaegi's message for a member that
+// SuggestMembers adds "did you mean" to yaegi's message for a member that
 // an allowed package does not have: `package award_data "award_data" has
 // no symbol Len` becomes `award_data.Len is not defined: package
 // award_data has no symbol Len; did you mean Count?`. Other messages are
 // returned unchanged.
-func suggestMembers(msg string) string {
+func SuggestMembers(msg string) string {
 	if m := noSymbolRE.FindStringSubmatchIndex(msg); m != nil {
 		name, path, sym := msg[m[2]:m[3]], msg[m[4]:m[5]], msg[m[6]:m[7]]
 		return msg[:m[0]] + missingMember(name, path, sym) + msg[m[1]:]

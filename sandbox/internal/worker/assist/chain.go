@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"go/ast"
@@ -121,15 +121,15 @@ type exprType struct {
 
 // typer types expressions of one cell for one request.
 type typer struct {
-	w     *worker
+	a     *Assistant
 	code  string
 	toks  []tok
 	names []string // the session's variables
 	depth int
 }
 
-func (w *worker) newTyper(code string, names []string) *typer {
-	return &typer{w: w, code: code, toks: tokenize(code), names: names}
+func (a *Assistant) newTyper(code string, names []string) *typer {
+	return &typer{a: a, code: code, toks: tokenize(code), names: names}
 }
 
 // operand returns the text and the type of the operand ending with token
@@ -189,7 +189,7 @@ func (ty *typer) typeOf(e ast.Expr, text string, at int) (exprType, bool) {
 		// type of its values; yaegi knows it. Evaluating a selector of
 		// session variables calls nothing.
 		if src := text[e.Pos()-1 : e.End()-1]; pureSelector(e) && contains(ty.names, rootIdent(e)) {
-			if v, ok := ty.w.value(src); ok {
+			if v, ok := ty.a.value(src); ok {
 				return exprType{typ: v.Type()}, true
 			}
 		}
@@ -241,7 +241,7 @@ func (ty *typer) ident(name string, at int) (exprType, bool) {
 		}
 	}
 	if contains(ty.names, name) {
-		if v, ok := ty.w.value(name); ok {
+		if v, ok := ty.a.value(name); ok {
 			return exprType{typ: v.Type()}, true
 		}
 		return exprType{}, false

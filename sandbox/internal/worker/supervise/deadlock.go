@@ -1,4 +1,4 @@
-package worker
+package supervise
 
 import (
 	"bytes"
@@ -28,12 +28,12 @@ import (
 // woken by another goroutine or a timer, and the ones that could are
 // either accounted for or absent.
 
-// errDeadlock is the cause of a cell context cancelled by the detector.
-var errDeadlock = errors.New("all goroutines are asleep - deadlock!")
-
-// deadlockMessage is the first line of a deadlocked cell's error, the
+// DeadlockMessage is the first line of a deadlocked cell's error, the
 // runtime's own words after "fatal error: ".
-const deadlockMessage = "all goroutines are asleep - deadlock!"
+const DeadlockMessage = "all goroutines are asleep - deadlock!"
+
+// ErrDeadlock is the cause of a cell context cancelled by the detector.
+var ErrDeadlock = errors.New(DeadlockMessage)
 
 // Detector timing: the first look after detectFirst without progress, then
 // at growing intervals up to detectMax, so that a long wait costs next to
@@ -65,13 +65,29 @@ var blockingReasons = map[string]bool{
 	"sync.WaitGroup.Wait": true, "sync.Cond.Wait": true, "semacquire": true,
 }
 
-// Frames in a goroutine's stack.
+// The interpreter's frames in a goroutine's stack, as runtime.Stack
+// prints them: any of its functions, the loop that runs interpreted code,
+// and the goroutine EvalWithContext runs an evaluation on (the cell's main
+// flow). TestInterpreterStackFormat checks them against the interpreter.
 const (
-	interpFrame  = "github.com/traefik/yaegi/interp."
-	runFrame     = "github.com/traefik/yaegi/interp.runCfg("
-	mainFrame    = "github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext.func1("
-	finishMarker = "/sandbox/internal/worker.(*cellGroup).finish("
+	interpFrame = "github.com/traefik/yaegi/interp."
+	runFrame    = "github.com/traefik/yaegi/interp.runCfg("
+	mainFrame   = "github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext.func1("
 )
+
+// Frames of this package's own functions, named from the functions
+// themselves so that a rename cannot break the detector: the main flow
+// waiting for the cell's goroutines (Cell.Finish), and the bottom of every
+// goroutine a cell's go statement started (the closures of Goroutines.Go).
+var (
+	finishMarker = funcName((*Cell).Finish) + "("
+	cellGoFrame  = funcName((*Goroutines).Go) + ".func"
+)
+
+// funcName is the name runtime.Stack prints for the function f.
+func funcName(f any) string {
+	return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+}
 
 // directPrefixes are the packages whose frames may stand between a parked
 // goroutine and the interpreted code that called: the channel and sync
@@ -179,11 +195,11 @@ func hasAnyPrefix(s string, ps []string) bool {
 	return false
 }
 
-// timerWatch records the timers cells make, so that goroutines waiting for
+// TimerWatch records the timers cells make, so that goroutines waiting for
 // one are never reported. A fixed deadline (time.After, a context's) is
 // kept as the latest one; a Timer or Ticker can be reset, so it counts as
 // pending for as long as it is reachable; time.Tick's ticker never stops.
-type timerWatch struct {
+type TimerWatch struct {
 	mu      sync.Mutex
 	until   time.Time
 	timers  []weak.Pointer[time.Timer]
@@ -191,7 +207,7 @@ type timerWatch struct {
 	forever bool
 }
 
-func (w *timerWatch) deadline(t time.Time) {
+func (w *TimerWatch) deadline(t time.Time) {
 	w.mu.Lock()
 	if t.After(w.until) {
 		w.until = t
@@ -202,7 +218,7 @@ func (w *timerWatch) deadline(t time.Time) {
 // pending reports whether a timer a cell made may still fire. It collects
 // garbage first when Timers or Tickers are tracked, so that unreachable
 // ones stop counting.
-func (w *timerWatch) pending() bool {
+func (w *TimerWatch) pending() bool {
 	w.mu.Lock()
 	tracked := len(w.timers) + len(w.tickers)
 	if w.forever || time.Now().Before(w.until) {
@@ -232,9 +248,9 @@ func liveOnly[T any](ps []weak.Pointer[T]) []weak.Pointer[T] {
 	return out
 }
 
-// wrap replaces the timer constructors of the time and context tables
-// with ones that record what they make.
-func (w *timerWatch) wrap(ex map[string]map[string]reflect.Value) {
+// Wrap replaces the timer constructors of the time and context tables
+// of an interpreter's symbol table with ones that record what they make.
+func (w *TimerWatch) Wrap(ex map[string]map[string]reflect.Value) {
 	if t := ex["time/time"]; t != nil {
 		t["After"] = reflect.ValueOf(func(d time.Duration) <-chan time.Time {
 			w.deadline(time.Now().Add(d))
@@ -283,15 +299,15 @@ func (w *timerWatch) wrap(ex map[string]map[string]reflect.Value) {
 	}
 }
 
-// watchDeadlock watches the running cell until ctx ends. On a deadlock it
-// cancels the cell with errDeadlock; when the cell's statements are done
-// and its goroutines can never run again, it closes stuck, which ends the
-// wait for them (as main returning ends a Go program).
-func watchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck chan<- struct{}, timers *timerWatch) {
+// WatchDeadlock watches the running cell until ctx ends. On a deadlock it
+// cancels the cell with ErrDeadlock; when the cell's statements are done
+// and its goroutines can never run again, it closes stuck (Cell.Stuck),
+// which ends the wait for them (as main returning ends a Go program).
+func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck chan<- struct{}, timers *TimerWatch) {
 	interval := detectFirst
 	var buf []byte
 	for {
-		before := cpuTime()
+		before := CPUTime()
 		t := time.NewTimer(interval)
 		select {
 		case <-ctx.Done():
@@ -300,7 +316,7 @@ func watchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 		case <-t.C:
 		}
 		// A cell using CPU is making progress: look again later.
-		if cpuTime()-before > interval/4 {
+		if CPUTime()-before > interval/4 {
 			interval = detectFirst
 			continue
 		}
@@ -316,7 +332,7 @@ func watchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 			continue
 		}
 		if v == verdictDeadlock {
-			cancel(errDeadlock)
+			cancel(ErrDeadlock)
 			return
 		}
 		close(stuck)
@@ -350,10 +366,6 @@ func dumpAll(buf *[]byte) (dump []byte, ok bool) {
 		*buf = make([]byte, 2*len(*buf))
 	}
 }
-
-// cellGoFrame is the frame at the bottom of every goroutine a cell's go
-// statement started.
-const cellGoFrame = "/sandbox/internal/worker.(*goroutines).goStmt.func"
 
 // cellGoroutinesRunning counts, in a dump of all goroutines, the
 // cell-started ones that are running or waiting to run: after the

@@ -1,4 +1,4 @@
-package worker
+package supervise
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ created by github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext in gor
 	/x/interp.go:1 +0x1
 `
 	dumpMainFinish = `goroutine 7 [select, 2 minutes]:
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*cellGroup).finish(0x4d6144f0e80, {0xf46070, 0x4d6146ec3c0}, 0x4d6146bc5e8, 0x0, 0x4d614898030)
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Cell).Finish(0x4d6144f0e80, {0xf46070, 0x4d6146ec3c0}, 0x4d6146bc5e8, 0x0, 0x4d614898030)
 github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*session).endCell.func1()
 reflect.Value.Call({0xd72560?, 0x4d6145381a0?, 0x494249?}, {0x17d6340?, 0x7faf7803d9c0?, 0x1f5?})
 github.com/traefik/yaegi/interp.callBin.func12(0x4d6145542c0)
@@ -35,19 +35,19 @@ sync.(*Mutex).Lock(0x0?)
 reflect.Value.Call({0xdf04e0?, 0x4d614696068?, 0x494249?}, {0x17d6340?, 0x4d6000cf4c0?, 0x4d6144d2878?})
 github.com/traefik/yaegi/interp.callBin.func12(0x4d614a340b0)
 github.com/traefik/yaegi/interp.runCfg(0x4d614813900, 0x4d614a340b0, 0x4d614845bc0?, 0x0?)
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt.func1()
-created by github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt in goroutine 28
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go.func1()
+created by github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go in goroutine 28
 `
 	dumpGoSleep = `goroutine 34 [select]:
 github.com/sbirtools/sbir-kernel/sandbox/internal/worker.sleep(0x0?)
 reflect.Value.Call({0xd88c00?, 0xf30d90?, 0x494249?}, {0x4d6149073e0?, 0xed9760?, 0x4d6144d2801?})
 github.com/traefik/yaegi/interp.callBin.func12(0x4d614a34370)
 github.com/traefik/yaegi/interp.runCfg(0x4d61486cb40, 0x4d614a34370, 0x4d614845bc0?, 0x0?)
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt.func1()
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go.func1()
 `
 	dumpGoRunnable = `goroutine 35 [runnable]:
 github.com/traefik/yaegi/interp.runCfg(0x4d61486cb40, 0x4d614a34370, 0x4d614845bc0?, 0x0?)
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt.func1()
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go.func1()
 `
 	dumpGoInLibrary = `goroutine 36 [sync.Cond.Wait]:
 sync.runtime_notifyListWait(0x4d61469e0d0, 0x0)
@@ -56,7 +56,7 @@ io.(*pipe).read(0x4d61469e0c0, {0x4d61469e0c0, 0x10, 0x10})
 reflect.Value.Call({0xd88c00?, 0xf30d90?, 0x494249?}, {0x4d6149073e0?, 0xed9760?, 0x4d6144d2801?})
 github.com/traefik/yaegi/interp.callBin.func12(0x4d614a34370)
 github.com/traefik/yaegi/interp.runCfg(0x4d61486cb40, 0x4d614a34370, 0x4d614845bc0?, 0x0?)
-github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*goroutines).goStmt.func1()
+github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise.(*Goroutines).Go.func1()
 `
 	dumpWorker = `goroutine 22 [chan receive]:
 github.com/sbirtools/sbir-kernel/sandbox/internal/worker.(*cellOutput).loop(...)

@@ -1,6 +1,6 @@
 //go:build !cgo
 
-package worker
+package isolate
 
 // builtWithCgo is false in the static (CGO_ENABLED=0) build, where
 // Landlock restricts every thread through the Go runtime.

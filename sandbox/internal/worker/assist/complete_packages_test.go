@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // writeTree writes files (slash-separated names relative to dir) and
@@ -94,7 +94,7 @@ func TestSourceDocsCache(t *testing.T) {
 		"src/example.com/q/q.go": "package q\n\n// A is a.\nconst A = 1\n",
 	})
 	d := newSourceDocs(env)
-	d.noteImports([]cellprep.Chunk{{Code: "import qq \"example.com/q\""}, {Code: "import \"example.com/q\""}})
+	d.noteImports([]wire.Chunk{{Code: "import qq \"example.com/q\""}, {Code: "import \"example.com/q\""}})
 	if pd := d.lookup("", "qq"); pd == nil || strings.Join(pd.members, ",") != "A" {
 		t.Fatalf("qq: %+v", pd)
 	}

@@ -1,4 +1,4 @@
-package worker
+package assist
 
 import (
 	"go/ast"
@@ -7,8 +7,8 @@ import (
 	"go/token"
 	"strings"
 
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // maxCellMethods bounds the methods declared by cells that completion
@@ -19,12 +19,12 @@ const maxCellMethods = 256
 // values of such types carry no methods in their reflect.Type, so
 // completion learns them from the declarations the worker ran.
 type cellMethod struct {
-	recv  string        // the receiver's type name, without *
-	entry symbols.Entry // signature and doc comment
+	recv  string          // the receiver's type name, without *
+	entry allowlist.Entry // signature and doc comment
 }
 
 // noteMethods records the exported methods the chunks declare.
-func (w *worker) noteMethods(chunks []cellprep.Chunk) {
+func (a *Assistant) noteMethods(chunks []wire.Chunk) {
 	for _, c := range chunks {
 		if !strings.Contains(c.Code, "func") {
 			continue
@@ -53,11 +53,11 @@ func (w *worker) noteMethods(chunks []cellprep.Chunk) {
 			fd.Body, fd.Doc = nil, nil
 			_ = printer.Fprint(&sig, fset, fd)
 			fd.Body, fd.Doc = body, doc
-			m := cellMethod{recv: id.Name, entry: symbols.Entry{Sig: sig.String(), Doc: doc.Text()}}
-			if w.methods == nil {
-				w.methods = map[string][]cellMethod{}
+			m := cellMethod{recv: id.Name, entry: allowlist.Entry{Sig: sig.String(), Doc: doc.Text()}}
+			if a.methods == nil {
+				a.methods = map[string][]cellMethod{}
 			}
-			list := w.methods[fd.Name.Name]
+			list := a.methods[fd.Name.Name]
 			replaced := false
 			for i := range list {
 				if list[i].recv == m.recv {
@@ -65,13 +65,13 @@ func (w *worker) noteMethods(chunks []cellprep.Chunk) {
 				}
 			}
 			if !replaced {
-				if w.nMethods >= maxCellMethods {
+				if a.nMethods >= maxCellMethods {
 					continue
 				}
-				w.nMethods++
+				a.nMethods++
 				list = append(list, m)
 			}
-			w.methods[fd.Name.Name] = list
+			a.methods[fd.Name.Name] = list
 		}
 	}
 }
@@ -79,10 +79,10 @@ func (w *worker) noteMethods(chunks []cellprep.Chunk) {
 // cellMethodNames returns the methods cells declared that the value of
 // the selector expression x (a session variable, or a field path from
 // one) has: yaegi is asked for each method value, which calls nothing.
-func (w *worker) cellMethodNames(x string) []string {
+func (a *Assistant) cellMethodNames(x string) []string {
 	var out []string
-	for name := range w.methods {
-		if _, ok := w.value(x + "." + name); ok {
+	for name := range a.methods {
+		if _, ok := a.value(x + "." + name); ok {
 			out = append(out, name)
 		}
 	}
@@ -91,9 +91,9 @@ func (w *worker) cellMethodNames(x string) []string {
 
 // cellMethodDoc returns the declaration of a method cells declared when
 // only one of their types has a method of that name.
-func (w *worker) cellMethodDoc(name string) (symbols.Entry, bool) {
-	if list := w.methods[name]; len(list) == 1 {
+func (a *Assistant) cellMethodDoc(name string) (allowlist.Entry, bool) {
+	if list := a.methods[name]; len(list) == 1 {
 		return list[0].entry, true
 	}
-	return symbols.Entry{}, false
+	return allowlist.Entry{}, false
 }

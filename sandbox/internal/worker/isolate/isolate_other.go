@@ -1,6 +1,6 @@
 //go:build !linux
 
-package worker
+package isolate
 
 import (
 	"runtime"
@@ -14,11 +14,11 @@ import (
 
 const unsupported = "not available on " + runtime.GOOS + " (Linux only)"
 
-var reexecErr error
+// ReexecLandlocked does nothing: there is no Landlock.
+func ReexecLandlocked(int, int) error { return nil }
 
-func maybeReexecLandlocked(int, int) error { return nil }
-
-func applyIsolation(wire.Config) []wire.Layer {
+// Apply reports every in-process layer as unavailable.
+func Apply(wire.Config, error) []wire.Layer {
 	var layers []wire.Layer
 	for _, name := range []string{"rlimits", "landlock", "seccomp", "no_new_privs"} {
 		layers = append(layers, wire.Layer{Name: name, Detail: unsupported})
@@ -26,4 +26,5 @@ func applyIsolation(wire.Config) []wire.Layer {
 	return layers
 }
 
-func runProbes(wire.ProbeTarget) []wire.ProbeResult { return nil }
+// Probe attempts nothing: the layers it would test do not exist.
+func Probe(wire.ProbeTarget) []wire.ProbeResult { return nil }

@@ -1,6 +1,6 @@
 //go:build cgo
 
-package worker
+package isolate
 
 // builtWithCgo is true in cgo builds, where Landlock cannot restrict every
 // thread of the worker (the psx library needs every thread to be created

@@ -1,6 +1,6 @@
 //go:build linux
 
-package worker
+package isolate
 
 import (
 	"errors"
@@ -14,8 +14,10 @@ import (
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
-// runProbes attempts each escape and reports whether it was stopped.
-func runProbes(t wire.ProbeTarget) []wire.ProbeResult {
+// Probe attempts, from inside an isolated worker, each escape a cell
+// would try (files, network, processes, signals, the supervisor's
+// environment) and reports whether it was stopped.
+func Probe(t wire.ProbeTarget) []wire.ProbeResult {
 	var out []wire.ProbeResult
 	add := func(name string, err error, leak string) {
 		r := wire.ProbeResult{Name: name, Blocked: err != nil}

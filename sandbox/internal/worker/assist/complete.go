@@ -1,14 +1,15 @@
-package worker
+package assist
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 	"regexp"
 	"sort"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
@@ -27,7 +28,7 @@ var goWords = []string{
 // allowed import path.
 func packageNames() map[string]string {
 	m := map[string]string{}
-	for _, p := range symbols.Packages() {
+	for _, p := range allowlist.Packages() {
 		m[p[strings.LastIndexByte(p, '/')+1:]] = p
 	}
 	return m
@@ -53,15 +54,16 @@ func runeToByte(s string, runes int) int {
 	return i
 }
 
-// complete answers a completion request for code at cursor (runes): the
-// session's names, keywords, and the members of allowed packages, of the
-// third-party packages the session or the cell imports, and of session
-// values.
-func (w *worker) complete(code string, cursor int, names []string, columns []string) wire.Completion {
+// Complete answers a completion request for code at cursor (runes): the
+// session's names (names, the supervisor's list), keywords, and the
+// members of allowed packages, of the third-party packages the session or
+// the cell imports, and of session values; inside award_data calls, the
+// data's column names and category values.
+func (a *Assistant) Complete(code string, cursor int, names []string) wire.Completion {
 	off := runeToByte(code, cursor)
 	before := code[:off]
 	cur := utf8.RuneCountInString(before)
-	if c, ok := w.completeValue(code, before); ok {
+	if c, ok := a.completeValue(code, before); ok {
 		return c
 	}
 	// Column names inside a string argument of award_data.X(, of a method
@@ -71,7 +73,7 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		(m[1] != "" || m[2] != "" && strings.Contains(code, "award_data") || m[3] != "" && contains(names, m[3])) {
 		prefix := m[4]
 		var out []string
-		for _, c := range columns {
+		for _, c := range a.columns {
 			if strings.HasPrefix(strings.ToLower(c), strings.ToLower(prefix)) {
 				out = append(out, c)
 			}
@@ -80,23 +82,23 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 	}
 	// A member of what a call, an index or a selector returns:
 	// award_data.GroupBy("Agency").Su, award_data.Frame.W.
-	if prefix, members, ok := w.chainMembers(before, names, false); ok {
+	if prefix, members, ok := a.chainMembers(before, names, false); ok {
 		return filterMatches(members, prefix, cur)
 	}
 	m := identBefore.FindStringSubmatch(before)
 	qual, prefix := m[1], m[2]
 	var cands []string
 	if qual != "" {
-		if pd := w.src.lookup(code, qual); pd != nil {
+		if pd := a.src.lookup(code, qual); pd != nil {
 			cands = pd.members
 		} else if path, ok := packageNames()[qual]; ok {
 			cands = symbols.Members(path)
 		} else if contains(names, qual) {
-			cands = append(w.memberNames(qual), w.cellMethodNames(qual)...)
+			cands = append(a.memberNames(qual), a.cellMethodNames(qual)...)
 		}
 		if len(cands) == 0 {
 			// A variable this cell assigned: df := award_data.Where(...).
-			if _, members, ok := w.chainMembers(before, names, true); ok {
+			if _, members, ok := a.chainMembers(before, names, true); ok {
 				cands = members
 			}
 		}
@@ -105,7 +107,7 @@ func (w *worker) complete(code string, cursor int, names []string, columns []str
 		for n := range packageNames() {
 			cands = append(cands, n)
 		}
-		cands = append(cands, w.src.names(code)...)
+		cands = append(cands, a.src.names(code)...)
 		cands = append(cands, goWords...)
 	}
 	return filterMatches(cands, prefix, cur)
@@ -136,21 +138,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// value evaluates a session variable's name, bounded in time.
-func (w *worker) value(name string) (reflect.Value, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	cellContext.Store(&ctx)
-	v, err := w.sess.in.EvalWithContext(ctx, name)
-	if err != nil || !v.IsValid() {
+// value evaluates a session variable's name, or a selector from one.
+func (a *Assistant) value(name string) (reflect.Value, bool) {
+	if a.sess == nil {
 		return reflect.Value{}, false
 	}
-	return v, true
+	return a.sess.Value(name)
 }
 
 // memberNames lists the exported fields and methods of a session value.
-func (w *worker) memberNames(name string) []string {
-	v, ok := w.value(name)
+func (a *Assistant) memberNames(name string) []string {
+	v, ok := a.value(name)
 	if !ok {
 		return nil
 	}
@@ -195,24 +193,24 @@ func identAt(code string, off int) (qual, name string) {
 	return qual, name
 }
 
-// inspect answers an inspect request: documentation for allowed packages,
+// Inspect answers an inspect request: documentation for allowed packages,
 // award_data, display and the third-party packages the session or the cell
 // imports; type and value for session variables.
-func (w *worker) inspect(code string, cursor, detail int, names []string) wire.Inspection {
+func (a *Assistant) Inspect(code string, cursor, detail int, names []string) wire.Inspection {
 	off := runeToByte(code, cursor)
-	if in, ok := w.inspectChain(code, off, names, false); ok {
+	if in, ok := a.inspectChain(code, off, names, false); ok {
 		return in
 	}
-	if in := w.inspectName(code, off, detail, names); in.Found {
+	if in := a.inspectName(code, off, detail, names); in.Found {
 		return in
 	}
 	// A member of a variable this cell assigned.
-	in, _ := w.inspectChain(code, off, names, true)
+	in, _ := a.inspectChain(code, off, names, true)
 	return in
 }
 
 // inspectName documents the identifier, or qualified identifier, at off.
-func (w *worker) inspectName(code string, off, detail int, names []string) wire.Inspection {
+func (a *Assistant) inspectName(code string, off, detail int, names []string) wire.Inspection {
 	qual, name := identAt(code, off)
 	if name == "" && off > 0 {
 		qual, name = identAt(code, off-1)
@@ -222,27 +220,27 @@ func (w *worker) inspectName(code string, off, detail int, names []string) wire.
 	}
 	pkgs := packageNames()
 	if qual != "" {
-		if pd := w.src.lookup(code, qual); pd != nil {
+		if pd := a.src.lookup(code, qual); pd != nil {
 			if e, ok := pd.entries[name]; ok {
 				return docInspection(e)
 			}
 			return wire.Inspection{}
 		}
 		if path, ok := pkgs[qual]; ok {
-			if e, ok := symbols.Doc(path, name); ok {
+			if e, ok := allowlist.Doc(path, name); ok {
 				return docInspection(e)
 			}
 		}
 		if contains(names, qual) {
-			if v, ok := w.value(qual); ok {
+			if v, ok := a.value(qual); ok {
 				if m, ok := v.Type().MethodByName(name); ok {
-					if e, ok := w.typeMethodDoc(v.Type(), name); ok {
+					if e, ok := a.typeMethodDoc(v.Type(), name); ok {
 						return docInspection(e)
 					}
 					return textInspection(fmt.Sprintf("%s.%s: %s", qual, name, m.Type))
 				}
-				if _, ok := w.value(qual + "." + name); ok {
-					if e, ok := w.cellMethodDoc(name); ok {
+				if _, ok := a.value(qual + "." + name); ok {
+					if e, ok := a.cellMethodDoc(name); ok {
 						return docInspection(e)
 					}
 				}
@@ -250,33 +248,32 @@ func (w *worker) inspectName(code string, off, detail int, names []string) wire.
 		}
 		return wire.Inspection{}
 	}
-	if pd := w.src.lookup(code, name); pd != nil {
+	if pd := a.src.lookup(code, name); pd != nil {
 		return docInspection(pd.entries[""])
 	}
 	if path, ok := pkgs[name]; ok {
-		if e, ok := symbols.Doc(path, ""); ok {
+		if e, ok := allowlist.Doc(path, ""); ok {
 			return docInspection(e)
 		}
 	}
 	if contains(names, name) {
-		v, ok := w.value(name)
+		v, ok := a.value(name)
 		if !ok {
 			return wire.Inspection{}
 		}
 		var val string
 		if v.CanInterface() {
-			// The value's String method may be the cell's own: format
-			// it inside the gate, bounded, its panics recovered.
-			err := w.sess.guarded(context.Background(), name, inspectTimeout, inspectSettle, func() { val = renderPlain(v.Interface()) })
-			w.out.takeFrames()
-			if err != nil {
+			// The value's String method may be the cell's own: the
+			// session formats it bounded, its panics recovered.
+			var err error
+			if val, err = a.sess.Format(name, v); err != nil {
 				val = "<" + err.Error() + ">"
-				if w.sess.abandoned.Load() {
+				if a.sess.Replacing() {
 					val += "\n\nThe worker is being replaced: every variable of this session is lost."
 				}
 			}
-			if len(val) > 2000 && detail == 0 {
-				val = truncateUTF8(val, 2000) + " …"
+			if len(val) > maxInspectText && detail == 0 {
+				val = textcut.Prefix(val, maxInspectText) + " …"
 			}
 		}
 		return textInspection(fmt.Sprintf("%s %s\n\n%s", name, v.Type(), val))
@@ -286,20 +283,20 @@ func (w *worker) inspectName(code string, off, detail int, names []string) wire.
 
 // typeMethodDoc finds the documentation of a method of a compiled type
 // from an allowed package.
-func (w *worker) typeMethodDoc(t reflect.Type, method string) (symbols.Entry, bool) {
+func (a *Assistant) typeMethodDoc(t reflect.Type, method string) (allowlist.Entry, bool) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	path := t.PkgPath()
-	for _, p := range symbols.Packages() {
+	for _, p := range allowlist.Packages() {
 		if p == path || strings.HasSuffix(path, "/award_data") && p == "award_data" || strings.HasSuffix(path, "/display") && p == "display" {
-			return symbols.Doc(p, t.Name()+"."+method)
+			return allowlist.Doc(p, t.Name()+"."+method)
 		}
 	}
-	return symbols.Entry{}, false
+	return allowlist.Entry{}, false
 }
 
-func docInspection(e symbols.Entry) wire.Inspection {
+func docInspection(e allowlist.Entry) wire.Inspection {
 	plain := e.Sig
 	if e.Doc != "" {
 		plain += "\n\n" + e.Doc
