@@ -54,7 +54,10 @@ func TestRunCommand(t *testing.T) {
 		jsonWant map[string]any
 	}{
 		{name: "print", args: []string{"-c", "fmt.Println(1)"}, status: 0, stdout: "1\n"},
-		{name: "value", args: []string{"-c", "award_data.Count()"}, status: 0, stdout: "2000\n"},
+		{name: "value", args: []string{"-c", "award_data.Count()"}, status: 0, stdout: "2000\n", stderr: "note: the data is 2,000 synthetic awards"},
+		{name: "hint on stderr", args: []string{"-c", `award_data.Where("Agency", "==", "NASA").Count()`}, status: 0, stdout: "0\n", stderr: `note: no row has Agency == "NASA"`},
+		{name: "frame hint on stderr", args: []string{"-c", `award_data.Where("Agency", "==", "NASA").Select("Agency")`}, status: 0, stdout: "  Agency\n[0 rows x 1 columns]\n", stderr: `note: no row has Agency == "NASA"`},
+		{name: "csv as text", args: []string{"-c", `award_data.ValueCounts("Phase").ToCSV()`}, status: 0, stdout: "Phase,Count\nPhase I,1385\nPhase II,615\n"},
 		{name: "file", args: []string{code}, status: 0, stdout: "40\n"},
 		{name: "stdin", args: []string{"-"}, stdin: `fmt.Print("in")`, status: 0, stdout: "in"},
 		{name: "cell error", args: []string{"-c", `panic("no")`}, status: 1, stderr: "Panic: no"},

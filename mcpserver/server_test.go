@@ -171,7 +171,7 @@ func TestErrorFields(t *testing.T) {
 	}{
 		{"fmt.Println(1)\nfmt.Println(undefinedVar)", cellresult.Error{Name: "CompileError", Line: 2, Column: 13, Message: "undefined: undefinedVar"}, ""},
 		{`import "os/exec"`, cellresult.Error{Name: "NotAllowed", Line: 1, Column: 8}, "cells may import only"},
-		{`award_data.Where("Agncy", "==", "DOD")`, cellresult.Error{Name: "award_data.Error"}, `did you mean "Agency"?`},
+		{`award_data.Where("Agncy", "==", "DOD")`, cellresult.Error{Name: "award_data.Error", Line: 1, Column: 18}, `did you mean "Agency"?`}, // at "Agncy"
 		{"x := 1\n/*line a.go:9:1*/x++", cellresult.Error{Name: "NotAllowed", Line: 2, Column: 1}, "remove the comment"},
 		{"var a []int\n_ = a[3]", cellresult.Error{Name: "RuntimeError", Line: 2, Message: "runtime error: index out of range [3] with length 0"}, ""},
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -355,7 +356,15 @@ func (s *session) evalExpr(ctx context.Context, ch wire.Chunk) (map[string]any, 
 	if ch.Quiet || vals == nil {
 		return nil, nil
 	}
-	return s.bundle(ctx, *vals)
+	b, err := s.bundle(ctx, *vals)
+	if text, ok := (*vals)[0].(string); ok && err == nil && b != nil && len(*vals) == 1 && assist.IsTextCall(ch.Code) {
+		// CSV or JSON shows as that text, not as a quoted Go string.
+		if len(text) > maxRenderBytes {
+			text = textcut.Prefix(text, maxRenderBytes) + " …"
+		}
+		b["text/plain"] = strings.TrimSuffix(text, "\n")
+	}
+	return b, err
 }
 
 // cellFunc is the function each cell's last expression is evaluated in.
@@ -442,16 +451,25 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
 		}
-		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), s.out.takeFrames()...)
+		frames := s.out.takeFrames()
+		if perr, ok := p.Value.(error); ok {
+			if at := assist.ArgumentFrame(ch.Code, perr); at != "" {
+				frames = []string{at} // the argument, not the calls around it
+			}
+		}
+		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), frames...)
 		return
 	}
 	var ve valueError
 	if errors.As(err, &ve) {
 		res.ErrorName, res.ErrorMessage = panicName(ve.err), ve.err.Error()
 		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		if at := assist.ArgumentFrame(ch.Code, ve.err); at != "" {
+			res.Traceback = append(res.Traceback, at)
+		}
 		return
 	}
-	msg := assist.SuggestMembers(cellPositions(err.Error()))
+	msg := assist.RelocateUndefined(ch.Code, assist.SuggestMembers(cellPositions(err.Error())))
 	name := wire.ClassCompileError
 	if strings.Contains(msg, "panic: ") || strings.HasPrefix(msg, "runtime error") {
 		name = wire.ClassPanic
