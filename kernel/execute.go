@@ -42,6 +42,11 @@ func (s *server) handleExecute(r *request) error {
 	count := s.count
 	limit := s.cfg.maxCodeBytes()
 	refused := codeTooLarge("the cell", len(c.Code), limit)
+	// The cell can be interrupted from before its execute_input goes
+	// out: a client that interrupts once it has seen execute_input (for
+	// all it knows, the cell runs) must reach the cell, not an interrupt
+	// that finds nothing running yet.
+	ctx, stop := s.interruptible(s.ctx)
 	if !c.Silent {
 		code := c.Code
 		if refused != nil {
@@ -71,9 +76,10 @@ func (s *server) handleExecute(r *request) error {
 		res.Err = refused
 	} else {
 		out := &cellOutput{s: s, parent: parent, req: r, silent: c.Silent, stdin: c.AllowStdin}
-		res = s.run(c.Code, out)
+		res = s.execute(ctx, c.Code, out)
 		out.finish()
 	}
+	stop()
 
 	if res.Err != nil {
 		if !c.Silent {
@@ -121,14 +127,6 @@ func (s *server) handleExecute(r *request) error {
 		Payload:         []any{},
 	})
 	return nil
-}
-
-// run calls the evaluator with a context the interrupt cancels, turning
-// a panic into a cell error so a broken evaluator cannot kill the kernel.
-func (s *server) run(code string, out Output) ExecuteResult {
-	ctx, cancel := s.interruptible(s.ctx)
-	defer cancel()
-	return s.execute(ctx, code, out)
 }
 
 // interruptible returns a context that an interrupt cancels, until cancel

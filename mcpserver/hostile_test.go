@@ -81,7 +81,7 @@ func TestHTTPSlowBodyCutOff(t *testing.T) {
 	if _, err := io.WriteString(conn, head); err != nil {
 		t.Fatal(err)
 	}
-	const wait = 10 * time.Second // the deadline and a wide margin
+	wait := waitTime // the deadline and a wide margin
 	conn.SetReadDeadline(time.Now().Add(wait))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -79,7 +80,7 @@ const statsDecl = "//sbir:require github.com/montanaflynn/stats v0.7.1\n"
 // into a fresh cache, with installs allowed.
 func packageOptions(t testing.TB, proxy *pkgenvtest.Proxy, cache string) Options {
 	l := DefaultLimits()
-	l.CellTimeout = 10 * time.Second
+	l.CellTimeout = testenv.Scale(10 * time.Second)
 	return Options{Limits: l, Packages: pkgenv.Options{
 		Dir:           cache,
 		Proxy:         proxy.URL,
@@ -310,7 +311,9 @@ func TestPreflightHostilePackages(t *testing.T) {
 		"zfine/zfine.go": "package zfine\n\n// Two is 2.\nconst Two = 2\n",
 	}})
 	opts := packageOptions(t, proxy, t.TempDir())
-	opts.testPreflightTimeout = 2 * time.Second
+	// Long enough for the hog to reach the heap limit on a loaded machine
+	// before the spinner's timeout is all that is left to report.
+	opts.testPreflightTimeout = testenv.Scale(5 * time.Second)
 	s := newPackageSession(t, opts)
 	res, err := s.Run(context.Background(), "//sbir:require example.com/hostile v1.0.0\nimport \"example.com/hostile/zfine\"\nzfine.Two", nil)
 	if err != nil {
@@ -320,7 +323,7 @@ func TestPreflightHostilePackages(t *testing.T) {
 		t.Fatalf("the usable packages of the module: %+v", res)
 	}
 	for _, want := range []string{
-		"example.com/hostile/spin: loading it took longer than 2s",
+		"example.com/hostile/spin: loading it took longer than " + opts.testPreflightTimeout.String(),
 		"example.com/hostile/hog: loading it ended the sandbox worker (", // MemoryError (WorkerCrashed under -race)
 	} {
 		if !strings.Contains(res.Stderr, want) {

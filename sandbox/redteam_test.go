@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // TestGoroutinesNeverOutliveTheirCell replays what a red team of the
@@ -12,7 +14,7 @@ import (
 // print into a later cell; a worker that cannot stop one is replaced, and
 // the cell says so.
 func TestGoroutinesNeverOutliveTheirCell(t *testing.T) {
-	s := newTestSession(t, func(l *Limits) { l.CellTimeout = 3 * time.Second })
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(3 * time.Second) })
 	run(t, s, `func spin() { for i := 0; ; i++ { if i%20000000 == 0 { fmt.Println("still alive", i) } } }`)
 
 	// A go statement inside min's arguments is rewritten and supervised.
@@ -36,7 +38,6 @@ go strings.IndexFunc(big, f)`)
 	if !r.Restarted || !strings.Contains(r.Stderr, "did not stop") {
 		t.Fatalf("a goroutine stuck in compiled code: %+v", r)
 	}
-	time.Sleep(500 * time.Millisecond)
 	r = run(t, s, `time.Sleep(300 * time.Millisecond); 1 + 1`)
 	if !r.Success || value(r) != "2" || strings.Contains(r.Stdout, "alive") {
 		t.Fatalf("the next cell: %+v", r)
@@ -82,7 +83,8 @@ func TestCellsCannotReplaceTheHelpers(t *testing.T) {
 // sync.WaitGroup.Go started a goroutine the cell's end did not stop; it
 // printed into the next cell and then crashed the worker.
 func TestWaitGroupGoIsSupervised(t *testing.T) {
-	s := newTestSession(t, func(l *Limits) { l.CellTimeout = 2 * time.Second })
+	// The next cell's 1.5 s sleep must fit in the limit.
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(3 * time.Second) })
 	r := run(t, s, "var wg sync.WaitGroup\nwg.Go(func() { for i := 0; ; i++ { time.Sleep(300 * time.Millisecond); fmt.Println(\"late\", i) } })")
 	// A snippet waits for its goroutines until the cell's limit.
 	if r.Success || r.ErrorName != ClassTimeout {

@@ -11,20 +11,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
 // TestStreamsWhileRunning checks that output reaches the handler before the
 // cell ends, in order across stdout and stderr.
 func TestStreamsWhileRunning(t *testing.T) {
-	s := newTestSession(t, nil)
+	s := newTestSession(t, generous)
 	got := make(chan string, 100)
 	h := &Handlers{Stream: func(name, text string) { got <- name + ":" + text }}
+	// The cell sleeps until the test interrupts it, which it does once
+	// the first line has arrived: it can only arrive while the cell runs.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan *Result, 1)
 	go func() {
-		r, err := s.Run(context.Background(), `fmt.Println("first")
-time.Sleep(1500 * time.Millisecond)
-fmt.Println("last")`, h)
+		r, err := s.Run(ctx, `fmt.Println("first")
+time.Sleep(time.Hour)
+fmt.Println("MUST NOT APPEAR")`, h)
 		if err != nil {
 			t.Error(err)
 		}
@@ -35,11 +40,12 @@ fmt.Println("last")`, h)
 		if first != "stdout:first\n" {
 			t.Errorf("first stream %q", first)
 		}
-	case <-done:
-		t.Fatal("the cell ended before any output was streamed")
+	case r := <-done:
+		t.Fatalf("the cell ended before any output was streamed: %+v", r)
 	}
+	cancel()
 	r := <-done
-	if !r.Success || r.Stdout != "first\nlast\n" {
+	if r.ErrorName != ClassInterrupted || r.Stdout != "first\n" {
 		t.Fatalf("result %+v", r)
 	}
 
@@ -193,7 +199,8 @@ func TestInterruptKeepsVariables(t *testing.T) {
 func TestKillAfterGrace(t *testing.T) {
 	// A compiled call that ignores the interrupt: sorting a huge slice
 	// with a slow comparison never checks the context.
-	s := newTestSession(t, func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 300 * time.Millisecond })
+	// The sort takes minutes; the next cell must fit in the limit too.
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(time.Second); l.KillGrace = 300 * time.Millisecond })
 	r := run(t, s, `x := make([]int, 3000000)
 for i := range x { x[i] = len(x) - i }
 sort.Slice(x, func(i, j int) bool { return x[i] < x[j] })`)
