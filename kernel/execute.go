@@ -54,7 +54,7 @@ func (s *server) handleExecute(r *request) error {
 			// cost 10 MiB on every subscriber.
 			code = truncateUTF8(code, limit) + fmt.Sprintf("\n… [cell of %d bytes refused; first %d shown]", len(c.Code), limit)
 		}
-		s.pub.publish("execute_input", parent, executeInputContent{Code: code, ExecutionCount: count})
+		s.pub.publish(msgExecuteInput, parent, executeInputContent{Code: code, ExecutionCount: count})
 	}
 
 	// An interrupt_reply waits for this cell's error to be published:
@@ -83,7 +83,7 @@ func (s *server) handleExecute(r *request) error {
 
 	if res.Err != nil {
 		if !c.Silent {
-			s.pub.publish("error", parent, newErrorContent("", res.Err))
+			s.pub.publish(msgError, parent, newErrorContent("", res.Err))
 		}
 		// A cell refused as too large is not kept: twenty 10 MiB cells
 		// must not cost 200 MiB of history.
@@ -97,7 +97,7 @@ func (s *server) handleExecute(r *request) error {
 			// the reply with a new request must not see it aborted.
 			s.abortN = len(s.shellQ)
 		}
-		s.reply(r, "execute_reply", executeErrorReplyContent{
+		s.reply(r, msgExecuteReply, executeErrorReplyContent{
 			errorContent:    newErrorContent("error", res.Err),
 			ExecutionCount:  count,
 			UserExpressions: map[string]any{},
@@ -112,7 +112,7 @@ func (s *server) handleExecute(r *request) error {
 		data := mimeBundle(res.Value.Data)
 		text, _ = data["text/plain"].(string)
 		if !c.Silent {
-			s.pub.publish("execute_result", parent, executeResultContent{
+			s.pub.publish(msgExecuteResult, parent, executeResultContent{
 				ExecutionCount: count, Data: data, Metadata: nonNilMap(res.Value.Metadata),
 			})
 		}
@@ -120,7 +120,7 @@ func (s *server) handleExecute(r *request) error {
 	if storeHistory {
 		s.hist.add(count, c.Code, text, hasValue)
 	}
-	s.reply(r, "execute_reply", executeReplyContent{
+	s.reply(r, msgExecuteReply, executeReplyContent{
 		Status:          "ok",
 		ExecutionCount:  count,
 		UserExpressions: s.userExpressions(c.UserExpressions),
@@ -150,7 +150,7 @@ func (s *server) execute(ctx context.Context, code string, out Output) (res Exec
 		if p := recover(); p != nil {
 			s.log.Error("evaluator panicked", "panic", p, "stack", string(debug.Stack()))
 			v := fmt.Sprintf("the evaluator failed: %v", p)
-			res = ExecuteResult{Err: &ExecError{Name: ErrorKernel, Value: v, Traceback: []string{ErrorKernel + ": " + v}}}
+			res = ExecuteResult{Err: newExecError(ErrorKernel, v)}
 		}
 	}()
 	return s.ev.Execute(ctx, code, out)
@@ -176,7 +176,7 @@ func (s *server) userExpressions(exprs map[string]string) map[string]any {
 	switch limit := s.cfg.maxCodeBytes(); {
 	case len(names) > maxUserExpressions:
 		v := fmt.Sprintf("%d user_expressions; the limit is %d", len(names), maxUserExpressions)
-		refused = &ExecError{Name: ErrorCodeTooLarge, Value: v, Traceback: []string{ErrorCodeTooLarge + ": " + v}}
+		refused = newExecError(ErrorCodeTooLarge, v)
 	default:
 		refused = codeTooLarge("user_expressions together", total, limit)
 	}
@@ -217,7 +217,7 @@ func stoppedExpression(timedOut bool, timeout time.Duration) *ExecError {
 	if timedOut {
 		name, v = ErrorTimeout, fmt.Sprintf("user_expressions share a %v deadline; it passed", timeout)
 	}
-	return &ExecError{Name: name, Value: v, Traceback: []string{name + ": " + v}}
+	return newExecError(name, v)
 }
 
 // abort answers an execute request queued behind a failed cell with
@@ -227,5 +227,5 @@ func (s *server) abort(r *request) {
 	s.pub.status("busy", parent)
 	defer s.pub.status("idle", parent)
 	s.log.Info("aborting queued execute_request after an error", "msg_id", parent.MsgID)
-	s.send(r.sock, r.msg.Identities, "execute_reply", parent, map[string]string{"status": "aborted"})
+	s.send(r.sock, r.msg.Identities, msgExecuteReply, parent, map[string]string{"status": "aborted"})
 }

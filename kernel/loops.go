@@ -111,7 +111,7 @@ func (s *server) shellLoop() {
 		r := &request{sock: s.t.shell, channel: "shell", msg: m}
 		if s.abortN > 0 {
 			s.abortN--
-			if m.Header.MsgType == "execute_request" {
+			if m.Header.MsgType == msgExecuteRequest {
 				s.abort(r)
 				continue
 			}

@@ -186,7 +186,7 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 	// on reconnecting it gets the last status again, so that it is never
 	// left waiting for an idle the kernel has already sent. Status
 	// messages go out with their type as topic (publisher.encodeRaw).
-	if err := iopub.SetOption(zmq4.OptionLastValue, "status"); err != nil {
+	if err := iopub.SetOption(zmq4.OptionLastValue, msgStatus); err != nil {
 		t.close()
 		return transport{}, ci, fmt.Errorf("set iopub last value: %w", err)
 	}
