@@ -89,7 +89,7 @@ func (s *server) recv(name string, sock socket) (m *Message, ok bool) {
 			err = s.replay.check(signatureOf(frames), m.Header.Date)
 		}
 		if err != nil {
-			s.log.Warn("dropping bad message", "socket", name, "frames", len(frames), "err", err)
+			s.peers.warn(eventBadMessage, name, err, "frames", len(frames))
 			continue
 		}
 		return m, true
