@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
@@ -67,7 +68,8 @@ func TestSandboxAsNonRoot(t *testing.T) {
 	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.v",
 		"-test.run", "^(TestHostileOS|TestHostileCells|TestFailedStartKeepsIsolation|TestProbeIsolationAndRequire|TestNoUserNamespaces)$")
 	cmd.Dir = dir
-	cmd.Env = []string{asNobodyEnv + "=1", "HOME=" + tmp, "TMPDIR=" + tmp, "PATH=/usr/bin:/bin"}
+	cmd.Env = []string{asNobodyEnv + "=1", "HOME=" + tmp, "TMPDIR=" + tmp, "PATH=/usr/bin:/bin",
+		testenv.EnvSlow + "=" + os.Getenv(testenv.EnvSlow)}
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestHostileOS") {
 		t.Fatalf("the sandbox tests as nobody: %v\n%s", err, out)
