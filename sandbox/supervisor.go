@@ -318,13 +318,36 @@ func (p *proc) close(grace time.Duration) {
 	}
 }
 
-// stderrHint returns the worker's own error output for error messages.
+// stderrHint returns what error messages say of the worker's own error
+// output (stderrSummary).
 func (p *proc) stderrHint() string {
-	s := strings.TrimSpace(p.stderr.String())
+	s := stderrSummary(p.stderr.String())
 	if s == "" {
 		return ""
 	}
 	return ": " + s
+}
+
+// stderrSummary is what a user is told of a worker's error output: its
+// panic or fatal error line, else its last lines before any goroutine
+// dump. Never a Go stack trace (they name the build's source paths and
+// mean nothing to a user); SBIR_DEBUG_WORKER=1 adds the whole output.
+func stderrSummary(out string) string {
+	s := firstLine(out, "panic:")
+	if s == "" {
+		s = firstLine(out, "fatal error:")
+	}
+	if s == "" {
+		t := strings.TrimSpace(out)
+		if i := strings.Index(t, "\ngoroutine "); i >= 0 {
+			t = strings.TrimSpace(t[:i])
+		}
+		s = lastLines(t, 5)
+	}
+	if s != "" && os.Getenv("SBIR_DEBUG_WORKER") != "" {
+		s += "\n" + strings.TrimSpace(out)
+	}
+	return s
 }
 
 // death explains why a worker died, for a cell's result.
@@ -356,18 +379,9 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case ws.Signaled():
 		return wire.ClassWorkerCrashed, "the worker was killed by " + ws.Signal().String()
 	}
-	detail := firstLine(out, "panic:")
-	if detail == "" {
-		detail = firstLine(out, "fatal error:")
-	}
-	if detail == "" {
-		detail = fmt.Sprintf("exit status %d", ws.ExitStatus())
-		if t := strings.TrimSpace(out); t != "" {
-			detail += ": " + lastLines(t, 5)
-			if os.Getenv("SBIR_DEBUG_WORKER") != "" {
-				detail += "\n" + t
-			}
-		}
+	detail := stderrSummary(out)
+	if !strings.HasPrefix(detail, "panic:") && !strings.HasPrefix(detail, "fatal error:") {
+		detail = strings.TrimSuffix(fmt.Sprintf("exit status %d: %s", ws.ExitStatus(), detail), ": ")
 	}
 	return wire.ClassWorkerCrashed, "the worker crashed: " + detail
 }
