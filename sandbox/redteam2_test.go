@@ -126,6 +126,16 @@ func (c C) Value(k any) any { return nil }`)
 	for _, code := range []string{
 		"c := C{make(chan struct{})}\nctx, cancel := context.WithCancel(c)\nclose(c.ch)",
 		"c := C{make(chan struct{})}\nctx, cancel := context.WithTimeout(context.WithValue(c, 1, 2), time.Hour)\nclose(c.ch)",
+		// Issue 30, hole 2: the constructors that make a timer took the
+		// parent unchecked (the deadlock detector's timer watch had
+		// replaced the checked ones): 8.3 s of CPU in the 10 s after an
+		// MCP call returned, and the ghost printed into later cells.
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithTimeout(c, time.Hour)\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithTimeoutCause(c, time.Hour, errors.New(\"x\"))\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithDeadline(c, time.Now().Add(time.Hour))\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithDeadlineCause(c, time.Now().Add(time.Hour), errors.New(\"x\"))\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithCancelCause(c)\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx := context.WithoutCancel(c)\nclose(c.ch)",
 	} {
 		r := run(t, s, code)
 		if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "declared in the cell") {
