@@ -451,3 +451,76 @@ func TestPackagesInspect(t *testing.T) {
 		})
 	}
 }
+
+// ghostModule is a module whose functions start goroutines: one that
+// prints forever, and n that block forever.
+func ghostModule() pkgenvtest.Module {
+	return pkgenvtest.Module{Path: "example.com/ghost", Version: "v1.0.0", Files: map[string]string{
+		"ghost.go": `package ghost
+
+import (
+	"fmt"
+	"time"
+)
+
+// Spin starts a goroutine that prints forever.
+func Spin() {
+	go func() {
+		for i := 0; ; i++ {
+			time.Sleep(100 * time.Millisecond)
+			fmt.Println("ghost", i)
+		}
+	}()
+}
+
+// Bomb starts n goroutines that block forever.
+func Bomb(n int) {
+	for i := 0; i < n; i++ {
+		go func() { select {} }()
+	}
+}
+`,
+	}}
+}
+
+// TestPackageGoroutinesBelongToTheCell replays issue 30's hole 4: go
+// statements in the source of a //sbir:require module were never
+// rewritten as a cell's are, so their goroutines were nobody's: they
+// outlived the cell, printed into later cells (or, stopped in a
+// time.Sleep by the next cell's end, crashed the worker), and passed the
+// 10,000-goroutine limit (a Bomb(50000) was accepted, and the deadlock
+// detector stopped working). Now they belong to the cell that called the
+// package, as the cell's own do.
+func TestPackageGoroutinesBelongToTheCell(t *testing.T) {
+	proxy := pkgenvtest.New(t, ghostModule())
+	opts := packageOptions(t, proxy, t.TempDir())
+	const decl = "//sbir:require example.com/ghost v1.0.0\nimport \"example.com/ghost\"\n"
+
+	// A snippet waits for its goroutines until its limit, which stops them.
+	opts.Limits.CellTimeout = testenv.Scale(3 * time.Second)
+	s := newPackageSession(t, opts)
+	mustRun(t, s, decl+"1")
+	r, err := s.Run(context.Background(), "ghost.Spin()", nil)
+	if err != nil || r.Success || r.ErrorName != ClassTimeout || r.Restarted {
+		t.Fatalf("a cell whose package started a goroutine that never ends: %v %+v; want it to wait until its limit, as for its own goroutines", err, r)
+	}
+	r = mustRun(t, s, "time.Sleep(time.Second)\n2")
+	if r.Stdout != "" || r.Restarted {
+		t.Fatalf("the next cell: stdout %q, restarted %v; the package's goroutine outlived its cell", r.Stdout, r.Restarted)
+	}
+
+	// The limit on goroutines holds for packages' too, and deadlocks are
+	// still reported after. (The goroutines blocked in select{} cannot be
+	// stopped: the worker is replaced.)
+	opts.Limits.CellTimeout = testenv.Scale(time.Minute)
+	s = newPackageSession(t, opts)
+	mustRun(t, s, decl+"1")
+	r, err = s.Run(context.Background(), "ghost.Bomb(50000)", nil)
+	if err != nil || r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "too many goroutines") {
+		t.Fatalf("a package starting 50,000 goroutines: %v %+v; want the cell's Panic at the limit", err, r)
+	}
+	r, err = s.Run(context.Background(), "ch := make(chan int)\n<-ch", nil)
+	if err != nil || r.ErrorName != ClassDeadlock {
+		t.Fatalf("a deadlock after the bomb: %v %+v", err, r)
+	}
+}

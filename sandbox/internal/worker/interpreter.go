@@ -158,8 +158,16 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, error) {
 	// yaegi writes its panic traces to its own stderr, distinct from the
 	// cell's os.Stderr, so that only its lines are read as frames.
-	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
 	gor := &supervise.Goroutines{}
+	opts := interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir)
+	// Every go statement the interpreter runs belongs to the running cell:
+	// the cell's own are rewritten into calls of the helpers' Go (cellprep),
+	// and those in the source of packages a cell imports (//sbir:require)
+	// start here (yaegi patch 23). Unsupervised, they outlived their cell,
+	// printed into later ones, passed the goroutine limit, and a panic in
+	// one (an interrupted time.Sleep) ended the worker (issue 30, hole 4).
+	opts.Go = func(f func()) { gor.Go(f, out.takeFrames) }
+	in := interp.New(opts)
 	helpers := helperExports()
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr"),
 		Go: func(f func()) { gor.Go(f, out.takeFrames) }, // sync.WaitGroup.Go, supervised
