@@ -50,10 +50,10 @@ func TestPeersWithoutTheKeyNeverStarveKeyedOnes(t *testing.T) {
 	// The attack runs in a process of its own, as an attacker does: its
 	// CPU is not the kernel's.
 	a := startAttackProcess(t, k.conn.ShellPort, 1000, 512<<10)
-	// More connections hold their part than the budget holds parts, and
-	// the kernel has read what it takes of the first burst: the attack
-	// holds the budget, and what arrives after is its reconnects.
-	a.waitHolding(t, pendingMessages*(DefaultMaxFrameBytes+envelopeSlack)/(512<<10)+80)
+	// Every connection has sent its part (together twice the budget),
+	// and the kernel has read what it takes of that first burst: the
+	// attack holds the budget, and what arrives after is its reconnects.
+	a.waitSent(t)
 	deadline := time.Now().Add(3 * waitTime)
 	for n, _ := unreadOnPort(k.conn.ShellPort); n > 2<<20; n, _ = unreadOnPort(k.conn.ShellPort) {
 		if time.Now().After(deadline) {
@@ -61,6 +61,8 @@ func TestPeersWithoutTheKeyNeverStarveKeyedOnes(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// And the dropped ones are back at it.
+	a.waitReconnects(t, 300)
 
 	answered := func(who string, c *testClient) {
 		t.Helper()
@@ -96,8 +98,8 @@ type attackProcess struct {
 	conns int
 	cmd   *exec.Cmd
 
-	mu               sync.Mutex
-	holding, redials int
+	mu                     sync.Mutex
+	holding, sent, redials int
 }
 
 // startAttackProcess runs conns attacking connections with parts of part
@@ -123,10 +125,10 @@ func startAttackProcess(t *testing.T, port, conns, part int) *attackProcess {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			var h, r int
-			if _, err := fmt.Sscanf(sc.Text(), "holding %d reconnects %d", &h, &r); err == nil {
+			var h, n, r int
+			if _, err := fmt.Sscanf(sc.Text(), "holding %d sent %d reconnects %d", &h, &n, &r); err == nil {
 				a.mu.Lock()
-				a.holding, a.redials = h, r
+				a.holding, a.sent, a.redials = h, n, r
 				a.mu.Unlock()
 			}
 		}
@@ -134,20 +136,38 @@ func startAttackProcess(t *testing.T, port, conns, part int) *attackProcess {
 	return a
 }
 
-// waitHolding waits until n connections hold their part at once (the
-// kernel read them, or they sit in its receive buffers).
-func (a *attackProcess) waitHolding(t *testing.T, n int) {
+// waitSent waits until every attacking connection has sent its part once
+// (into the kernel's receive buffers, or read by it).
+func (a *attackProcess) waitSent(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(3 * waitTime)
 	for {
 		a.mu.Lock()
-		h := a.holding
+		n := a.sent
 		a.mu.Unlock()
-		if h >= n {
+		if n >= a.conns {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("only %d of %d attacking connections hold their part after %v", h, a.conns, 3*waitTime)
+			t.Fatalf("only %d of %d attacking connections sent their part after %v", n, a.conns, 3*waitTime)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitReconnects waits until the attack has reconnected n times.
+func (a *attackProcess) waitReconnects(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * waitTime)
+	for {
+		a.mu.Lock()
+		r := a.redials
+		a.mu.Unlock()
+		if r >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the attack reconnected only %d times in %v", r, 3*waitTime)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -157,7 +177,7 @@ func (a *attackProcess) waitHolding(t *testing.T, n int) {
 func (a *attackProcess) status() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return fmt.Sprintf("%d holding their part, %d reconnects", a.holding, a.redials)
+	return fmt.Sprintf("%d holding their part, %d parts sent, %d reconnects", a.holding, a.sent, a.redials)
 }
 
 // runAttack is the attacking process: conns peers without the key that
@@ -177,7 +197,7 @@ func runAttack(spec string) int {
 	head = append(head, 0x02)
 	head = append(head, be64(DefaultMaxFrameBytes)...)
 	payload := append(head, bytes.Repeat([]byte("A"), part)...)
-	var holding, redials atomic.Int64
+	var holding, sent, redials atomic.Int64
 	hold := func() {
 		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err != nil {
@@ -188,6 +208,7 @@ func runAttack(spec string) int {
 		if _, err := c.Write(payload); err != nil {
 			return
 		}
+		sent.Add(1)
 		holding.Add(1)
 		io.Copy(io.Discard, c) // until the kernel (or the end) closes it
 		holding.Add(-1)
@@ -214,7 +235,7 @@ func runAttack(spec string) int {
 			wg.Wait()
 			return 0
 		case <-tick.C:
-			fmt.Printf("holding %d reconnects %d\n", holding.Load(), redials.Load())
+			fmt.Printf("holding %d sent %d reconnects %d\n", holding.Load(), sent.Load(), redials.Load())
 		}
 	}
 }
