@@ -423,6 +423,20 @@ func stderrSummary(out string) string {
 	return s
 }
 
+// peakNote says how much memory the dead worker held at its peak (its
+// resident set, from the kernel's accounting of the process), for the
+// message of a MemoryError: what the limit let it reach.
+func (p *proc) peakNote() string {
+	if p.cmd.ProcessState == nil {
+		return ""
+	}
+	ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok || ru.Maxrss <= 0 {
+		return ""
+	}
+	return "; the worker peaked at " + bytesize.Approx(ru.Maxrss<<10) + " resident" // Maxrss is in KiB on Linux
+}
+
 // death explains why a worker died, for a cell's result.
 func (p *proc) death(l Limits) (name, msg string) {
 	<-p.exited
@@ -440,11 +454,11 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case killedBy == "interrupt":
 		return wire.ClassInterrupted, fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
 	case fatal != nil && fatal.Name == wire.ClassMemoryError, ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(l.HeapBytes))
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit%s", bytesize.Exact(l.HeapBytes), p.peakNote())
 	case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
 		return wire.ClassStackOverflow, fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", bytesize.Exact(wire.MaxStackBytes))
 	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", bytesize.Exact(l.HeapBytes))
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)%s", bytesize.Exact(l.HeapBytes), p.peakNote())
 	case strings.Contains(out, "concurrent map"):
 		return wire.ClassWorkerCrashed, "the worker crashed: " + firstLine(out, "fatal error:")
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
