@@ -118,3 +118,32 @@ func TestTopLevelDeferredPanicsAndExits(t *testing.T) {
 		t.Fatalf("the next cell: %+v", r)
 	}
 }
+
+// TestInterruptedCellNeverRunsAgain replays issue 30's hole 5: yaegi
+// registers a top-level call of a function literal as the package's main,
+// which every later evaluation runs again; after a cell's end the worker
+// declares an empty main (forgetMain), but after an interrupted cell its
+// health check (an evaluation) came first, and re-ran the cell's closure
+// outside any cell: the goroutine it started printed into later cells (or
+// spun, 1.7 cores with no cell running).
+func TestInterruptedCellNeverRunsAgain(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(2 * time.Second) })
+	r := run(t, s, `func() {
+	go func() {
+		for i := 0; ; i++ {
+			time.Sleep(100 * time.Millisecond)
+			fmt.Println("ghost", i)
+		}
+	}()
+}()`)
+	if r.Success || r.ErrorName != ClassTimeout || r.Restarted {
+		t.Fatalf("a cell whose goroutine never ends: %+v; want a Timeout that keeps the session", r)
+	}
+	r = run(t, s, "time.Sleep(time.Second)\n1 + 1")
+	if !r.Success || value(r) != "2" || strings.Contains(r.Stdout, "ghost") || r.Restarted {
+		t.Fatalf("the next cell: %+v; the interrupted cell ran again", r)
+	}
+	if busy := workerBusy(t, s, 500*time.Millisecond); busy > 0.3 {
+		t.Errorf("the idle worker used %.0f%% of a core after the cells ended", busy*100)
+	}
+}

@@ -257,10 +257,12 @@ func (w *worker) startCell(id uint64, chunks []wire.Chunk) {
 		w.out.end(res)
 		// The supervisor keeps its own copy of the streams.
 		res.Stdout, res.Stderr = "", ""
-		if (interrupted || w.sess.abandoned.Load()) && !w.sess.healthy() {
-			res.ReplaceWorker = true // the supervisor replaces this worker
-		} else {
-			w.sess.forgetMain()
+		// Before any other evaluation: the cell's top-level closure must
+		// not run again (forgetMain).
+		if interrupted || w.sess.abandoned.Load() {
+			res.ReplaceWorker = !w.sess.healthy() // the supervisor replaces this worker
+		} else if w.sess.forgetMain() != nil {
+			res.ReplaceWorker = true
 		}
 		_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: id, Result: res})
 	}()
