@@ -428,3 +428,23 @@ award_data.Select("Company")`, h)
 		}
 	}
 }
+
+// TestLoopCopyKeepsChangesThroughFields replays a red-team finding: the
+// per-iteration copy of a three-clause loop's variable hid changes the body
+// makes through a field, an element or a pointer method from the loop's
+// condition, so a loop that ends under go run spun until the time limit.
+func TestLoopCopyKeepsChangesThroughFields(t *testing.T) {
+	s := newTestSession(t, nil)
+	run(t, s, "type C struct{ n int }\nfunc (c *C) Inc() { c.n++ }")
+	for _, c := range []struct{ code, want string }{
+		{"for c := (C{}); c.n < 3; { f := func() { fmt.Print(c.n) }; f(); c.n++ }", "012"},
+		{"for c := (C{}); c.n < 3; c.Inc() { f := func() { fmt.Print(c.n) }; f(); c.Inc() }", "02"},
+		{"for a := ([1]int{}); a[0] < 3; { f := func() { fmt.Print(a[0]) }; f(); a[0]++ }", "012"},
+		{"var fs []func()\nfor _, v := range []C{{1}, {2}} { fs = append(fs, func() { fmt.Print(v.n) }); v.n = 9 }\nfor _, f := range fs { f() }", "99"},
+	} {
+		r := run(t, s, c.code)
+		if !r.Success || r.Stdout != c.want {
+			t.Errorf("%s: got %.80q (%s %s), want %q as go run prints", c.code, r.Stdout, r.ErrorName, r.ErrorMessage, c.want)
+		}
+	}
+}

@@ -2,86 +2,15 @@ package sandbox
 
 import (
 	"context"
-	"net"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/internal/testenv"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/isolate"
 )
 
-// TestHostileOS checks the OS layers from inside a real worker: each
-// escape an interpreter bug could give a cell must fail. A probe that
-// succeeds is a failure when a layer that should stop it is active, and
-// skips (naming the layer) when the host lacks every such layer.
-func TestHostileOS(t *testing.T) {
-	const secret = "SBIR_TEST_SECRET_TOKEN"
-	t.Setenv(secret, "hunter2")
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tcp.Close()
-	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer udp.Close()
-	next := filepath.Join(t.TempDir(), "connection.json")
-	if err := os.WriteFile(next, []byte(`{"key": "hmac-secret"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := newTestSession(t, nil)
-	results, err := s.probe(wire.ProbeTarget{TCP: tcp.Addr().String(), UDP: udp.LocalAddr().String(), PID: os.Getpid(), Secret: secret, File: next})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Which layers stop each probe (seccomp refuses opening files in a
-	// worker without a package environment, as this one is).
-	stoppers := map[string][]string{
-		"read /etc/passwd":               {"landlock", "seccomp"},
-		"read /proc/self/environ":        {"landlock", "seccomp"},
-		"read a file next to the kernel": {"landlock", "seccomp"},
-		"list /proc":                     {"landlock", "seccomp"},
-		"write /tmp":                     {"landlock", "rlimits", "seccomp"},
-		"environment secret":             {"worker-process"},
-		"tcp connect":                    {"namespaces", "seccomp", "landlock"},
-		"udp send":                       {"namespaces", "seccomp"},
-		"exec /bin/true":                 {"seccomp", "landlock"},
-		"fork":                           {"seccomp"},
-	}
-	for _, r := range results {
-		r := r
-		t.Run(r.Name, func(t *testing.T) {
-			if r.Blocked {
-				return
-			}
-			layers := stoppers[r.Name]
-			if strings.HasPrefix(r.Name, "signal the supervisor") {
-				layers = []string{"namespaces", "landlock"}
-			}
-			var inactive []string
-			for _, l := range layers {
-				active, detail := layerActive(s, l)
-				if active {
-					t.Fatalf("%s succeeded (%s) although layer %s is active", r.Name, r.Detail, l)
-				}
-				inactive = append(inactive, l+": "+detail)
-			}
-			t.Skipf("%s is possible on this host: it needs a layer that is not active (%s)", r.Name, strings.Join(inactive, "; "))
-		})
-	}
-	if len(results) < 10 {
-		t.Errorf("only %d probes ran", len(results))
-	}
-}
+// A cell that attacks the sandbox or gets stuck is contained: it ends with
+// a clear error at its limit, nothing of it leaks, and the next cell runs.
 
 // hostileCase is a cell that attacks the sandbox.
 type hostileCase struct {
@@ -269,58 +198,5 @@ func wantStdout(want string) func(*testing.T, *Result) {
 		if r.Stdout != want {
 			t.Errorf("stdout %q, want %q", r.Stdout, want)
 		}
-	}
-}
-
-// TestMemoryBudgetHeldWhereMemoryIsTaken replays issue 30's hole 3: one
-// large allocation passed the heap budget before the worker's watchdog
-// (which looks every 10 ms) could see it: bytes.Buffer.Grow(3<<30) under
-// the default 1 GiB budget held 3.1 GB resident for about 12 s before the
-// MemoryError, so admitting MCP sessions by their budgets (--max-memory)
-// was unsound. The worker's peak resident memory, as the kernel accounted
-// it when the worker ended (its rusage), must stay within 1.25 times the
-// budget (and the address-space slack a cgo build's threads need), above
-// what a worker holds before any cell, measured the same way: a bound in
-// bytes, whatever the machine's speed.
-func TestMemoryBudgetHeldWhereMemoryIsTaken(t *testing.T) {
-	const budget = 256 << 20
-	idle := newTestSession(t, func(l *Limits) { generous(l); l.HeapBytes = budget })
-	if active, detail := layerActive(idle, "rlimits"); !active {
-		t.Skipf("no rlimits on this host (%s): the heap watchdog alone holds the budget", detail)
-	}
-	run(t, idle, "x := 1\nx")
-	worker := idle.p
-	idle.Close()
-	base := int64(worker.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
-	bound := base + budget*5/4 + isolate.AddressSpaceSlack
-	peakRE := regexp.MustCompile(`the worker peaked at ([0-9.]+ [kMGT]?B) resident`)
-	for _, code := range []string{
-		// The issue's: Grow zeroes what it takes, so it is resident.
-		"var b bytes.Buffer\nb.Grow(1200 << 20)\nb.Len()",
-		"var b bytes.Buffer\nb.Grow(3 << 30)\nb.Len()",
-		`s := strings.Repeat("x", 1<<30)` + "\nlen(s)",
-		// Memory taken a piece at a time, each written.
-		"var keep [][]byte\nfor {\n\tkeep = append(keep, bytes.Repeat([]byte{1}, 16<<20))\n}",
-	} {
-		s := newTestSession(t, func(l *Limits) { generous(l); l.HeapBytes = budget })
-		r := run(t, s, code)
-		if r.Success || r.ErrorName != ClassMemoryError || !r.Restarted {
-			t.Errorf("%s\ngot %v %s: %s; want a MemoryError", code, r.Success, r.ErrorName, r.ErrorMessage)
-			continue
-		}
-		m := peakRE.FindStringSubmatch(r.ErrorMessage)
-		if m == nil {
-			t.Errorf("%s\nthe error does not say the worker's peak: %s", code, r.ErrorMessage)
-			continue
-		}
-		peak, err := bytesize.Parse(strings.ReplaceAll(m[1], " ", ""))
-		if err != nil {
-			t.Fatalf("%q: %v", m[1], err)
-		}
-		if peak > bound {
-			t.Errorf("%s\nthe worker peaked at %s resident under a %s budget: over the %s allowed (1.25 times the budget, above an idle worker's %s)",
-				code, bytesize.Approx(peak), bytesize.Exact(budget), bytesize.Approx(bound), bytesize.Approx(base))
-		}
-		t.Logf("%.40q: peak %s (bound %s)", code, bytesize.Approx(peak), bytesize.Approx(bound))
 	}
 }
