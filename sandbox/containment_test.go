@@ -31,10 +31,6 @@ func hostileCases() []hostileCase {
 	// A 1 s limit, and the default grace (scaled) for the interrupt to
 	// stop the cell before its worker is killed.
 	short := func(l *Limits) { l.CellTimeout = time.Second; l.KillGrace = testenv.Scale(2 * time.Second) }
-	// The memory budget, not the clock, must end a memory bomb.
-	heap := func(n int64) func(*Limits) {
-		return func(l *Limits) { generous(l); l.HeapBytes = n }
-	}
 	return []hostileCase{
 		{name: "read /etc/passwd via os", code: `import "os"` + "\n" + `b, _ := os.ReadFile("/etc/passwd"); string(b)`, errName: "CompileError", errText: `os.ReadFile`},
 		{name: "read /proc/self/environ via ioutil", code: `import "io/ioutil"` + "\n" + `ioutil.ReadFile("/proc/self/environ")`, errName: "NotAllowed", errText: "cells may import only"},
@@ -51,33 +47,7 @@ func hostileCases() []hostileCase {
 		{name: "stdlib self-reference", code: `import "github.com/traefik/yaegi/stdlib"` + "\n" + `stdlib.Symbols`, errName: "NotAllowed", errText: "cells may import only"},
 		{name: "reflect escape", code: `import "reflect"` + "\n" + `reflect.ValueOf(fmt.Println)`, errName: "NotAllowed", errText: `import "reflect" is not allowed`},
 		{name: "unsafe", code: `unsafe.Pointer(nil)`, errName: "NotAllowed", errText: "unsafe"},
-		{name: "template ParseFiles", code: `import "text/template"` + "\n" + `template.ParseFiles("/etc/passwd")`, errName: "CompileError", errText: "has no symbol ParseFiles"},
 		{name: "io.EOF = nil", setup: []string{`io.EOF = nil`}, code: `r := strings.NewReader("x"); b, err := io.ReadAll(r); fmt.Println(string(b), err)`, check: wantStdout("x <nil>\n")},
-		{name: "memory bomb (one allocation)", code: `b := make([]byte, 1<<40); len(b)`, limits: heap(256 << 20), errName: "MemoryError", errText: "256 MiB heap limit", lost: true},
-		{name: "memory bomb (chunks)", code: `var keep [][]byte
-for {
-	keep = append(keep, make([]byte, 16<<20))
-}`, limits: heap(256 << 20), errName: "MemoryError", errText: "cell exceeded the 256 MiB heap limit", lost: true},
-		// Goroutine stacks are heap memory the watchdog counts: 150
-		// blocked goroutines 300 interpreted calls deep held ~240 MB
-		// resident under a 64 MiB budget when only objects counted.
-		{name: "memory bomb (goroutine stacks)", code: `block := make(chan bool)
-var wg sync.WaitGroup
-var deep func(n int) int
-deep = func(n int) int {
-	if n == 0 {
-		wg.Done()
-		<-block
-		return 0
-	}
-	return deep(n-1) + 1
-}
-for i := 0; i < 150; i++ {
-	wg.Add(1)
-	go deep(300)
-}
-wg.Wait()
-"all blocked"`, limits: heap(64 << 20), errName: "MemoryError", errText: "cell exceeded the 64 MiB heap limit", lost: true},
 		{name: "for {}", setup: []string{`kept := 7`}, code: `for {}`, limits: short, errName: "Timeout", errText: "exceeded the 1s time limit"},
 		// Spinning goroutines are stopped by the interrupt only as the
 		// scheduler reaches each of them; thousands take longer than the
@@ -85,22 +55,10 @@ wg.Wait()
 		{name: "goroutine bomb", code: `for { go func() { for {} }() }`, errName: "Timeout", errText: "worker was killed", lost: true},
 		{name: "panic in a goroutine", code: `go func() { panic("boom") }()
 time.Sleep(time.Second)`, errName: "Panic", errText: "boom (in a goroutine the cell started)"},
-		// Generous limits: the 256 MiB stack and the writes past the cap
-		// take a while on a loaded host.
+		// A generous limit: the 256 MiB stack takes a while to fill on a
+		// loaded host.
 		{name: "infinite recursion", code: `func f(n int) int { return f(n+1) + 1 }
 f(0)`, limits: generous, errName: "StackOverflow", errText: "recursed too deeply", lost: true},
-		{name: "2 MB of output", code: `for i := 0; i < 200000; i++ { fmt.Println("0123456789") }`, limits: generous, check: func(t *testing.T, r *Result) {
-			// 95,325 lines and one byte fit in 1 MiB; the write that
-			// crosses the cap counts as dropped.
-			const note = "... [output truncated at 1 MiB; dropped 1,151,424 bytes from 104,675 writes]\n"
-			if !r.Truncated || !strings.HasSuffix(r.Stdout, note) {
-				t.Errorf("not truncated: %d bytes, ends %q", len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-100):])
-			}
-			if len(r.Stdout) != 1<<20+len(note) {
-				t.Errorf("%d bytes of stdout, over the cap", len(r.Stdout))
-			}
-		}},
-		{name: "200 KB of code", code: "x := 1\n" + strings.Repeat("// padding padding padding padding\n", 6000), errName: "CodeTooLarge", errText: "the limit is 100 KiB"},
 		{name: "interrupted top-level sleep", code: `time.Sleep(3 * time.Second)
 fmt.Println("MUST NOT APPEAR")`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
 		// Blocked for good: reported as gc does, long before the limit.
@@ -112,12 +70,6 @@ fmt.Println("MUST NOT APPEAR")`, cancel: 300 * time.Millisecond, errName: "Inter
 		{name: "blocked until the limit", code: `<-time.After(time.Hour)`, limits: short, errName: "Timeout", errText: "time limit"},
 		// Two chains just under cellprep's 10,000-operator bound.
 		{name: "slow compile killed", code: "x := 0" + strings.Repeat(" + 1", 9999) + "\ny := 0" + strings.Repeat(" + 1", 9999), limits: func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 200 * time.Millisecond }, errName: "Timeout", errText: "time limit", lost: true},
-		{name: "display flood", code: `s := strings.Repeat("x", 1<<20)
-for i := 0; i < 24; i++ { display.HTML(s) }`, limits: generous, check: func(t *testing.T, r *Result) {
-			if !r.Truncated || !strings.Contains(r.Stderr, "displays dropped") || !strings.Contains(r.Stderr, "the cell's displays exceeded 16 MiB]") {
-				t.Errorf("no note about dropped displays: %q", r.Stderr)
-			}
-		}},
 		{name: "huge array type", code: `var a [1 << 40]byte; len(a)`, errName: "NotAllowed", errText: "array of 1099511627776 elements"},
 		{name: "recursive type", code: `type T struct{ a T }`, errName: "NotAllowed", errText: "recursive type T"},
 	}

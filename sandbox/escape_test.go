@@ -112,6 +112,12 @@ if err := t.Execute(io.Discard, template.New("y")); err == nil { fmt.Print("READ
 			t.Errorf("%s\nprinted %.200q: a template method read a host file", code, r.Stdout)
 		}
 	}
+	// The package's own functions are not there at all.
+	for _, code := range []string{`template.ParseFiles("/etc/passwd")`, `import ht "html/template"` + "\n" + `ht.ParseGlob("/etc/*")`} {
+		if r := run(t, s, code); r.ErrorName != ClassCompileError || !strings.Contains(r.ErrorMessage, "has no symbol Parse") {
+			t.Errorf("%s: %s: %s; want a CompileError (the function is not in the table)", code, r.ErrorName, r.ErrorMessage)
+		}
+	}
 }
 
 // TestNoReflectThroughJSONErrors: issue 13 item 8's inputs. The json

@@ -92,6 +92,8 @@ for i := 0; i < 12; i++ { display.VegaLite(spec) }`, 12},
 		// budget lets through (at most 32,768), and a loaded machine's
 		// time limit is not what ends it.
 		{"100,000 tiny displays", `for i := 0; i < 100000; i++ { display.Markdown("x") }`, 100000},
+		{"24 HTML displays of 1 MiB", `s := strings.Repeat("x", 1<<20)
+for i := 0; i < 24; i++ { display.HTML(s) }`, 24},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,19 +159,40 @@ func TestStreamOrderUnderBatching(t *testing.T) {
 			t.Fatalf("run %d is %.80q, want %.80q", i, got[i], want[i])
 		}
 	}
+}
 
-	// The cap and the note, exact, under batching of many small writes.
-	capped := newTestSession(t, func(l *Limits) { l.MaxOutputBytes = 1000 })
-	var streamed strings.Builder
-	r, err = capped.Run(context.Background(), `for i := 0; i < 1000; i++ { fmt.Print("ab"); fmt.Fprint(os.Stderr, "c") }`, &Handlers{Stream: func(name, text string) { streamed.WriteString(text) }})
-	if err != nil || !r.Success || !r.Truncated {
-		t.Fatalf("%v %+v", err, r)
-	}
-	// 1000 bytes pass: 333 × "abc" and one "a"; the write that crossed
-	// the cap and every later one are counted.
-	note := "... [output truncated at 1 KB; dropped 2,000 bytes from 1,334 writes]\n"
-	if r.Stdout != strings.Repeat("ab", 333)+"a"+note || r.Stderr != strings.Repeat("c", 333) || streamed.Len() != 1000+len(note) {
-		t.Errorf("stdout %d bytes ending %q, stderr %d bytes, streamed %d", len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-90):], len(r.Stderr), streamed.Len())
+// TestOutputCap: stdout and stderr together stop at the cap, exactly,
+// however the writes are batched, and one note says what was dropped: the
+// write that crosses the cap and every later one are counted.
+func TestOutputCap(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		cap            int
+		code           string
+		stdout, stderr string // what passes, before the note
+		note           string
+	}{
+		// 1000 bytes pass: 333 × "abc" and one "a".
+		{"interleaved small writes", 1000, `for i := 0; i < 1000; i++ { fmt.Print("ab"); fmt.Fprint(os.Stderr, "c") }`,
+			strings.Repeat("ab", 333) + "a", strings.Repeat("c", 333),
+			"... [output truncated at 1 KB; dropped 2,000 bytes from 1,334 writes]\n"},
+		// 95,325 lines and one byte fit in 1 MiB (the default cap).
+		{"2 MB of lines", 1 << 20, `for i := 0; i < 200000; i++ { fmt.Println("0123456789") }`,
+			strings.Repeat("0123456789\n", 95325) + "0", "",
+			"... [output truncated at 1 MiB; dropped 1,151,424 bytes from 104,675 writes]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSession(t, func(l *Limits) { generous(l); l.MaxOutputBytes = tc.cap })
+			var streamed strings.Builder
+			r, err := s.Run(context.Background(), tc.code, &Handlers{Stream: func(name, text string) { streamed.WriteString(text) }})
+			if err != nil || !r.Success || !r.Truncated {
+				t.Fatalf("%v %+v", err, r)
+			}
+			if r.Stdout != tc.stdout+tc.note || r.Stderr != tc.stderr || streamed.Len() != tc.cap+len(tc.note) {
+				t.Errorf("stdout %d bytes ending %q, stderr %d bytes, streamed %d; want %d + the note %q, %d, %d",
+					len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-90):], len(r.Stderr), streamed.Len(), len(tc.stdout), tc.note, len(tc.stderr), tc.cap+len(tc.note))
+			}
+		})
 	}
 }
 

@@ -66,7 +66,7 @@ func TestSandboxAsNonRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.v",
-		"-test.run", "^(TestHostileOS|TestHostileCells|TestFailedStartKeepsIsolation|TestProbeIsolationAndRequire|TestNoUserNamespaces)$")
+		"-test.run", "^(TestHostileOS|TestHostileCells|TestMemoryBudgetHeldWhereMemoryIsTaken|TestFailedStartKeepsIsolation|TestProbeIsolationAndRequire|TestNoUserNamespaces)$")
 	cmd.Dir = dir
 	cmd.Env = []string{asNobodyEnv + "=1", "HOME=" + tmp, "TMPDIR=" + tmp, "PATH=/usr/bin:/bin",
 		testenv.EnvSlow + "=" + os.Getenv(testenv.EnvSlow)}

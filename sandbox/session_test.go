@@ -328,6 +328,12 @@ func TestCodeTooLarge(t *testing.T) {
 	if r.ErrorName != "CodeTooLarge" || !strings.Contains(r.ErrorMessage, "16 bytes; the limit is 10 bytes") {
 		t.Fatalf("%+v", r)
 	}
+	// 200 KB under the default 100 KiB limit.
+	s = newTestSession(t, nil)
+	r = run(t, s, "x := 1\n"+strings.Repeat("// padding padding padding padding\n", 6000))
+	if r.ErrorName != "CodeTooLarge" || !strings.Contains(r.ErrorMessage, "the limit is 100 KiB") {
+		t.Fatalf("%+v", r)
+	}
 }
 
 func TestProbeIsolationAndRequire(t *testing.T) {
