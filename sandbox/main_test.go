@@ -55,6 +55,7 @@ func newTestSession(t testing.TB, change func(*Limits)) *Session {
 	t.Helper()
 	l := DefaultLimits()
 	l.CellTimeout = testenv.Scale(5 * time.Second)
+	l.KillGrace = testenv.Scale(l.KillGrace)
 	if change != nil {
 		change(&l)
 	}
