@@ -37,7 +37,19 @@ func TestMain(m *testing.M) {
 		fmt.Println("e2e: skipped: the end-to-end tests with real Jupyter clients run under SBIR_E2E=1 (.ci/run sets it; .ci/setup.d installs the clients)")
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "sbir-e2e-build-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if builtKernel, err = buildOnce(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // requireClient fails the test, naming the Debian packages that provide
@@ -150,12 +162,16 @@ func newJupyterEnv(t *testing.T) *jupyterEnv {
 	return j
 }
 
-// buildKernel compiles the package under test into dir.
-func buildKernel(t *testing.T, dir string) string {
-	t.Helper()
+// builtKernel is the sbir-kernel binary TestMain builds once for the
+// package's tests.
+var builtKernel string
+
+// buildOnce compiles the command under test (CGO_ENABLED=0, as released)
+// into dir, for TestMain.
+func buildOnce(dir string) (string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("the go command is needed to build the kernel for end-to-end tests: %v", err)
+		return "", fmt.Errorf("the go command is needed to build the kernel for end-to-end tests: %w", err)
 	}
 	bin := filepath.Join(dir, "sbir-kernel")
 	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(5*time.Minute))
@@ -163,7 +179,25 @@ func buildKernel(t *testing.T, dir string) string {
 	cmd := exec.CommandContext(ctx, goTool, "build", "-o", bin, "..")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		return "", fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// buildKernel copies the binary TestMain built into dir: each test has
+// one of its own, so that its kernel and worker processes are told apart
+// from other tests' by their executable's path (and a copy takes a
+// fraction of a second where a build took seconds of a loaded machine,
+// for each of some twenty tests).
+func buildKernel(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "sbir-kernel")
+	b, err := os.ReadFile(builtKernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	real, err := filepath.EvalSymlinks(bin)
 	if err != nil {
