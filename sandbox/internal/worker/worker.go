@@ -290,9 +290,9 @@ func (w *worker) watchHeap() {
 		}
 		objects, stacks := sample[0].Value.Uint64(), sample[1].Value.Uint64()
 		if used := objects + stacks; used > limit {
-			text := fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))
+			text := "its heap reached " + bytesize.ApproxIEC(int64(used))
 			if stacks > used/4 {
-				text += fmt.Sprintf(", %s of it goroutine stacks", bytesize.Exact(int64(stacks)))
+				text += ", " + bytesize.ApproxIEC(int64(stacks)) + " of it goroutine stacks"
 			}
 			done := make(chan struct{})
 			go func() {
