@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -1202,7 +1203,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
-					d[i].Set(arg)
+					setValue(d[i], arg) // sbir patch 33
 				}
 			}
 
@@ -1288,6 +1289,10 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		} else {
 			v = getConcreteValue(v)
 		}
+		// sbir patch 24: the interface holds a copy of the value, as
+		// gc's conversion does; methods bound to the variable saw every
+		// later assignment to it.
+		v = copyIfVariable(v)
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
@@ -1304,14 +1309,14 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 				m2, i2 := n2.typ.lookupMethod(names[i])
 				if m2 != nil {
 					nod := *m2
-					nod.recv = &receiver{n, v, i2}
+					nod.recv = &receiver{nil, v, i2} // sbir patch 24
 					w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 					continue
 				}
 				panic(n.cfgErrorf("method not found: %s", names[i]))
 			}
 			nod := *m
-			nod.recv = &receiver{n, v, indexes[i]}
+			nod.recv = &receiver{nil, v, indexes[i]} // sbir patch 24
 			w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 		}
 		return w
@@ -1524,7 +1529,7 @@ func call(n *node) {
 			n.interp.checkCallbackArgs(out) // sbir patch 18b
 			for i, v := range rvalues {
 				if v != nil {
-					v(f).Set(out[i])
+					setValue(v(f), out[i]) // sbir patch 33
 				}
 			}
 			if fnext != nil && !out[0].Bool() {
@@ -1536,13 +1541,15 @@ func call(n *node) {
 		nf := newFrame(f, len(def.types), f.runid())
 		var vararg reflect.Value
 
-		// Init return values
-		for i, v := range rvalues {
-			if v != nil {
-				nf.data[i] = v(f)
-			} else {
-				nf.data[i] = reflect.New(def.types[i]).Elem()
-			}
+		// Init return values. sbir patch 23: each call starts with zero
+		// results of its own, copied to their destinations when it
+		// returns. Results written straight into the destinations began
+		// with the values left there by the previous call (named results
+		// read as "neg" after a call that set them, and a function that
+		// recovered returned the previous call's value), and a variable
+		// assigned the call's result changed while the call ran.
+		for i := range rvalues {
+			nf.data[i] = reflect.New(def.types[i]).Elem()
 		}
 
 		// Init local frame values
@@ -1560,7 +1567,10 @@ func call(n *node) {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
-					if v(f).Type() == vararg.Type() {
+					// sbir patch 28: only f(s...) passes s as the
+					// variadic slice; f(s) with s of the slice's type
+					// (a []any to ...any) is one argument.
+					if hasVariadicArgs {
 						vararg.Set(v(f))
 					} else {
 						vararg.Set(reflect.Append(vararg, v(f)))
@@ -1593,6 +1603,11 @@ func call(n *node) {
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
+		for i, v := range rvalues {
+			if v != nil {
+				v(f).Set(nf.data[i])
+			}
+		}
 
 		// Handle branching according to boolean result
 		if fnext != nil && !nf.data[0].Bool() {
@@ -2197,7 +2212,7 @@ func getFunc(n *node) {
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
-					d[i].Set(arg)
+					setValue(d[i], arg) // sbir patch 33
 				}
 			}
 
@@ -2720,7 +2735,9 @@ func _return(n *node) {
 		case errorT:
 			values[i] = genInterfaceWrapper(c, t.TypeOf())
 		case funcT:
-			values[i] = genValue(c)
+			// sbir patch 32: a declared function returned as a func value
+			// is wrapped as a func, as it is when passed as an argument.
+			values[i] = genFuncValue(c)
 		case valueT:
 			switch t.rtype.Kind() {
 			case reflect.Interface:
@@ -3092,74 +3109,67 @@ var rat = reflect.ValueOf((*[]rune)(nil)).Type().Elem() // runes array type
 func _range(n *node) {
 	index0 := n.child[0].findex // array index location in frame
 	index2 := index0 - 1        // shallow array for range, always just behind index0
-	index3 := index2 - 1        // additional location to store string char position
+	index3 := index2 - 1        // iteration counter (byte position for a string)
 	fnext := getExec(n.fnext)
 	tnext := getExec(n.tnext)
 
-	var value func(*frame) reflect.Value
-	var an *node
+	// sbir patch 26: the loop counts in a location of its own, so that
+	// assigning to the key variable in the body does not change the
+	// iteration, and a string is ranged over by its bytes, so that the
+	// key is the byte position of each rune, with the key alone too, and
+	// invalid UTF-8 advances one byte at a time as in gc.
+	an := n.child[1]
+	index1 := -1
 	if len(n.child) == 4 {
 		an = n.child[2]
-		index1 := n.child[1].findex // array value location in frame
-		if isString(an.typ.TypeOf()) {
-			// Special variant of "range" for string, where the index indicates the byte position
-			// of the rune in the string, rather than the index of the rune in array.
-			stringType := reflect.TypeOf("")
-			value = genValueAs(an, rat) // range on string iterates over runes
-			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index3]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
-					return fnext
-				}
-				// Compute byte position of the rune in string
-				pos := a.Slice(0, i).Convert(stringType).Len()
-				f.data[index0].SetInt(int64(pos))
-				f.data[index1].Set(a.Index(i))
-				return tnext
-			}
-		} else {
-			value = genValueRangeArray(an)
-			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index0]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
-					return fnext
-				}
-				f.data[index1].Set(a.Index(i))
-				return tnext
-			}
-		}
-	} else {
-		an = n.child[1]
-		if isString(an.typ.TypeOf()) {
-			value = genValueAs(an, rat) // range on string iterates over runes
-		} else {
-			value = genValueRangeArray(an)
-		}
+		index1 = n.child[1].findex // array value location in frame
+	}
+	var value func(*frame) reflect.Value
+	if isString(an.typ.TypeOf()) {
+		value = genValue(an)
 		n.exec = func(f *frame) bltn {
-			v0 := f.data[index0]
-			v0.SetInt(v0.Int() + 1)
-			if int(v0.Int()) >= f.data[index2].Len() {
+			s := f.data[index2].String()
+			c := f.data[index3]
+			pos := int(c.Int())
+			if pos >= len(s) {
 				return fnext
+			}
+			r, size := utf8.DecodeRuneInString(s[pos:])
+			c.SetInt(int64(pos + size))
+			f.data[index0].SetInt(int64(pos))
+			if index1 >= 0 {
+				f.data[index1].SetInt(int64(r))
 			}
 			return tnext
 		}
+		next := n.exec
+		n.child[0].exec = func(f *frame) bltn {
+			f.data[index2] = value(f)
+			f.data[index3].SetInt(0)
+			return next
+		}
+		return
 	}
 
-	// Init sequence
-	next := n.exec
-	index := index0
-	if isString(an.typ.TypeOf()) && len(n.child) == 4 {
-		index = index3
+	value = genValueRangeArray(an)
+	n.exec = func(f *frame) bltn {
+		a := f.data[index2]
+		c := f.data[index3]
+		i := c.Int() + 1
+		if int(i) >= a.Len() {
+			return fnext
+		}
+		c.SetInt(i)
+		f.data[index0].SetInt(i)
+		if index1 >= 0 {
+			f.data[index1].Set(a.Index(int(i)))
+		}
+		return tnext
 	}
+	next := n.exec
 	n.child[0].exec = func(f *frame) bltn {
 		f.data[index2] = value(f) // set array shallow copy for range
-		f.data[index].SetInt(-1)  // assing index value
+		f.data[index3].SetInt(-1)
 		return next
 	}
 }

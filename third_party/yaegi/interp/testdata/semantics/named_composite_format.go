@@ -1,0 +1,27 @@
+// Patch 31: %T and %#v name a defined slice, array or map type.
+package main
+
+import "fmt"
+
+type bookcase [3]int
+type names []string
+type counts map[string]int
+type grid [2][2]int
+
+func main() {
+	b := bookcase{1, 2}
+	fmt.Printf("%#v %T\n", b, b)
+	fmt.Printf("%#v %T\n", names{"a"}, names{})
+	fmt.Printf("%#v %T\n", counts{"k": 1}, counts{})
+	fmt.Printf("%#v\n", grid{})
+	fmt.Printf("%#v\n", []bookcase{b})
+	fmt.Println(b, names{"x", "y"})
+}
+
+// Output:
+// main.bookcase{1, 2, 0} main.bookcase
+// main.names{"a"} main.names
+// main.counts{"k":1} main.counts
+// main.grid{[2]int{0, 0}, [2]int{0, 0}}
+// []main.bookcase{main.bookcase{1, 2, 0}}
+// [1 2 0] [x y]
