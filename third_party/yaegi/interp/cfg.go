@@ -187,6 +187,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							sc.add(sc.getType("int"))
 							ktyp = sc.getType("int")
 							vtyp = valueTOf(typ.Elem().Elem())
+						case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+							reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+							ktyp, err = sc.addRangeInt(n.anc, o)
 						}
 					case mapT:
 						n.anc.gen = rangeMap
@@ -214,6 +217,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
+					case intT, int8T, int16T, int32T, int64T, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT:
+						ktyp, err = sc.addRangeInt(n.anc, o)
+					}
+					if err != nil {
+						return false
+					}
+					if ktyp == nil {
+						err = o.cfgErrorf("cannot range over %s (type %s)", rangeOperandName(o), o.typ.id())
+						return false
 					}
 
 					kindex := sc.add(ktyp)
@@ -761,6 +773,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && (isCall(src) || src.action == aRecv || src.action == aCompositeLit):
+					// sbir patch 34: in a tuple assignment the assign
+					// node assigns every pair (the optimizations below
+					// skip it, so that `n, m = 6, f()` left n alone),
+					// after evaluating all the sources.
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
@@ -1774,6 +1791,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.level = c.level
 			n.typ = c.typ
 			n.rval = c.rval
+			if c.findex == notInFrame {
+				// sbir patch 37: (f), a declared function or method
+				// expression in parentheses, is the function itself, as
+				// its value is not in the frame.
+				n.val = c.val
+				n.recv = c.recv
+			}
 
 		case rangeStmt:
 			if rf, ok := n.val.(*rangeFuncLoop); ok {

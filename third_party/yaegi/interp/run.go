@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/constant"
+	"math"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -679,6 +680,12 @@ func convert(n *node) {
 		return
 	}
 
+	if k := typ.Kind(); c.typ.TypeOf().Kind() == reflect.Slice && (k == reflect.Array || k == reflect.Ptr && typ.Elem().Kind() == reflect.Array) {
+		// sbir patch 38: a slice too short for the array fails with
+		// the runtime's error, not reflect's.
+		value = genSliceToArray(value, typ)
+	}
+
 	n.exec = func(f *frame) bltn {
 		if doConvert {
 			dest(f).Set(value(f).Convert(typ))
@@ -698,11 +705,13 @@ func assignFromCall(n *node) {
 		l--
 	}
 	dvalue := make([]func(*frame) reflect.Value, l)
+	mapSet := make([]func(*frame, reflect.Value), l)
 	for i := range dvalue {
 		if n.child[i].ident == "_" {
 			continue
 		}
 		dvalue[i] = genValue(n.child[i])
+		mapSet[i] = genMapEntrySet(n.child[i])
 	}
 	next := getExec(n.tnext)
 	n.exec = func(f *frame) bltn {
@@ -711,6 +720,10 @@ func assignFromCall(n *node) {
 				continue
 			}
 			s := f.data[ncall.findex+i]
+			if set := mapSet[i]; set != nil {
+				set(f, s) // sbir patch 34
+				continue
+			}
 			c := n.child[i]
 			if n.kind == defineXStmt && !c.redeclared {
 				// Recreate destination value in case of define statement,
@@ -723,6 +736,28 @@ func assignFromCall(n *node) {
 			v(f).Set(s)
 		}
 		return next
+	}
+}
+
+// genMapEntrySet returns a function storing a value in the map entry c
+// of a tuple assignment (m[k], err = f()), or nil if c is not a map entry.
+// sbir patch 34: the results were set on a copy of the entry's value, and
+// the map was left unchanged.
+func genMapEntrySet(c *node) func(*frame, reflect.Value) {
+	if !isMapEntry(c) {
+		return nil
+	}
+	mapValue := genValue(c.child[0])
+	key := genValue(c.child[1])
+	if isInterfaceSrc(c.child[1].typ) && !isEmptyInterface(c.child[1].typ) {
+		key = genValueInterface(c.child[1])
+	}
+	return func(f *frame, v reflect.Value) {
+		m := mapValue(f)
+		if v.Kind() == reflect.Interface && m.Type().Elem().Kind() != reflect.Interface {
+			v = v.Elem()
+		}
+		m.SetMapIndex(key(f), v)
 	}
 }
 
@@ -786,19 +821,10 @@ func assign(n *node) {
 	}
 
 	// Multi assign operation.
-	types := make([]reflect.Type, n.nright)
 	index := make([]int, n.nright)
 	level := make([]int, n.nright)
 
-	for i := range types {
-		var t reflect.Type
-		switch typ := n.child[sbase+i].typ; {
-		case isInterfaceSrc(typ):
-			t = valueInterfaceType
-		default:
-			t = typ.TypeOf()
-		}
-		types[i] = t
+	for i := range index {
 		index[i] = n.child[i].findex
 		level[i] = n.child[i].level
 	}
@@ -829,8 +855,12 @@ func assign(n *node) {
 			if n.child[i].ident == "_" {
 				continue
 			}
-			t[i] = reflect.New(types[i]).Elem()
-			t[i].Set(s(f))
+			// sbir patch 34: the copy has the type of the value to
+			// assign (an interface destination's wrapper, say), not the
+			// source's.
+			v := s(f)
+			t[i] = reflect.New(v.Type()).Elem()
+			t[i].Set(v)
 		}
 		for i, d := range dvalue {
 			if n.child[i].ident == "_" {
@@ -1219,6 +1249,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 // of the method def: its function type takes the receiver first
 // (sbir patch 9d).
 func isMethodExpr(n, def *node) bool {
+	for n.kind == parenExpr && len(n.child) == 1 { // sbir patch 37: (T.M)
+		n = n.child[0]
+	}
 	return n != def && n.kind == selectorExpr && n.recv == nil && def.kind == funcDecl &&
 		len(def.child) > 0 && len(def.child[0].child) > 0 && n.typ != nil && def.typ != nil &&
 		len(n.typ.arg) == len(def.typ.arg)+1
@@ -1745,6 +1778,7 @@ func callBin(n *node) {
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
+	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 35
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
@@ -1805,6 +1839,13 @@ func callBin(n *node) {
 			if getMapType != nil {
 				if rt := getMapType(c.typ); rt != nil {
 					defType = rt
+				}
+			}
+
+			if xmlFunc {
+				if name := xmlElementName(c.typ); name != "" {
+					values = append(values, genXMLNamed(c, name)) // sbir patch 35
+					break
 				}
 			}
 
@@ -1887,11 +1928,13 @@ func callBin(n *node) {
 			// The optimization of aAssign is handled in assign(), and should not
 			// be handled here.
 			rvalues := make([]func(*frame) reflect.Value, funcType.NumOut())
+			mapSet := make([]func(*frame, reflect.Value), len(rvalues))
 			for i := range rvalues {
 				c := n.anc.child[i]
 				if c.ident == "_" {
 					continue
 				}
+				mapSet[i] = genMapEntrySet(c)
 				if isInterfaceSrc(c.typ) {
 					rvalues[i] = genValueInterfaceValue(c)
 				} else {
@@ -1907,6 +1950,10 @@ func callBin(n *node) {
 				for i, v := range rvalues {
 					if v == nil {
 						continue // Skip assign "_".
+					}
+					if set := mapSet[i]; set != nil {
+						set(f, out[i]) // sbir patch 34
+						continue
 					}
 					c := n.anc.child[i]
 					if n.anc.kind == defineXStmt && !c.redeclared {
@@ -3013,6 +3060,11 @@ func compositeBinStructNotype(n *node) { doCompositeBinStruct(n, false) }
 func destType(n *node) *itype {
 	switch n.anc.kind {
 	case assignStmt, defineStmt:
+		if n.anc.nleft > 1 {
+			// sbir patch 34: in a tuple assignment the literal is made in
+			// its own location, and the assign node assigns it.
+			return n.typ
+		}
 		return n.anc.child[0].typ
 	default:
 		return n.typ
@@ -3169,6 +3221,54 @@ func _range(n *node) {
 	next := n.exec
 	n.child[0].exec = func(f *frame) bltn {
 		f.data[index2] = value(f) // set array shallow copy for range
+		f.data[index3].SetInt(-1)
+		return next
+	}
+}
+
+// rangeInt runs `for i := range n` over an integer n (sbir patch 36):
+// the key takes the values 0 to n-1, from a counter of the loop's own
+// (so that the body may assign the key), and n is evaluated once.
+func rangeInt(n *node) {
+	index0 := n.child[0].findex // key
+	index2 := index0 - 1        // bound
+	index3 := index2 - 1        // counter
+	fnext := getExec(n.fnext)
+	tnext := getExec(n.tnext)
+	o := n.child[1]
+	value := genValue(o)
+	unsigned := isUint(n.child[0].typ.TypeOf())
+	n.exec = func(f *frame) bltn {
+		c := f.data[index3]
+		i := c.Int() + 1
+		if i >= f.data[index2].Int() {
+			return fnext
+		}
+		c.SetInt(i)
+		if unsigned {
+			f.data[index0].SetUint(uint64(i))
+		} else {
+			f.data[index0].SetInt(i)
+		}
+		return tnext
+	}
+	next := n.exec
+	n.child[0].exec = func(f *frame) bltn {
+		v := value(f)
+		var bound int64
+		switch {
+		case isConstantValue(v.Type()):
+			bound = vInt(v)
+		case v.CanUint():
+			if u := v.Uint(); u > math.MaxInt64 {
+				bound = math.MaxInt64
+			} else {
+				bound = int64(u)
+			}
+		default:
+			bound = v.Int()
+		}
+		f.data[index2] = reflect.ValueOf(bound)
 		f.data[index3].SetInt(-1)
 		return next
 	}
@@ -4154,7 +4254,7 @@ func slice(n *node) {
 	case 2:
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), a.Len())
+			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), a.Len()) // sbir patch 38
 			return next
 		}
 	case 3:
@@ -4162,7 +4262,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 38
 			return next
 		}
 	case 4:
@@ -4171,7 +4271,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f))))
+			getFrame(f, l).data[i] = slice3Checked(a, int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f)))) // sbir patch 38
 			return next
 		}
 	}
@@ -4195,7 +4295,7 @@ func slice0(n *node) {
 		value1 := genValue(n.child[1])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(0, int(vInt(value1(f))))
+			getFrame(f, l).data[i] = sliceChecked(a, 0, int(vInt(value1(f)))) // sbir patch 38
 			return next
 		}
 	case 3:
@@ -4203,7 +4303,7 @@ func slice0(n *node) {
 		value2 := genValue(n.child[2])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(0, int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = slice3Checked(a, 0, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 38
 			return next
 		}
 	}
