@@ -224,7 +224,7 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 			c.addSite(n, n.Call, helperDefer)
 		}
 	case *ast.RangeStmt:
-		c.rewriteRangeInt(n)
+		c.checkRangeInt(n)
 	case *ast.ArrayType:
 		c.checkArrayLen(n)
 	case *ast.CallExpr:
@@ -471,42 +471,14 @@ func constInt(e ast.Expr) (int64, bool) {
 	return 0, false
 }
 
-// rewriteRangeInt turns `for i := range n` (n an integer, which yaegi
-// cannot range over) into a three-clause loop with the same types.
-func (c *checker) rewriteRangeInt(r *ast.RangeStmt) {
-	if !isIntExpr(r.X, c.intName) {
-		return
-	}
-	if r.Value != nil {
+// checkRangeInt refuses `for i, v := range n` over an integer n, which gc
+// refuses too. The interpreter ranges over integers itself (yaegi patch
+// 36); the loop is no longer rewritten into a three-clause loop, which
+// ran differently when the body assigned the loop variable.
+func (c *checker) checkRangeInt(r *ast.RangeStmt) {
+	if r.Value != nil && isIntExpr(r.X, c.intName) {
 		c.fail(r.Pos(), "a two-variable range over an integer", "range over an integer yields one value; write `for i := range n`")
-		return
 	}
-	if hasRewrites(r.X) {
-		// The bound is copied as written: a go statement or another
-		// rewrite inside it would be copied unrewritten.
-		c.fail(r.X.Pos(), "a function literal or builtin call in the bound of `for i := range n`", "compute the bound first: `n := ...` then `for i := range n`")
-		return
-	}
-	// The bound is copied three times: newlines in the copies would move
-	// the lines after the loop.
-	x := strings.ReplaceAll(c.textOf(r.X), "\n", " ")
-	start := c.off(r.For) + len("for")
-	end := c.off(r.X.End())
-	if start < 0 || end < start || x == "" {
-		return
-	}
-	var clause string
-	switch {
-	case r.Key == nil || isBlank(r.Key):
-		clause = " _sbirI, _sbirN := (" + x + ")-(" + x + "), " + x + "; _sbirI < _sbirN; _sbirI++"
-	case r.Tok == token.DEFINE:
-		k := c.textOf(r.Key)
-		clause = " " + k + ", _sbirN := (" + x + ")-(" + x + "), " + x + "; " + k + " < _sbirN; " + k + "++"
-	default:
-		c.fail(r.Pos(), "`for i = range n` over an integer", "declare the loop variable: `for i := range n`, or write `for i = 0; i < n; i++`")
-		return
-	}
-	c.edits = append(c.edits, edit{start, end, clause})
 }
 
 func isBlank(e ast.Expr) bool {

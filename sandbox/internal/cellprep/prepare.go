@@ -58,8 +58,8 @@ type Chunk struct {
 type State struct {
 	// declared holds top-level names the session defined.
 	declared map[string]bool
-	// intNames holds top-level names known to be integers, so that
-	// `for i := range n` can be rewritten in later cells.
+	// intNames holds top-level names known to be integers, so that a
+	// two-variable `for i, v := range n` is refused in later cells.
 	intNames map[string]bool
 	// imports holds renamed imports already evaluated: "name path".
 	// Imports of third-party packages are recorded too (as "name path"
