@@ -483,6 +483,8 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 		return n
 	}
 
+	stackAppends := stackAppendSites(f) // sbir patch 40
+
 	// Populate our own private AST from Go parser AST.
 	// A stack of ancestor nodes is used to keep track of current ancestor for each depth level
 	ast.Inspect(f, func(nod ast.Node) bool {
@@ -629,7 +631,11 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 				action = aCallSlice
 			}
 
-			st.push(addChild(&root, anc, pos, callExpr, action), nod)
+			c := addChild(&root, anc, pos, callExpr, action)
+			if stackAppends[a] {
+				c.meta = stackAppendSite{} // sbir patch 40
+			}
+			st.push(c, nod)
 
 		case *ast.CaseClause:
 			st.push(addChild(&root, anc, pos, caseClause, aCase), nod)

@@ -1217,6 +1217,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 
 				n.gen = c0.sym.builtin
+				switch n.meta.(type) {
+				case stackAppendSite, stackAppend:
+					// sbir patch 40: the flag of the append's stack buffer,
+					// one per call of the function.
+					if bname == "append" {
+						n.meta = stackAppend{used: sc.add(sc.getType("bool"))}
+					}
+				}
 				c0.typ = &itype{cat: builtinT, name: bname}
 				if n.typ, err = nodeType(interp, sc, n); err != nil {
 					return

@@ -3586,7 +3586,10 @@ func appendSlice(n *node) {
 }
 
 func _append(n *node) {
-	if len(n.child) == 3 {
+	// sbir patch 39: only append(s, t...) appends the elements of t;
+	// append(s, t) with s a []any and t a []any (or a []byte) appends t
+	// itself, as one element.
+	if len(n.child) == 3 && n.action == aCallSlice {
 		c1, c2 := n.child[1], n.child[2]
 		if (c1.typ.cat == valueT || c2.typ.cat == valueT) && c1.typ.rtype == c2.typ.rtype ||
 			isArray(c2.typ) && c2.typ.elem().id() == n.typ.elem().id() ||
@@ -3649,6 +3652,7 @@ func _append(n *node) {
 			return next
 		}
 	}
+	n.exec = genStackAppend(n, len(n.child)-2, n.exec) // sbir patch 40
 }
 
 func _cap(n *node) {
