@@ -90,9 +90,9 @@ func needsGoFormat(t *itype, depth int) bool {
 	case ptrT, sliceT, arrayT, variadicT:
 		// sbir patch 31: a defined slice, array or map type has its own
 		// name in %T and %#v (main.bookcase{...}), whatever its elements.
-		return t.name != "" && t.path != "" || needsGoFormat(t.val, depth+1)
+		return t.name != "" || needsGoFormat(t.val, depth+1)
 	case mapT:
-		return t.name != "" && t.path != "" || needsGoFormat(t.key, depth+1) || needsGoFormat(t.val, depth+1)
+		return t.name != "" || needsGoFormat(t.key, depth+1) || needsGoFormat(t.val, depth+1)
 	}
 	return t.name != "" && t.path != ""
 }
@@ -353,7 +353,7 @@ func typeString(t *itype) string {
 			return "map[" + typeString(t.key) + "]" + typeString(t.val)
 		}
 	}
-	if t.name != "" && (t.path != "" || t.cat == structT) { // sbir patch 8i: instances of generic types have no path
+	if t.name != "" && (t.path != "" || t.cat == structT || t.cat == arrayT || t.cat == sliceT || t.cat == mapT) { // sbir patch 8i: instances of generic types (and sbir patch 31: local types) have no path
 		pkg := t.path
 		if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
 			pkg = pkg[i+1:]

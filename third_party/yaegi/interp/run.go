@@ -1849,10 +1849,15 @@ func callBin(n *node) {
 				}
 			}
 
+			// sbir patch 31: only the operands to format (the ...any) go
+			// to fmt as goValues, not the io.Writer of Fprint, which a
+			// defined type of a cell (type T []byte with a Write method)
+			// may be.
+			operand := goFormat && variadic >= 0 && i+rcvrOffset >= variadic
 			switch {
-			case goFormat && useGoFormat(c.typ, wrapErr):
+			case operand && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
-			case goFormat && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
+			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
 				values = append(values, genGoFormatInterface(c, wrapErr))
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))

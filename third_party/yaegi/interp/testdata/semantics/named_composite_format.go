@@ -8,6 +8,14 @@ type names []string
 type counts map[string]int
 type grid [2][2]int
 
+// buffer is a defined slice type that is an io.Writer.
+type buffer []byte
+
+func (b *buffer) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
+
 func main() {
 	b := bookcase{1, 2}
 	fmt.Printf("%#v %T\n", b, b)
@@ -16,6 +24,10 @@ func main() {
 	fmt.Printf("%#v\n", grid{})
 	fmt.Printf("%#v\n", []bookcase{b})
 	fmt.Println(b, names{"x", "y"})
+	type local [2]int
+	var out buffer
+	fmt.Fprintf(&out, "%#v %T", local{7}, local{})
+	fmt.Println(string(out))
 }
 
 // Output:
@@ -25,3 +37,4 @@ func main() {
 // main.grid{[2]int{0, 0}, [2]int{0, 0}}
 // []main.bookcase{main.bookcase{1, 2, 0}}
 // [1 2 0] [x y]
+// main.local{7, 0} main.local
