@@ -82,10 +82,14 @@ type checker struct {
 	known      func(string) bool // declared by the session or this cell
 	isInt      func(string) bool
 	st         *State
-	renameMain bool                    // the cell or session declares func main
-	topLevel   bool                    // a statement segment
-	topList    []ast.Stmt              // the top-level statements, in order
-	topDefers  map[*ast.DeferStmt]bool // outside any function, at any depth
+	renameMain bool                     // the cell or session declares func main
+	topLevel   bool                     // a statement segment
+	topList    []ast.Stmt               // the top-level statements, in order
+	topDefers  map[*ast.DeferStmt]bool  // outside any function, at any depth
+	stackBufs  map[*ast.AssignStmt]int  // top-level appends given gc's stack buffer (stackbuf.go)
+	capRefused map[*ast.CallExpr]string // cap calls refused, with their slice (stackbuf.go)
+	// uses of functions reading cap after append refused, by name (stackbuf.go)
+	inlineRefused map[ast.Node]string
 
 	err       *CheckError
 	edits     []edit
@@ -208,6 +212,12 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 		return nil
 	}
 	c.noteInts(n)
+	if f, ok := c.inlineRefused[n]; ok {
+		c.fail(n.Pos(), "this use of "+f, f+" reads the cap() of a slice it appends to (or calls a function that does), which gc decides by inlining "+f+
+			" into its caller, once per call of the caller: the kernel follows that only for a call that runs once per call of the function around it;"+
+			" call "+f+" outside loops and function literals, or print len() instead of cap()")
+		return nil
+	}
 	switch n := n.(type) {
 	case *ast.GenDecl:
 		if n.Tok == token.IMPORT {
@@ -225,9 +235,18 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 		}
 	case *ast.RangeStmt:
 		c.checkRangeInt(n)
+	case *ast.AssignStmt:
+		if k, ok := c.stackBufs[n]; ok {
+			c.planStackBuf(n, k)
+		}
 	case *ast.ArrayType:
 		c.checkArrayLen(n)
 	case *ast.CallExpr:
+		if s, ok := c.capRefused[n]; ok {
+			c.fail(n.Pos(), "cap("+s+") after append", "gc gives "+s+" a capacity its escape analysis decides, which the kernel follows only for a slice"+
+				" used by nothing but append, len, cap, indexing and range (or passed to fmt); print len("+s+") instead")
+			return nil
+		}
 		c.rewriteBuiltin(n)
 		if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "main" && c.topLevel {
 			c.callsMain = true

@@ -483,7 +483,12 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 		return n
 	}
 
-	stackAppends := stackAppendSites(f) // sbir patch 40
+	stackAppends, refused := stackAppendSites(f) // sbir patch 40
+	if refused != nil {
+		pos := interp.fset.Position(refused.Pos).String()
+		pos = strings.TrimPrefix(pos, DefaultSourceName+":")
+		return "", nil, fmt.Errorf("%s: %w", pos, refused)
+	}
 
 	// Populate our own private AST from Go parser AST.
 	// A stack of ancestor nodes is used to keep track of current ancestor for each depth level

@@ -8,6 +8,12 @@ type pair struct{ a, b int64 }
 
 type wide struct{ a, b, c, d, e int64 }
 
+type Shape interface{ Area() int }
+
+type square struct{ side int }
+
+func (q square) Area() int { return q.side * q.side }
+
 func ints(n int) {
 	var s []int
 	for i := 0; i < n; i++ {
@@ -49,7 +55,17 @@ func several() {
 	fmt.Println(len(s), cap(s), len(t), cap(t))
 }
 
+func shapes() {
+	var all []Shape
+	for i := 0; i < 3; i++ {
+		all = append(all, square{i})
+		fmt.Print(" ", cap(all), all[i].Area())
+	}
+	fmt.Println()
+}
+
 func main() {
+	shapes()
 	ints(10)
 	ints(3)
 	bytesAndPairs()
@@ -58,6 +74,7 @@ func main() {
 }
 
 // Output:
+//  2 0 2 1 4 4
 //  4 4 4 4 8 8 8 8 16 16
 //  4 4 4
 //  2/1 2/2 4/4 4/4 8/8 bytes: 40 64
