@@ -15,7 +15,7 @@ const helperStackBuf = "_sbirStackBuf"
 // 32-byte buffer on the stack, which its first growth takes: `var s
 // []int` then `s = append(s, i)` in a loop reads cap 4 4 4 4 8 ..., not
 // the runtime's 1 2 4 4 8. The interpreter does the same inside
-// functions (yaegi patch 40); a cell's top-level statements, main's body
+// functions (yaegi patch 41); a cell's top-level statements, main's body
 // in the program gc compiles, reach it in pieces, so the cell is looked
 // at here, whole: for each slice variable the cell declares at its top
 // level and uses only in ways that cannot make it escape, its first

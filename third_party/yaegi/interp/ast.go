@@ -483,7 +483,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 		return n
 	}
 
-	stackAppends, refused := stackAppendSites(f) // sbir patch 40
+	stackAppends, refused := stackAppendSites(f) // sbir patch 41
 	if refused != nil {
 		pos := interp.fset.Position(refused.Pos).String()
 		pos = strings.TrimPrefix(pos, DefaultSourceName+":")
@@ -638,7 +638,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 
 			c := addChild(&root, anc, pos, callExpr, action)
 			if stackAppends[a] {
-				c.meta = stackAppendSite{} // sbir patch 40
+				c.meta = stackAppendSite{} // sbir patch 41
 			}
 			st.push(c, nod)
 

@@ -176,12 +176,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							ktyp = sc.getType("int")
 							vtyp = sc.getType("rune")
 						case reflect.Array, reflect.Slice:
-							sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 26)
+							sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 27)
 							sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 							ktyp = sc.getType("int")
 							vtyp = valueTOf(typ.Elem())
 						case reflect.Ptr:
-							// sbir patch 26: a pointer to an array, as a
+							// sbir patch 27: a pointer to an array, as a
 							// slice, has its counter and shallow copy.
 							sc.add(sc.getType("int"))
 							sc.add(sc.getType("int"))
@@ -198,7 +198,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
-						sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 26)
+						sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 27)
 						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
@@ -213,7 +213,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = sc.getType("int")
 						vtyp = sc.getType("rune")
 					case arrayT, sliceT, variadicT:
-						sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 26)
+						sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 27)
 						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
@@ -569,7 +569,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case switchStmt, switchIfStmt, typeSwitch:
 			// Make sure default clause is in last position.
-			// sbir patch 27: the other clauses keep their order (their
+			// sbir patch 28: the other clauses keep their order (their
 			// cases are tried in the order written); a fallthrough still
 			// goes to the clause that follows in the source (sourceNext).
 			c := n.lastChild().child
@@ -596,7 +596,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return false
 			}
 			if typ.incomplete && typ.cat == funcT && n.child[1].kind == funcType {
-				// sbir patch 33: a local func type that mentions itself.
+				// sbir patch 34: a local func type that mentions itself.
 				typ.name, typ.path = typeName, sc.pkgName
 				typ.resolveSelf(typeName, sc.pkgName)
 				if typ.incomplete = false; !typ.isComplete() {
@@ -774,7 +774,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
 				case n.nleft > 1 && (isCall(src) || src.action == aRecv || src.action == aCompositeLit):
-					// sbir patch 34: in a tuple assignment the assign
+					// sbir patch 35: in a tuple assignment the assign
 					// node assigns every pair (the optimizations below
 					// skip it, so that `n, m = 6, f()` left n alone),
 					// after evaluating all the sources.
@@ -1219,7 +1219,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.gen = c0.sym.builtin
 				switch n.meta.(type) {
 				case stackAppendSite, stackAppend:
-					// sbir patch 40: the flag of the append's stack buffer,
+					// sbir patch 41: the flag of the append's stack buffer,
 					// one per call of the function.
 					if bname == "append" {
 						n.meta = stackAppend{used: sc.add(sc.getType("bool"))}
@@ -1497,7 +1497,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			init, body := n.child[0], n.child[1]
 			n.start = init.start
 			init.tnext = body.start
-			body.tnext = body.start // sbir patch 25: the init runs once
+			body.tnext = body.start // sbir patch 26: the init runs once
 			sc = sc.pop()
 
 		case forStmt2: // for cond {}
@@ -1800,7 +1800,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.typ = c.typ
 			n.rval = c.rval
 			if c.findex == notInFrame {
-				// sbir patch 37: (f), a declared function or method
+				// sbir patch 38: (f), a declared function or method
 				// expression in parentheses, is the function itself, as
 				// its value is not in the frame.
 				n.val = c.val
@@ -1865,7 +1865,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					return
 				}
 				// TODO(mpl): move any of that code to typecheck?
-				// sbir patch 32: the node is put back after the check:
+				// sbir patch 33: the node is put back after the check:
 				// c.typ may be shared, as the type of a declared function
 				// is by every use of its name, and a function returned by
 				// name lost its funcDecl node, so that later uses of the
@@ -2678,7 +2678,7 @@ func setFNext(cond, next *node) {
 
 // sourceNext returns, for each of the clauses of a switch (the default
 // clause moved last), the clause that follows it in the source, where a
-// fallthrough goes, or nil for the last one (sbir patch 27).
+// fallthrough goes, or nil for the last one (sbir patch 28).
 func sourceNext(clauses []*node) []*node {
 	after := make([]*node, len(clauses))
 	order := append([]*node(nil), clauses...)

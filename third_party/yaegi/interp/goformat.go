@@ -70,7 +70,7 @@ func needsGoFormat(t *itype, depth int) bool {
 		// sbir patch 9a: a nested interface holds a valueInterface.
 		return depth > 0
 	case funcT:
-		// sbir patch 33: a func type is printed by %T with its name, or
+		// sbir patch 34: a func type is printed by %T with its name, or
 		// with the interpreted types it is made of.
 		if t.name != "" && t.path != "" {
 			return true
@@ -88,7 +88,7 @@ func needsGoFormat(t *itype, depth int) bool {
 	case linkedT:
 		return true
 	case ptrT, sliceT, arrayT, variadicT:
-		// sbir patch 31: a defined slice, array or map type has its own
+		// sbir patch 32: a defined slice, array or map type has its own
 		// name in %T and %#v (main.bookcase{...}), whatever its elements.
 		return t.name != "" || needsGoFormat(t.val, depth+1)
 	case mapT:
@@ -100,7 +100,7 @@ func needsGoFormat(t *itype, depth int) bool {
 func genGoFormat(n *node) func(*frame) reflect.Value {
 	value := genValue(n)
 	if isFuncSrc(n.typ) {
-		value = genFuncValue(n) // a declared function is a func value (sbir patch 33)
+		value = genFuncValue(n) // a declared function is a func value (sbir patch 34)
 	}
 	typ := n.typ
 	return func(f *frame) reflect.Value {
@@ -353,7 +353,7 @@ func typeString(t *itype) string {
 			return "map[" + typeString(t.key) + "]" + typeString(t.val)
 		}
 	}
-	if t.name != "" && (t.path != "" || t.cat == structT || t.cat == arrayT || t.cat == sliceT || t.cat == mapT) { // sbir patch 8i: instances of generic types (and sbir patch 31: local types) have no path
+	if t.name != "" && (t.path != "" || t.cat == structT || t.cat == arrayT || t.cat == sliceT || t.cat == mapT) { // sbir patch 8i: instances of generic types (and sbir patch 32: local types) have no path
 		pkg := t.path
 		if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
 			pkg = pkg[i+1:]
@@ -590,7 +590,7 @@ func lessKey(a, b reflect.Value) bool {
 
 // rewriteTypeVerbs rewrites, in the format in[fi], each %T whose operand
 // is a goValue to typeVerb, following fmt's argument numbering (explicit
-// [n] indexes and * widths included). sbir patch 29: the operand of a %p
+// [n] indexes and * widths included). sbir patch 30: the operand of a %p
 // is passed as the value itself, not as a goValue: fmt prints a pointer
 // for %p before it looks for a Format method, so a goValue printed as
 // "%!p(interp.goValue=...)".

@@ -874,7 +874,7 @@ func quoConst(n *node) {
 		// When the result of the operation is expected to be an int (because both
 		// operands are ints), we want to force the type of the whole expression to be an
 		// int (and not a float), which is achieved by using the QUO_ASSIGN operator.
-		// sbir patch 30: both operands being integer constants decides it,
+		// sbir patch 31: both operands being integer constants decides it,
 		// not the type the context gives the expression: in
 		// `var f float64 = 3 / 2` the division is an integer division.
 		c0, c1 := vConstantValue(v0), vConstantValue(v1)

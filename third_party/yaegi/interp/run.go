@@ -681,7 +681,7 @@ func convert(n *node) {
 	}
 
 	if k := typ.Kind(); c.typ.TypeOf().Kind() == reflect.Slice && (k == reflect.Array || k == reflect.Ptr && typ.Elem().Kind() == reflect.Array) {
-		// sbir patch 38: a slice too short for the array fails with
+		// sbir patch 39: a slice too short for the array fails with
 		// the runtime's error, not reflect's.
 		value = genSliceToArray(value, typ)
 	}
@@ -721,7 +721,7 @@ func assignFromCall(n *node) {
 			}
 			s := f.data[ncall.findex+i]
 			if set := mapSet[i]; set != nil {
-				set(f, s) // sbir patch 34
+				set(f, s) // sbir patch 35
 				continue
 			}
 			c := n.child[i]
@@ -741,7 +741,7 @@ func assignFromCall(n *node) {
 
 // genMapEntrySet returns a function storing a value in the map entry c
 // of a tuple assignment (m[k], err = f()), or nil if c is not a map entry.
-// sbir patch 34: the results were set on a copy of the entry's value, and
+// sbir patch 35: the results were set on a copy of the entry's value, and
 // the map was left unchanged.
 func genMapEntrySet(c *node) func(*frame, reflect.Value) {
 	if !isMapEntry(c) {
@@ -855,7 +855,7 @@ func assign(n *node) {
 			if n.child[i].ident == "_" {
 				continue
 			}
-			// sbir patch 34: the copy has the type of the value to
+			// sbir patch 35: the copy has the type of the value to
 			// assign (an interface destination's wrapper, say), not the
 			// source's.
 			v := s(f)
@@ -1233,7 +1233,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
-					setValue(d[i], arg) // sbir patch 33
+					setValue(d[i], arg) // sbir patch 34
 				}
 			}
 
@@ -1249,7 +1249,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 // of the method def: its function type takes the receiver first
 // (sbir patch 9d).
 func isMethodExpr(n, def *node) bool {
-	for n.kind == parenExpr && len(n.child) == 1 { // sbir patch 37: (T.M)
+	for n.kind == parenExpr && len(n.child) == 1 { // sbir patch 38: (T.M)
 		n = n.child[0]
 	}
 	return n != def && n.kind == selectorExpr && n.recv == nil && def.kind == funcDecl &&
@@ -1322,7 +1322,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		} else {
 			v = getConcreteValue(v)
 		}
-		// sbir patch 24: the interface holds a copy of the value, as
+		// sbir patch 25: the interface holds a copy of the value, as
 		// gc's conversion does; methods bound to the variable saw every
 		// later assignment to it.
 		v = copyIfVariable(v)
@@ -1342,14 +1342,14 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 				m2, i2 := n2.typ.lookupMethod(names[i])
 				if m2 != nil {
 					nod := *m2
-					nod.recv = &receiver{nil, v, i2} // sbir patch 24
+					nod.recv = &receiver{nil, v, i2} // sbir patch 25
 					w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 					continue
 				}
 				panic(n.cfgErrorf("method not found: %s", names[i]))
 			}
 			nod := *m
-			nod.recv = &receiver{nil, v, indexes[i]} // sbir patch 24
+			nod.recv = &receiver{nil, v, indexes[i]} // sbir patch 25
 			w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 		}
 		return w
@@ -1550,7 +1550,7 @@ func call(n *node) {
 					in[i].Set(value)
 				}
 
-				go callf(in)
+				n.interp.spawn(func() { callf(in) }) // sbir patch 23
 				return tnext
 			}
 
@@ -1562,7 +1562,7 @@ func call(n *node) {
 			n.interp.checkCallbackArgs(out) // sbir patch 18b
 			for i, v := range rvalues {
 				if v != nil {
-					setValue(v(f), out[i]) // sbir patch 33
+					setValue(v(f), out[i]) // sbir patch 34
 				}
 			}
 			if fnext != nil && !out[0].Bool() {
@@ -1574,7 +1574,7 @@ func call(n *node) {
 		nf := newFrame(f, len(def.types), f.runid())
 		var vararg reflect.Value
 
-		// Init return values. sbir patch 23: each call starts with zero
+		// Init return values. sbir patch 24: each call starts with zero
 		// results of its own, copied to their destinations when it
 		// returns. Results written straight into the destinations began
 		// with the values left there by the previous call (named results
@@ -1600,7 +1600,7 @@ func call(n *node) {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
-					// sbir patch 28: only f(s...) passes s as the
+					// sbir patch 29: only f(s...) passes s as the
 					// variadic slice; f(s) with s of the slice's type
 					// (a []any to ...any) is one argument.
 					if hasVariadicArgs {
@@ -1632,7 +1632,7 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
-			go runCfg(def.child[3].start, nf, def, n)
+			n.interp.spawn(func() { runCfg(def.child[3].start, nf, def, n) }) // sbir patch 23
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
@@ -1778,7 +1778,7 @@ func callBin(n *node) {
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
-	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 35
+	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
@@ -1844,12 +1844,12 @@ func callBin(n *node) {
 
 			if xmlFunc {
 				if name := xmlElementName(c.typ); name != "" {
-					values = append(values, genXMLNamed(c, name)) // sbir patch 35
+					values = append(values, genXMLNamed(c, name)) // sbir patch 36
 					break
 				}
 			}
 
-			// sbir patch 31: only the operands to format (the ...any) go
+			// sbir patch 32: only the operands to format (the ...any) go
 			// to fmt as goValues, not the io.Writer of Fprint, which a
 			// defined type of a cell (type T []byte with a Write method)
 			// may be.
@@ -1905,7 +1905,8 @@ func callBin(n *node) {
 			for i, v := range values {
 				in[i] = getBinValue(getMapType, v, f)
 			}
-			go callFn(value(f), in)
+			fn := value(f)
+			n.interp.spawn(func() { callFn(fn, in) }) // sbir patch 23
 			return tnext
 		}
 	case fnext != nil:
@@ -1957,7 +1958,7 @@ func callBin(n *node) {
 						continue // Skip assign "_".
 					}
 					if set := mapSet[i]; set != nil {
-						set(f, out[i]) // sbir patch 34
+						set(f, out[i]) // sbir patch 35
 						continue
 					}
 					c := n.anc.child[i]
@@ -2264,7 +2265,7 @@ func getFunc(n *node) {
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
-					setValue(d[i], arg) // sbir patch 33
+					setValue(d[i], arg) // sbir patch 34
 				}
 			}
 
@@ -2787,7 +2788,7 @@ func _return(n *node) {
 		case errorT:
 			values[i] = genInterfaceWrapper(c, t.TypeOf())
 		case funcT:
-			// sbir patch 32: a declared function returned as a func value
+			// sbir patch 33: a declared function returned as a func value
 			// is wrapped as a func, as it is when passed as an argument.
 			values[i] = genFuncValue(c)
 		case valueT:
@@ -3066,7 +3067,7 @@ func destType(n *node) *itype {
 	switch n.anc.kind {
 	case assignStmt, defineStmt:
 		if n.anc.nleft > 1 {
-			// sbir patch 34: in a tuple assignment the literal is made in
+			// sbir patch 35: in a tuple assignment the literal is made in
 			// its own location, and the assign node assigns it.
 			return n.typ
 		}
@@ -3170,7 +3171,7 @@ func _range(n *node) {
 	fnext := getExec(n.fnext)
 	tnext := getExec(n.tnext)
 
-	// sbir patch 26: the loop counts in a location of its own, so that
+	// sbir patch 27: the loop counts in a location of its own, so that
 	// assigning to the key variable in the body does not change the
 	// iteration, and a string is ranged over by its bytes, so that the
 	// key is the byte position of each rune, with the key alone too, and
@@ -3231,7 +3232,7 @@ func _range(n *node) {
 	}
 }
 
-// rangeInt runs `for i := range n` over an integer n (sbir patch 36):
+// rangeInt runs `for i := range n` over an integer n (sbir patch 37):
 // the key takes the values 0 to n-1, from a counter of the loop's own
 // (so that the body may assign the key), and n is evaluated once.
 func rangeInt(n *node) {
@@ -3591,7 +3592,7 @@ func appendSlice(n *node) {
 }
 
 func _append(n *node) {
-	// sbir patch 39: only append(s, t...) appends the elements of t;
+	// sbir patch 40: only append(s, t...) appends the elements of t;
 	// append(s, t) with s a []any and t a []any (or a []byte) appends t
 	// itself, as one element.
 	if len(n.child) == 3 && n.action == aCallSlice {
@@ -3657,7 +3658,7 @@ func _append(n *node) {
 			return next
 		}
 	}
-	n.exec = genStackAppend(n, len(n.child)-2, n.exec) // sbir patch 40
+	n.exec = genStackAppend(n, len(n.child)-2, n.exec) // sbir patch 41
 }
 
 func _cap(n *node) {
@@ -4263,7 +4264,7 @@ func slice(n *node) {
 	case 2:
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), a.Len()) // sbir patch 38
+			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), a.Len()) // sbir patch 39
 			return next
 		}
 	case 3:
@@ -4271,7 +4272,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 38
+			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 39
 			return next
 		}
 	case 4:
@@ -4280,7 +4281,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = slice3Checked(a, int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f)))) // sbir patch 38
+			getFrame(f, l).data[i] = slice3Checked(a, int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f)))) // sbir patch 39
 			return next
 		}
 	}
@@ -4304,7 +4305,7 @@ func slice0(n *node) {
 		value1 := genValue(n.child[1])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = sliceChecked(a, 0, int(vInt(value1(f)))) // sbir patch 38
+			getFrame(f, l).data[i] = sliceChecked(a, 0, int(vInt(value1(f)))) // sbir patch 39
 			return next
 		}
 	case 3:
@@ -4312,7 +4313,7 @@ func slice0(n *node) {
 		value2 := genValue(n.child[2])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = slice3Checked(a, 0, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 38
+			getFrame(f, l).data[i] = slice3Checked(a, 0, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 39
 			return next
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"reflect"
 )
 
-// sbir patch 40: append's first growth as gc compiles it.
+// sbir patch 41: append's first growth as gc compiles it.
 //
 // Since Go 1.25, gc gives a slice that does not escape its function a
 // 32-byte buffer on the stack: the first append that must grow it (its

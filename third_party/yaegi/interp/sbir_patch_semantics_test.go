@@ -15,7 +15,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 )
 
-// The programs of testdata/semantics each show one patch (23 and later):
+// The programs of testdata/semantics each show one patch (24 and later):
 // Go that gc runs and the interpreter ran wrongly or not at all. Like
 // upstream's _test programs, each ends with an "// Output:" comment
 // block holding what `go run` prints for it. TestSemanticsPrograms runs
@@ -70,7 +70,7 @@ func TestSemanticsPrograms(t *testing.T) {
 			if err := i.Use(stdlib.Symbols); err != nil {
 				t.Fatal(err)
 			}
-			// A program that loops for good (as the one of patch 25 did)
+			// A program that loops for good (as the one of patch 26 did)
 			// fails instead of hanging the test binary.
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second*slowFactor())
 			defer cancel()

@@ -52,7 +52,7 @@ func nilPanic() {
 //go:noinline
 func loadInt(p *int) int { return *p }
 
-// sbir patch 38: slice expressions out of range fail with gc's runtime
+// sbir patch 39: slice expressions out of range fail with gc's runtime
 // errors ("slice bounds out of range [:50000] with capacity 2000"), not
 // reflect's "reflect.Value.Slice: slice index out of bounds".
 

@@ -5,7 +5,7 @@ import (
 	"reflect"
 )
 
-// sbir patch 35: encoding/xml names an element after the type of the
+// sbir patch 36: encoding/xml names an element after the type of the
 // value it encodes when nothing else names it (no XMLName field, no
 // start element). An interpreted struct's reflect type has no name, so
 // xml.Marshal(Plain{1, "x"}) failed with "xml: unsupported type: struct

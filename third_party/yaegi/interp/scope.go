@@ -279,7 +279,7 @@ func (interp *Interpreter) Globals() map[string]reflect.Value {
 }
 
 // addRangeInt prepares the range over the integer o of range statement
-// r (sbir patch 36: Go 1.22's `for i := range n`): the frame gets the
+// r (sbir patch 37: Go 1.22's `for i := range n`): the frame gets the
 // loop's counter and bound, and the key's type is the integer's, int for
 // an untyped constant (rune for a rune constant).
 func (s *scope) addRangeInt(r, o *node) (*itype, error) {

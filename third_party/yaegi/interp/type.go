@@ -2026,7 +2026,7 @@ type refTypeContext struct {
 }
 
 // signatureType is the reflect type of a parameter or result of type t
-// in a func's reflect type. sbir patch 33: a defined func type that
+// in a func's reflect type. sbir patch 34: a defined func type that
 // mentions itself (type F func(F) int, type stateFn func(*lexer)
 // stateFn) is an empty interface there: reflect builds no named, so no
 // recursive, func types. The values are funcs all the same (F's reflect
@@ -2041,7 +2041,7 @@ func (t *itype) signatureType(ctx *refTypeContext) reflect.Type {
 }
 
 // setValue sets dst to v, taking a func out of the empty interface that
-// holds it when dst is a func (sbir patch 33, signatureType).
+// holds it when dst is a func (sbir patch 34, signatureType).
 func setValue(dst, v reflect.Value) {
 	if v.Kind() == reflect.Interface && dst.Kind() == reflect.Func {
 		if v = v.Elem(); !v.IsValid() {
@@ -2053,7 +2053,7 @@ func setValue(dst, v reflect.Value) {
 }
 
 // mentions reports whether the parameters or results of the func type t,
-// or the types they are built from, mention the type u (sbir patch 33).
+// or the types they are built from, mention the type u (sbir patch 34).
 func (t *itype) mentions(u *itype) bool {
 	seen := map[*itype]bool{}
 	var walk func(v *itype, top bool) bool
@@ -2091,7 +2091,7 @@ func (t *itype) mentions(u *itype) bool {
 // func type t (and in the types they are built from), the types of t's
 // own name: placeholders made when the declaration mentioned the type
 // before it was declared, and the types earlier passes of gta made for
-// it (sbir patch 33: type F func(F) int).
+// it (sbir patch 34: type F func(F) int).
 func (t *itype) resolveSelf(name, path string) {
 	if t.cat != funcT {
 		return

@@ -258,13 +258,13 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			return v
 		}
 
-		// sbir patch 24: the interface holds a copy of the value.
+		// sbir patch 25: the interface holds a copy of the value.
 		return reflect.ValueOf(valueInterface{nod, copyIfVariable(v)})
 	}
 }
 
 // copyIfVariable returns a copy of v if v is a variable (addressable),
-// and v itself otherwise. sbir patch 24: converting a value to an
+// and v itself otherwise. sbir patch 25: converting a value to an
 // interface copies it, so that assigning to the variable later leaves
 // the interface's value alone; a reflect.Value of the variable would
 // follow it.

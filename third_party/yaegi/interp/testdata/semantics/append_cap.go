@@ -1,4 +1,4 @@
-// Patch 40: the first growth of a slice that does not escape its
+// Patch 41: the first growth of a slice that does not escape its
 // function takes gc's 32-byte stack buffer.
 package main
 

@@ -1,4 +1,4 @@
-// Patch 39: append(s, t) with t of the slice's type appends t itself.
+// Patch 40: append(s, t) with t of the slice's type appends t itself.
 package main
 
 import "fmt"

@@ -1,4 +1,4 @@
-// Patch 30: a division of two untyped integer constants is an integer
+// Patch 31: a division of two untyped integer constants is an integer
 // division, whatever type the context gives the result.
 package main
 

@@ -1,4 +1,4 @@
-// Patch 25: the init statement of a loop without condition or post
+// Patch 26: the init statement of a loop without condition or post
 // statement runs once.
 package main
 

@@ -1,4 +1,4 @@
-// Patch 24: converting a value to an interface copies it.
+// Patch 25: converting a value to an interface copies it.
 package main
 
 import "fmt"

@@ -1,4 +1,4 @@
-// Patch 31: %T and %#v name a defined slice, array or map type.
+// Patch 32: %T and %#v name a defined slice, array or map type.
 package main
 
 import "fmt"

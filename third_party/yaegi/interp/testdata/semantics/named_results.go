@@ -1,4 +1,4 @@
-// Patch 23: every call starts with zero results of its own.
+// Patch 24: every call starts with zero results of its own.
 package main
 
 import "fmt"

@@ -1,4 +1,4 @@
-// Patch 37: a declared function or method expression in parentheses is
+// Patch 38: a declared function or method expression in parentheses is
 // the function, in a go statement, a call or a tuple definition.
 package main
 

@@ -1,4 +1,4 @@
-// Patch 29: %p prints the address of a pointer to an interpreted type.
+// Patch 30: %p prints the address of a pointer to an interpreted type.
 package main
 
 import (

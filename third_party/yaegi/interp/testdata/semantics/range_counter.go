@@ -1,4 +1,4 @@
-// Patch 26: assigning to a range loop's key does not change the
+// Patch 27: assigning to a range loop's key does not change the
 // iteration, and a string is ranged over by byte positions.
 package main
 

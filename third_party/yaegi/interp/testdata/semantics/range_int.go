@@ -1,4 +1,4 @@
-// Patch 36: range over an integer.
+// Patch 37: range over an integer.
 package main
 
 import "fmt"

@@ -1,4 +1,4 @@
-// Patch 33: func types that mention themselves.
+// Patch 34: func types that mention themselves.
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Patch 32: a declared function returned as a func value.
+// Patch 33: a declared function returned as a func value.
 package main
 
 import (

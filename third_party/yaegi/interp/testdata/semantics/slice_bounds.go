@@ -1,4 +1,4 @@
-// Patch 38: slice expressions out of range fail with gc's runtime errors.
+// Patch 39: slice expressions out of range fail with gc's runtime errors.
 package main
 
 import (

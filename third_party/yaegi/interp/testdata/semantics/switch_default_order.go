@@ -1,4 +1,4 @@
-// Patch 27: a default clause that is not last: the other cases are tried
+// Patch 28: a default clause that is not last: the other cases are tried
 // in the order written, and fallthrough goes to the next clause of the
 // source.
 package main

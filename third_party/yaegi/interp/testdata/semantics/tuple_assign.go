@@ -1,4 +1,4 @@
-// Patch 34: tuple assignments assign every pair: through pointers to
+// Patch 35: tuple assignments assign every pair: through pointers to
 // empty interfaces, with calls or composite literals among constants,
 // and to map entries from a call's results.
 package main

@@ -1,4 +1,4 @@
-// Patch 28: a slice passed without ... to a variadic parameter of its
+// Patch 29: a slice passed without ... to a variadic parameter of its
 // own type is one argument.
 package main
 

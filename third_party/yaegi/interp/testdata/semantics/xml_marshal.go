@@ -1,4 +1,4 @@
-// Patch 35: encoding/xml names elements after interpreted struct types.
+// Patch 36: encoding/xml names elements after interpreted struct types.
 package main
 
 import (
