@@ -528,7 +528,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			case constant.String:
 				t = untypedString(n)
 			case constant.Int:
-				t = untypedInt(n)
+				if strings.HasPrefix(n.ident, "'") {
+					// sbir patch 31b: a rune literal typed again (a
+					// global's value, by gta then cfg) is still a rune.
+					t = untypedRune(n)
+				} else {
+					t = untypedInt(n)
+				}
 			case constant.Float:
 				t = untypedFloat(n)
 			case constant.Complex:
