@@ -44,8 +44,7 @@ func (f Frame) Cut(column string, edges []float64, labels ...string) Frame {
 	if err != nil {
 		return errFrame(err)
 	}
-	rows := f.rowList()
-	return f.withColumn(columnar.Bin(derivedName(c.Name, "bin"), c, rows, edges, labels, false), rows)
+	return f.withColumn(columnar.Bin(derivedName(c.Name, "bin"), c, f.sel(), edges, labels, false), f.subsetRows())
 }
 
 // QCut adds a category column saying which of q equal-sized quantile
@@ -95,8 +94,7 @@ func (f Frame) QCut(column string, q int, labels ...string) Frame {
 	if err != nil {
 		return errFrame(err)
 	}
-	rows := f.rowList()
-	return f.withColumn(columnar.Bin(derivedName(c.Name, "q"+strconv.Itoa(q)), c, rows, edges, labels, true), rows)
+	return f.withColumn(columnar.Bin(derivedName(c.Name, "q"+strconv.Itoa(q)), c, f.sel(), edges, labels, true), f.subsetRows())
 }
 
 // numericColumnOf looks up a numeric column for op.
