@@ -2,7 +2,6 @@ package award_data
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
@@ -70,16 +69,16 @@ func (f Frame) QCut(column string, q int, labels ...string) Frame {
 	if q < 1 || q > maxBins {
 		return errFrame(errorf(op, "q is %d; give a number of bins from 1 to %d", q, maxBins))
 	}
-	vals := slices.DeleteFunc(slices.Clone(f.floatView(c)), func(v float64) bool { return v != v })
-	if len(vals) == 0 {
-		return errFrame(errorf(op, "column %q has no values in these rows", c.Name))
-	}
 	qs := make([]float64, q+1)
 	for i := range qs {
 		qs[i] = float64(i) / float64(q)
 	}
+	quantiles, ok := columnar.QuantilesOf(f.floatView(c), qs)
+	if !ok {
+		return errFrame(errorf(op, "column %q has no values in these rows", c.Name))
+	}
 	var edges []float64
-	for _, e := range columnar.Quantiles(vals, qs) {
+	for _, e := range quantiles {
 		if len(edges) == 0 || e > edges[len(edges)-1] {
 			edges = append(edges, e)
 		}
