@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 )
 
@@ -330,7 +331,7 @@ func TestReleaseConversion(t *testing.T) {
 			// The columns are about the size of the Arrow file; all but a
 			// quarter of that must go back (their unmapping runs in the
 			// background).
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(testenv.Scale(10 * time.Second))
 			for {
 				grown := rss() - before
 				if grown < src.ArrowSize/4 {

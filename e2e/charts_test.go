@@ -49,11 +49,7 @@ func TestE2EChartsInHTML(t *testing.T) {
 	node := requireNode(t, true, "playwright-core")
 	nbconvert7 := pandasVenvPython()
 	if err := exec.Command(nbconvert7, "-c", "import nbconvert; assert int(nbconvert.__version__.split('.')[0]) >= 7").Run(); err != nil {
-		msg := nbconvert7 + " has no nbconvert 7 (create it with: bash .ci/setup.d/50-pandas.sh)"
-		if e2eMandatory() {
-			t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s", msg)
-		}
-		t.Skipf("skipping: %s; set SBIR_E2E=1 to make this a failure", msg)
+		t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s has no nbconvert 7 (create it with: bash .ci/setup.d/50-pandas.sh)", nbconvert7)
 	}
 	j := newJupyterEnv(t)
 	j.install()
