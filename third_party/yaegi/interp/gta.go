@@ -82,6 +82,16 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					}
 				}
 				typ := atyp
+				if typ == nil && isTopLevelStmt(n) {
+					// sbir patch 23: a statement at the top level of an
+					// evaluation runs in order, after what it uses, so
+					// when nodeType cannot tell the type of what it
+					// defines, cfg, which types every expression, does.
+					if typ = topLevelType(interp, sc, src); typ == nil {
+						typ = sc.getType("interface{}")
+					}
+					val = src.rval
+				}
 				if typ == nil {
 					if typ, err2 = nodeType(interp, sc, src); err2 != nil || typ == nil {
 						// The type does is not known yet, stash the error and come back
@@ -398,6 +408,31 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 		sc.pop()
 	}
 	return revisit, err
+}
+
+// isTopLevelStmt reports whether n is a statement at the top level of an
+// incremental evaluation (the body of the REPL's implicit main), as
+// opposed to a package-level declaration, whose order does not matter
+// (sbir patch 23).
+func isTopLevelStmt(n *node) bool {
+	return n.anc != nil && n.anc.kind == blockStmt && n.anc.anc == nil
+}
+
+// topLevelType returns the type of the value of a top-level statement's
+// definition, or nil when nodeType cannot tell: it covers fewer
+// expressions than cfg, and may fail on one it does not cover (sbir patch
+// 23). An incomplete type (an undefined name) is returned as such.
+func topLevelType(interp *Interpreter, sc *scope, n *node) (t *itype) {
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	t, err := nodeType(interp, sc, n)
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 func baseType(t *itype) *itype {

@@ -529,6 +529,11 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				t = untypedString(n)
 			case constant.Int:
 				t = untypedInt(n)
+				if strings.HasPrefix(n.ident, "'") {
+					// sbir patch 23: a rune literal typed again (the case
+					// above made its value a constant the first time).
+					t = untypedRune(n)
+				}
 			case constant.Float:
 				t = untypedFloat(n)
 			case constant.Complex:
@@ -572,13 +577,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			break
 		}
 		// Get type of first operand.
-		if t, err = nodeType2(interp, sc, n.child[0], seen); err != nil {
-			return nil, err
+		if t, err = nodeType2(interp, sc, n.child[0], seen); err != nil || t == nil {
+			return nil, err // sbir patch 23: an operand of unknown type
 		}
 		// For operators other than shift, get the type from the 2nd operand if the first is untyped.
 		if t.untyped && !isShiftNode(n) {
 			var t1 *itype
-			t1, err = nodeType2(interp, sc, n.child[1], seen)
+			if t1, err = nodeType2(interp, sc, n.child[1], seen); err != nil || t1 == nil {
+				return nil, err // sbir patch 23
+			}
 			if !(t1.untyped && isInt(t1.TypeOf()) && isFloat(t.TypeOf())) {
 				t = t1
 			}
@@ -834,9 +841,34 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			}
 			break
 		}
+		for lt.cat == linkedT && lt.val != nil {
+			lt = lt.val // sbir patch 23: as cfg does
+		}
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
+		case stringT:
+			// sbir patch 23: the element types cfg gives indexing, so that
+			// package-level var x = s[i] and top-level x := f()[i] work.
+			t = sc.getType("byte")
+		case valueT:
+			switch rt := lt.rtype; rt.Kind() {
+			case reflect.String:
+				t = sc.getType("byte")
+			case reflect.Array, reflect.Slice, reflect.Map:
+				t = valueTOf(rt.Elem(), withScope(sc))
+			case reflect.Pointer:
+				if rt.Elem().Kind() == reflect.Array {
+					t = valueTOf(rt.Elem().Elem(), withScope(sc))
+				}
+			}
+		case ptrT:
+			switch v := lt.val; {
+			case v.cat == arrayT:
+				t = v.val
+			case v.cat == valueT && v.rtype.Kind() == reflect.Array:
+				t = valueTOf(v.rtype.Elem(), withScope(sc))
+			}
 		case funcT:
 			// sbir patch 2: f[T] explicitly instantiates generic f.
 			if isGeneric(lt) {
