@@ -21,6 +21,9 @@ const (
 	helperClear  = "_sbir.Clear"
 	helperGo     = "_sbir.Go"
 	helperDefer  = "_sbir.Defer"
+	// HelperReturn is what a return statement at a cell's top level
+	// becomes: it ends the cell there, as return in main ends a program.
+	HelperReturn = "_sbir.Return"
 )
 
 // maxArrayLen bounds array types: yaegi allocates them while compiling,
@@ -82,10 +85,11 @@ type checker struct {
 	known      func(string) bool // declared by the session or this cell
 	isInt      func(string) bool
 	st         *State
-	renameMain bool                    // the cell or session declares func main
-	topLevel   bool                    // a statement segment
-	topList    []ast.Stmt              // the top-level statements, in order
-	topDefers  map[*ast.DeferStmt]bool // outside any function, at any depth
+	renameMain bool                     // the cell or session declares func main
+	topLevel   bool                     // a statement segment
+	topList    []ast.Stmt               // the top-level statements, in order
+	topDefers  map[*ast.DeferStmt]bool  // outside any function, at any depth
+	topReturns map[*ast.ReturnStmt]bool // likewise
 
 	err       *CheckError
 	edits     []edit
@@ -142,8 +146,8 @@ func (c *checker) noteInt(name string) {
 }
 
 // markTopLevel records the statements of a statement segment that are at
-// the cell's top level (not inside a function), and the defers outside
-// functions.
+// the cell's top level (not inside a function), and the defers and
+// returns outside functions.
 func (c *checker) markTopLevel(f *ast.File) {
 	if !c.topLevel || len(f.Decls) == 0 {
 		return
@@ -162,6 +166,11 @@ func (c *checker) markTopLevel(f *ast.File) {
 						c.topDefers = map[*ast.DeferStmt]bool{}
 					}
 					c.topDefers[n] = true
+				case *ast.ReturnStmt:
+					if c.topReturns == nil {
+						c.topReturns = map[*ast.ReturnStmt]bool{}
+					}
+					c.topReturns[n] = true
 				}
 				return true
 			})
@@ -222,6 +231,10 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 	case *ast.DeferStmt:
 		if c.topDefers[n] {
 			c.addSite(n, n.Call, helperDefer)
+		}
+	case *ast.ReturnStmt:
+		if c.topReturns[n] {
+			c.rewriteReturn(n)
 		}
 	case *ast.RangeStmt:
 		c.rewriteRangeInt(n)

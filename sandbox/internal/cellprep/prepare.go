@@ -125,6 +125,8 @@ type parsedSeg struct {
 	expr   bool
 	quiet  bool
 	direct bool
+	// cut starts a new chunk (splitRedefinitions).
+	cut bool
 }
 
 // Prepare checks code, rewrites what yaegi cannot run, and splits it into
@@ -163,10 +165,12 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	declNames := map[string]bool{} // of the cell's declarations only
 	for _, ps := range parsed {
 		collectNames(ps.file, ps.decl, cellDecl, cellInts)
-		if ps.decl && declaresMain(ps.file) {
-			hasMain = true
+		if ps.decl {
+			collectNames(ps.file, true, declNames, map[string]bool{})
+			hasMain = hasMain || declaresMain(ps.file)
 		}
 	}
 	renameMain := hasMain || st.declared[mainName]
@@ -195,6 +199,7 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 			ps.expr, ps.quiet, ps.direct = lastExpr(ps.file)
 		}
 	}
+	parsed = splitRedefinitions(parsed, func(name string) bool { return st.declared[name] || declNames[name] })
 	p.Chunks = assemble(code, lt, parsed)
 	if hasMain && !callsMain {
 		p.Chunks = append(p.Chunks, Chunk{Code: mainName + "()", Main: true})
@@ -276,7 +281,7 @@ func assemble(code string, lt *lineTable, parsed []parsedSeg) []Chunk {
 			prev = -1
 			continue
 		}
-		if have && curDecl != ps.decl {
+		if have && (curDecl != ps.decl || ps.cut) {
 			flush()
 		}
 		add(i, text)

@@ -37,6 +37,8 @@ func TestPrepareGolden(t *testing.T) {
 		{"range loop that assigns its variable still copies", "func f() {\n\tfor _, v := range xs {\n\t\tfs = append(fs, func() { use(v) })\n\t\tv.n = 1\n\t}\n}"},
 		{"composite literals in headers", "for a := [1]int{}; a[0] < 1; a[0]++ {\n\tn++\n}\nif m := map[string]int{\"a\": 1}; m[\"a\"] > 0 {\n\tn++\n}"},
 		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
+		{"top-level return ends the cell", "for _, x := range xs {\n\tif x < 0 {\n\t\treturn\n\t}\n}\nf := func() int { return 1 }\nn := f()"},
+		{"redefining a declared name starts a chunk", "var x = 1\nfmt.Println(x)\nx := \"s\"\nfmt.Println(x)\ny := 2\ny2 := y"},
 	}
 	var b strings.Builder
 	for _, c := range cells {
@@ -76,6 +78,7 @@ func TestPrepareGolden(t *testing.T) {
 func TestPrepareRefusals(t *testing.T) {
 	for _, tt := range []struct{ code, want string }{
 		{"package stats", "line 1, column 1: package stats is not allowed"},
+		{"x := 1\nif x > 0 {\n\treturn x\n}", "line 3, column 2: return with values at the top level of a cell is not allowed"},
 		{"x := 0" + strings.Repeat("+1", maxChain+1), "line 1, column 20007: an expression of more than 10000 operators in a row is not allowed: compute it in parts, in several statements"},
 		{"x := " + strings.Repeat("(", maxNesting+1) + "1", "line 1, column 1006: nesting brackets more than 1000 deep is not allowed: name the inner parts: `a := ...` then use a"},
 		{"y := 2\nx := min(1, /*line :50:1*/y)", "line 2, column 13: the directive /*line is not allowed"},

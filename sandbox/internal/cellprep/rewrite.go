@@ -201,3 +201,19 @@ func isConstArg(e ast.Expr) bool {
 	}
 	return false
 }
+
+// rewriteReturn makes a return statement at the cell's top level (outside
+// any function) end the cell, as return in func main ends a program: the
+// code of func main pasted into a cell keeps working. Top-level deferred
+// calls still run, and goroutines are waited for as at the cell's end.
+// A return with values has no function to return them from.
+func (c *checker) rewriteReturn(n *ast.ReturnStmt) {
+	if len(n.Results) > 0 {
+		c.fail(n.Pos(), "return with values at the top level of a cell",
+			"a return outside a function ends the cell, like return in func main, and takes no values; print them, or write a function")
+		return
+	}
+	if s := c.off(n.Pos()); s >= 0 {
+		c.edits = append(c.edits, edit{s, s + len("return"), HelperReturn + "()"})
+	}
+}

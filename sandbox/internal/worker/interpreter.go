@@ -41,6 +41,22 @@ var shown atomic.Pointer[[]any]
 // errInterrupted is the panic value of a blocked call ended by an interrupt.
 var errInterrupted = errors.New("interrupted")
 
+// cellReturn is the panic value of _sbir.Return, which a return statement
+// at a cell's top level becomes (cellprep): the cell ends there, as a
+// program ends when main returns, and succeeds.
+type cellReturn struct{}
+
+// isCellReturn reports whether err is the end of a cell by a top-level
+// return.
+func isCellReturn(err error) bool {
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		return false
+	}
+	_, ok := p.Value.(cellReturn)
+	return ok
+}
+
 // sleep replaces time.Sleep: it returns early, by panicking, when the cell
 // is interrupted, so that a cancelled cell cannot resume later.
 func sleep(d time.Duration) {
@@ -62,6 +78,8 @@ func helperExports() map[string]reflect.Value {
 	return map[string]reflect.Value{
 		// Show captures the values of the cell's last expression.
 		"Show": reflect.ValueOf(func(v ...any) { shown.Store(&v) }),
+		// Return ends the cell (a return statement at its top level).
+		"Return": reflect.ValueOf(func() { panic(cellReturn{}) }),
 		// Clear implements the clear builtin for maps and slices.
 		"Clear": reflect.ValueOf(func(x any) {
 			v := reflect.ValueOf(x)
@@ -132,8 +150,10 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 		SourcecodeFilesystem: fstest.MapFS{},
 		GoPath:               "/nonexistent",
 		Env:                  []string{},
-		Args:                 []string{},
-		Unrestricted:         false,
+		// os.Args of a program run with no arguments: its name alone, so
+		// that len(os.Args) and os.Args[1:] are what go run gives.
+		Args:         []string{"cell"},
+		Unrestricted: false,
 		// A session evaluates for hours: keep nothing per evaluation
 		// that only yaegi's debugger reads (issue 14, worker memory).
 		DiscardDebugInfo: true,
@@ -232,6 +252,9 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 			continue
 		}
 		if _, err := s.in.EvalWithContext(ctx, ch.Code); err != nil {
+			if isCellReturn(err) {
+				break // the rest of the cell does not run
+			}
 			s.fail(ctx, err, ch, res)
 			ok = false
 			break
