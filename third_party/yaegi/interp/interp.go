@@ -54,6 +54,9 @@ type node struct {
 	ident      string         // set if node is a var or func
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
+	// redefined is the declaration of a function or method that a later
+	// evaluation declared again, once that evaluation runs (sbir patch 24).
+	redefined *node
 }
 
 func (n *node) shouldBreak() bool {
@@ -222,6 +225,9 @@ type Interpreter struct {
 
 	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
 	generic  map[string]*node
+	// redefs are the functions and methods the compilation under way
+	// declares again, old then new (sbir patch 24).
+	redefs []*node
 
 	hooks *hooks // symbol hooks
 

@@ -1146,6 +1146,13 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			f = f.clone()
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
+			def, start := def, start
+			if def.redefined != nil {
+				// sbir patch 24: the latest declaration of the function
+				// or method, whenever the value was made.
+				def = currentDecl(def)
+				start = def.child[3].start
+			}
 			def.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
@@ -1489,6 +1496,13 @@ func call(n *node) {
 			bf = def.rval
 		}
 		f.mutex.Unlock()
+		if ok && def.redefined != nil {
+			// sbir patch 24: a call of a function or method calls its
+			// latest declaration. (Outside the lock: it panics on
+			// another signature.)
+			def = currentDecl(def)
+			bf = def.rval
+		}
 
 		// Call bin func if defined
 		if bf.IsValid() {
@@ -2227,7 +2241,11 @@ func getMethod(n *node) {
 	next := getExec(n.tnext)
 
 	n.exec = func(f *frame) bltn {
-		nod := *(n.val.(*node))
+		m := n.val.(*node)
+		if m.redefined != nil {
+			m = currentDecl(m) // sbir patch 24
+		}
+		nod := *m
 		nod.val = &nod
 		nod.recv = n.recv
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)

@@ -1605,8 +1605,23 @@ func (t *itype) equals(o *itype) bool {
 	case oi && !ti:
 		return t.methods().contains(o.methods())
 	default:
-		return t.id() == o.id()
+		return t.id() == o.id() && !redefinedApart(t, o)
 	}
+}
+
+// redefinedApart reports whether t and o, of the same name, are two
+// declarations of a type that a later evaluation declared again (sbir
+// patch 25): their Go types differ. Two complete types of one name and
+// one layout are the same to the interpreter, as before.
+func redefinedApart(t, o *itype) bool {
+	if t == o || t.incomplete || o.incomplete || t.cat != o.cat {
+		return false
+	}
+	switch t.cat {
+	case structT, linkedT, sliceT, arrayT, mapT, ptrT:
+		return t.TypeOf() != o.TypeOf()
+	}
+	return false
 }
 
 // matchDefault returns true if the receiver default type is the same as the given one.
