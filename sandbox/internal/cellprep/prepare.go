@@ -68,11 +68,16 @@ type State struct {
 	// env is the session's package environment: cells may import the
 	// packages it allows. nil when no cell declared packages.
 	env *pkgenv.Env
+	// types holds the top-level type names, and methods the methods
+	// declared for each (see checkRedefinedTypes).
+	types   map[string]bool
+	methods map[string]map[string]bool
 }
 
 // NewState returns the state of a session that has run no cell.
 func NewState() *State {
-	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}}
+	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{},
+		types: map[string]bool{}, methods: map[string]map[string]bool{}}
 }
 
 // SetEnv sets the session's package environment: later cells may import
@@ -95,6 +100,7 @@ type Prepared struct {
 	declared []string // top-level names the cell declares
 	intNames []string // of which integers
 	imports  []string // renamed imports it adds
+	typeDecls
 }
 
 // Commit records what a cell that ran added to the session.
@@ -108,6 +114,24 @@ func (st *State) Commit(p *Prepared) {
 	}
 	for _, imp := range p.imports {
 		st.imports[imp] = true
+	}
+	for _, n := range p.declared {
+		if _, isType := p.types[n]; !isType {
+			delete(st.types, n)
+			delete(st.methods, n)
+		}
+	}
+	for n := range p.types {
+		st.types[n] = true
+		delete(st.methods, n) // the methods of the old type are not the new one's
+	}
+	for n, ms := range p.methods {
+		if st.methods[n] == nil {
+			st.methods[n] = map[string]bool{}
+		}
+		for m := range ms {
+			st.methods[n][m] = true
+		}
 	}
 }
 
@@ -198,6 +222,10 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 		if i == len(parsed)-1 && !ps.decl {
 			ps.expr, ps.quiet, ps.direct = lastExpr(ps.file)
 		}
+	}
+	p.typeDecls = collectTypeDecls(parsed)
+	if err := checkRedefinedTypes(lt, st, p.typeDecls); err != nil {
+		return nil, err
 	}
 	parsed = splitRedefinitions(parsed, func(name string) bool { return st.declared[name] || declNames[name] })
 	p.Chunks = assemble(code, lt, parsed)

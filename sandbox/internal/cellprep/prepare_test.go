@@ -164,3 +164,42 @@ func BenchmarkPrepareWorstCase(b *testing.B) {
 		})
 	}
 }
+
+// TestRedefinedTypeMethods checks that a cell declaring a type again must
+// declare again the methods earlier cells declared for it (the new type
+// would silently lose them), and that other redefinitions pass.
+func TestRedefinedTypeMethods(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cells []string
+		want  string // error of the last cell, "" for none
+	}{
+		{"without methods", []string{"type kv struct{ k string }", "type kv struct{ k string; n int }"}, ""},
+		{"methods in another cell", []string{"type kv struct{ k string }", "func (x kv) String() string { return x.k }\nfunc (x *kv) Set(k string) { x.k = k }", "type kv struct{ k string; n int }"},
+			"line 1, column 6: declaring type kv again without its methods Set, String is not allowed: a method belongs to the type it was declared with"},
+		{"methods declared again", []string{"type kv struct{ k string }", "func (x kv) String() string { return x.k }", "func (x kv) String() string { return x.k + \"!\" }\ntype kv struct{ k string; n int }"}, ""},
+		{"one method missing", []string{"type kv struct{ k string }\nfunc (x kv) A() {}\nfunc (x kv) B() {}", "type kv struct{ k string; n int }\nfunc (x kv) A() {}"}, "without its methods B is"},
+		{"methods of the old type are forgotten", []string{"type kv struct{ k string }\nfunc (x kv) A() {}", "type kv struct{ k string; n int }\nfunc (x kv) A() {}", "type kv struct{ k string; n int }\nfunc (x kv) A() {}"}, ""},
+		{"a type becoming a variable", []string{"type kv struct{ k string }\nfunc (x kv) A() {}", "var kv = 1", "type kv int"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := NewState()
+			for i, c := range tc.cells {
+				p, err := Prepare(c, st)
+				if i < len(tc.cells)-1 {
+					if err != nil {
+						t.Fatalf("cell %d: %v", i+1, err)
+					}
+					st.Commit(p)
+					continue
+				}
+				switch {
+				case tc.want == "" && err != nil:
+					t.Errorf("last cell: %v, want no error", err)
+				case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+					t.Errorf("last cell: %v, want an error containing %q", err, tc.want)
+				}
+			}
+		})
+	}
+}

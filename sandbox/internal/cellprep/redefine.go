@@ -3,6 +3,8 @@ package cellprep
 import (
 	"go/ast"
 	"go/token"
+	"sort"
+	"strings"
 )
 
 // splitRedefinitions cuts statement segments before each top-level
@@ -63,4 +65,95 @@ func definedName(s ast.Stmt) string {
 		return ""
 	}
 	return id.Name
+}
+
+// typeDecls are the types and methods one cell declares.
+type typeDecls struct {
+	types   map[string]int             // type name → cell offset of its declaration
+	methods map[string]map[string]bool // receiver type name → method names
+}
+
+// collectTypeDecls records the types and methods of the cell's
+// declaration segments.
+func collectTypeDecls(parsed []parsedSeg) typeDecls {
+	td := typeDecls{types: map[string]int{}, methods: map[string]map[string]bool{}}
+	for _, ps := range parsed {
+		if !ps.decl || ps.file == nil {
+			continue
+		}
+		for _, d := range ps.file.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				if d.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range d.Specs {
+					ts := spec.(*ast.TypeSpec)
+					td.types[ts.Name.Name] = ps.tf.Offset(ts.Pos()) - ps.prefix + ps.start
+				}
+			case *ast.FuncDecl:
+				if name := receiverName(d); name != "" {
+					if td.methods[name] == nil {
+						td.methods[name] = map[string]bool{}
+					}
+					td.methods[name][d.Name.Name] = true
+				}
+			}
+		}
+	}
+	return td
+}
+
+// receiverName returns the name of a method's receiver type (T for t T,
+// t *T, t T[K] and t *T[K]), or "" for a function.
+func receiverName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return ""
+	}
+	e := d.Recv.List[0].Type
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// checkRedefinedTypes refuses a cell that declares again a type whose
+// methods earlier cells declared, unless it declares them again too: a
+// method belongs to the type it was compiled with, so the new type would
+// silently lose them (fmt would stop calling its String method).
+func checkRedefinedTypes(lt *lineTable, st *State, td typeDecls) error {
+	names := make([]string, 0, len(td.types))
+	for name := range td.types {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var missing []string
+		for m := range st.methods[name] {
+			if !td.methods[name][m] {
+				missing = append(missing, m)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		sort.Strings(missing)
+		line, col := lt.pos(td.types[name])
+		return &CheckError{Line: line, Column: col, Construct: "declaring type " + name + " again without its methods " + strings.Join(missing, ", "),
+			Reason: "a method belongs to the type it was declared with, so the new " + name + " would not have them; " +
+				"declare them again in this cell, after the type (or give the new type another name)"}
+	}
+	return nil
 }

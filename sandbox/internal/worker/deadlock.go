@@ -70,6 +70,7 @@ const (
 	interpFrame  = "github.com/traefik/yaegi/interp."
 	runFrame     = "github.com/traefik/yaegi/interp.runCfg("
 	mainFrame    = "github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext.func1("
+	execFrame    = "github.com/traefik/yaegi/interp.(*Interpreter).ExecuteWithContext.func1(" // a compiled chunk
 	finishMarker = "/sandbox/internal/worker.(*cellGroup).finish("
 )
 
@@ -88,7 +89,7 @@ func judge(dump []byte) verdict {
 		if !ok || !containsPrefix(funcs, runFrame) {
 			continue // not running interpreted code
 		}
-		isMain := containsPrefix(funcs, mainFrame)
+		isMain := containsPrefix(funcs, mainFrame) || containsPrefix(funcs, execFrame)
 		switch {
 		case isMain && reason == "select" && strings.Contains(firstNonRuntime(funcs), finishMarker):
 			main, finishing = true, true

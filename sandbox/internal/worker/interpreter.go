@@ -235,29 +235,28 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	go watchDeadlock(ctx, cancelCause, cg.stuck, s.timers)
 	program := false
 	ok := true
-	for _, ch := range chunks {
-		if strings.Contains(ch.Code, "func") {
-			s.needForget = true
-			s.showMethods = s.showMethods || declaresShowMethod(ch.Code)
-		}
-		program = program || ch.Main
-		if ch.Expr {
-			v, err := s.evalExpr(ctx, ch)
-			if err != nil {
-				s.fail(ctx, err, ch, res)
+	compiled, failedAt, err := s.compileCell(ctx, chunks)
+	if err != nil {
+		s.fail(ctx, err, chunks[failedAt], res)
+		ok = false
+	}
+	for i, cc := range compiled {
+		program = program || cc.ch.Main
+		v, err := s.runChunk(ctx, cc)
+		if err != nil {
+			if i+1 < len(compiled) {
+				// The rest of the cell does not run: what it declares
+				// is not declared.
+				s.in.Rollback(compiled[i+1].before)
+			}
+			if !isCellReturn(err) {
+				s.fail(ctx, err, cc.ch, res)
 				ok = false
-				break
 			}
-			res.Value = v
-			continue
-		}
-		if _, err := s.in.EvalWithContext(ctx, ch.Code); err != nil {
-			if isCellReturn(err) {
-				break // the rest of the cell does not run
-			}
-			s.fail(ctx, err, ch, res)
-			ok = false
 			break
+		}
+		if cc.ch.Expr {
+			res.Value = v
 		}
 	}
 	if res.ErrorName == wire.ClassExit {
@@ -391,46 +390,6 @@ func (s *session) forgetMain() {
 	ctx := context.Background()
 	cellContext.Store(&ctx)
 	_, _ = s.in.EvalWithContext(ctx, "func main() {}")
-}
-
-// evalExpr evaluates the cell's last expression through _sbirShow, and as
-// a plain statement when it has no value.
-func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]any, error) {
-	if ch.Direct && !s.showMethods {
-		// Not a call: the value of the plain evaluation is the value.
-		// (Once the session has types that show themselves, values go
-		// through the catcher, which yaegi hands them to wrapped with
-		// those methods.)
-		v, err := s.in.EvalWithContext(ctx, ch.Code)
-		if err != nil || !v.IsValid() || !v.CanInterface() {
-			return nil, err
-		}
-		return s.bundle(ctx, []any{v.Interface()})
-	}
-	// _sbir.Show hands the values over through shown. The call is
-	// declared as a named function and then called: evaluated at top
-	// level, each cell's expression would add slots to yaegi's global
-	// frame, which every later evaluation copies, so a long session would
-	// slow down cell by cell. (A function literal would avoid that too,
-	// but yaegi re-runs earlier top-level closures.) The header shares the
-	// first line with the cell's padding, so positions are unchanged.
-	shown.Store(nil)
-	if _, err := s.in.EvalWithContext(ctx, "func "+cellFunc+"() { "+cellprep.HelperPkg+".Show("+ch.Code+",\n)\n}"); err != nil {
-		if ctx.Err() != nil || isRuntimeError(err) {
-			return nil, err
-		}
-		// No value (a call of a function without results): run it as is.
-		_, err = s.in.EvalWithContext(ctx, ch.Code)
-		return nil, err
-	}
-	if _, err := s.in.EvalWithContext(ctx, cellFunc+"()"); err != nil {
-		return nil, err
-	}
-	vals := shown.Load()
-	if ch.Quiet || vals == nil {
-		return nil, nil
-	}
-	return s.bundle(ctx, *vals)
 }
 
 // cellFunc is the function each cell's last expression is evaluated in.
@@ -588,7 +547,8 @@ func evalBusy() bool {
 	buf := make([]byte, 1<<20)
 	n := runtime.Stack(buf, true)
 	return strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).EvalWithContext.func1") ||
-		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).ExecuteWithContext.func1")
+		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).ExecuteWithContext.func1") ||
+		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).CompileWithContext.func1")
 }
 
 // settleTimeout is how long an interrupted evaluation may take to unwind
