@@ -86,3 +86,19 @@ func TestTopLevelRedefinition(t *testing.T) {
 		{name: "redefined twice in one cell is Go's error", cells: []string{"z := 1\nfmt.Println(z)\nz := 2"}, errName: "CompileError", errText: "no new variables"},
 	})
 }
+
+// TestTopLevelRecover checks that recover in a function deferred at a
+// cell's top level stops a panic of the cell's statements, as a deferred
+// recover in func main does; the statements after the panic do not run
+// and the cell succeeds (issue 27: Go by Example's recover program).
+func TestTopLevelRecover(t *testing.T) {
+	runCellsCases(t, []cellsCase{
+		{name: "a panic recovered", cells: []string{"defer func() {\n\tif r := recover(); r != nil {\n\t\tfmt.Println(\"recovered:\", r)\n\t}\n}()\nfmt.Println(\"start\")\npanic(\"a problem\")\nfmt.Println(\"after\")"},
+			stdout: "start\nrecovered: a problem\n"},
+		{name: "a runtime error recovered", cells: []string{"defer func() {\n\terr, ok := recover().(error)\n\tfmt.Println(ok, err)\n}()\nvar m map[string]int\nm[\"x\"] = 1"},
+			stdout: "true assignment to entry in nil map\n"},
+		{name: "nothing to recover", cells: []string{"defer func() { fmt.Println(\"r:\", recover()) }()\nfmt.Println(\"fine\")"}, stdout: "fine\nr: <nil>\n"},
+		{name: "recover in a nested literal is not the deferred function's", cells: []string{"defer func() { func() { fmt.Println(recover()) }() }()\nfmt.Println(\"x\")\npanic(\"deep\")"},
+			stdout: "x\n<nil>\n", errName: "Panic", errText: "deep"},
+	})
+}

@@ -24,6 +24,9 @@ const (
 	// HelperReturn is what a return statement at a cell's top level
 	// becomes: it ends the cell there, as return in main ends a program.
 	HelperReturn = "_sbir.Return"
+	// helperRecover is what recover becomes in a top-level deferred
+	// function: it stops the panic of the cell's statements.
+	helperRecover = "_sbir.Recover"
 )
 
 // maxArrayLen bounds array types: yaegi allocates them while compiling,
@@ -231,6 +234,7 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 	case *ast.DeferStmt:
 		if c.topDefers[n] {
 			c.addSite(n, n.Call, helperDefer)
+			c.rewriteRecover(n)
 		}
 	case *ast.ReturnStmt:
 		if c.topReturns[n] {

@@ -38,6 +38,7 @@ func TestPrepareGolden(t *testing.T) {
 		{"composite literals in headers", "for a := [1]int{}; a[0] < 1; a[0]++ {\n\tn++\n}\nif m := map[string]int{\"a\": 1}; m[\"a\"] > 0 {\n\tn++\n}"},
 		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
 		{"top-level return ends the cell", "for _, x := range xs {\n\tif x < 0 {\n\t\treturn\n\t}\n}\nf := func() int { return 1 }\nn := f()"},
+		{"recover in a top-level deferred literal", "defer func() {\n\tif r := recover(); r != nil {\n\t\tfunc() { recover() }()\n\t}\n}()\npanic(1)"},
 		{"redefining a declared name starts a chunk", "var x = 1\nfmt.Println(x)\nx := \"s\"\nfmt.Println(x)\ny := 2\ny2 := y"},
 	}
 	var b strings.Builder

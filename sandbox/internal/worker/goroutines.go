@@ -39,6 +39,12 @@ type cellGroup struct {
 	// records that the wait for them ended that way.
 	stuck      chan struct{}
 	stuckEnded bool
+	// panicking is the panic value of the cell's statements while its
+	// top-level deferred calls run, which a recover in one of them
+	// (_sbir.Recover, cellprep) takes, as in a program's main; recovered
+	// records that one did.
+	panicking any
+	recovered bool
 }
 
 // goroutinePanic is a panic that ended one of a cell's goroutines: as in a
@@ -174,12 +180,45 @@ func (c *cellGroup) finish(ctx context.Context, g *goroutines, program bool, sto
 	}
 }
 
-// goroutineExports are the helpers of the go and defer rewrites.
+// goroutineExports are the helpers of the go, defer and recover rewrites.
 func (g *goroutines) exports(out *cellOutput) map[string]reflect.Value {
 	return map[string]reflect.Value{
-		"Go":    reflect.ValueOf(func(f any, args ...any) { g.goStmt(bind(f, args), out) }),
-		"Defer": reflect.ValueOf(func(f any, args ...any) { g.deferStmt(bind(f, args)) }),
+		"Go":      reflect.ValueOf(func(f any, args ...any) { g.goStmt(bind(f, args), out) }),
+		"Defer":   reflect.ValueOf(func(f any, args ...any) { g.deferStmt(bind(f, args)) }),
+		"Recover": reflect.ValueOf(g.recoverStmt),
 	}
+}
+
+// recoverStmt is recover called by a top-level deferred function: while
+// the cell's deferred calls run after its statements panicked, it stops
+// the panic and returns its value; otherwise it returns nil, as recover
+// does when nothing panics.
+func (g *goroutines) recoverStmt() any {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.cur
+	if c == nil || c.panicking == nil {
+		return nil
+	}
+	v := c.panicking
+	c.panicking, c.recovered = nil, true
+	return v
+}
+
+// startPanicking records the panic value of the cell's statements before
+// its deferred calls run.
+func (g *goroutines) startPanicking(c *cellGroup, v any) {
+	g.mu.Lock()
+	c.panicking = v
+	g.mu.Unlock()
+}
+
+// didRecover reports whether a deferred call recovered the cell's panic.
+func (g *goroutines) didRecover(c *cellGroup) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c.panicking = nil
+	return c.recovered
 }
 
 // bind returns the call of f with args, converted to f's parameter types

@@ -46,6 +46,21 @@ var errInterrupted = errors.New("interrupted")
 // program ends when main returns, and succeeds.
 type cellReturn struct{}
 
+// recoverable returns the value of a panic of the cell's code, which a
+// top-level deferred call may recover; not an interrupt, an exit, a
+// top-level return or a compiler panic.
+func recoverable(ctx context.Context, err error) (any, bool) {
+	var p interp.Panic
+	if ctx.Err() != nil || !errors.As(err, &p) || isCompilePanic(p) || p.Value == errInterrupted {
+		return nil, false
+	}
+	switch p.Value.(type) {
+	case symbols.ExitError, cellReturn:
+		return nil, false
+	}
+	return p.Recovered(), true
+}
+
 // isCellReturn reports whether err is the end of a cell by a top-level
 // return.
 func isCellReturn(err error) bool {
@@ -252,6 +267,9 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 			if !isCellReturn(err) {
 				s.fail(ctx, err, cc.ch, res)
 				ok = false
+				if v, isPanic := recoverable(ctx, err); isPanic {
+					s.gor.startPanicking(cg, v)
+				}
 			}
 			break
 		}
@@ -267,7 +285,14 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	}
 	// A failed cell, like a program that panicked, stops its goroutines
 	// at once; otherwise a cell waits for them.
-	if stuck := s.endCell(ctx, cg, program || !ok); stuck > 0 {
+	stuck := s.endCell(ctx, cg, program || !ok)
+	if !ok && s.gor.didRecover(cg) {
+		// A top-level deferred call recovered the panic: the cell ends
+		// as a program whose main recovered returns.
+		ok = true
+		res.ErrorName, res.ErrorMessage, res.Traceback = "", "", nil
+	}
+	if stuck > 0 {
 		// Compiled code (a standard function calling back into the cell)
 		// cannot be stopped: the worker is replaced rather than left
 		// running it.

@@ -1037,24 +1037,8 @@ func _recover(n *node) {
 			return tnext
 		}
 
-		rec := anc.recovered
+		rec := recoveredValue(anc.recovered)
 		anc.recovered = nil
-		// sbir patch 19: panic panics with the reflect.Value of its
-		// argument (_panic), so recover gave the script a reflect.Value:
-		// recover() of panic("x") was not a string, and its methods
-		// were the script's. Recover what the script panicked with.
-		if v, ok := rec.(reflect.Value); ok {
-			if v.IsValid() {
-				v = valueInterfaceValue(v)
-			}
-			if v.IsValid() && v.Kind() == reflect.Interface {
-				v = v.Elem()
-			}
-			rec = new(runtime.PanicNilError) // as gc's panic(nil)
-			if v.IsValid() && v.CanInterface() {
-				rec = v.Interface()
-			}
-		}
 		// A compiled panic's value reaches the script as a result does
 		// (sbir patch 18b): heap.Init(nil) panics with a *reflect.ValueError.
 		n.interp.checkCallbackArgs([]reflect.Value{reflect.ValueOf(&rec).Elem()})
@@ -1072,6 +1056,33 @@ func _recover(n *node) {
 		return tnext
 	}
 }
+
+// recoveredValue is what recover gives the script for a Go panic value.
+// sbir patch 19: panic panics with the reflect.Value of its argument
+// (_panic), so recover gave the script a reflect.Value: recover() of
+// panic("x") was not a string, and its methods were the script's.
+// Recover what the script panicked with.
+func recoveredValue(rec any) any {
+	v, ok := rec.(reflect.Value)
+	if !ok {
+		return rec
+	}
+	if v.IsValid() {
+		v = valueInterfaceValue(v)
+	}
+	if v.IsValid() && v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	if v.IsValid() && v.CanInterface() {
+		return v.Interface()
+	}
+	return new(runtime.PanicNilError) // as gc's panic(nil)
+}
+
+// Recovered returns what the script panicked with, as recover in the
+// script would return it: a host that runs deferred calls of its own
+// after a panic hands it to them (sbir patch 26).
+func (p Panic) Recovered() any { return recoveredValue(p.Value) }
 
 func _panic(n *node) {
 	value := genValue(n.child[1])
