@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -38,8 +39,9 @@ import (
 // and with a 10 s limit; a program whose two runs differ (time, random
 // numbers, goroutine scheduling), that does not build alone, that runs
 // longer or prints more than a cell may is skipped, with its reason in
-// the results. Recordings are kept in $SBIR_GORUN_PUBLISHED/.gorun-record
-// by the hash of the program, so later runs skip go run. Build-constraint
+// the results, as is one that prints its binary's path (os.Args[0]).
+// Recordings are kept in $SBIR_GORUN_PUBLISHED/.gorun-record by the hash
+// of the program, so later runs skip go run. Build-constraint
 // lines (the Go Tour's `// +build OMIT`) are dropped from every program:
 // cells refuse directives.
 //
@@ -226,52 +228,47 @@ func publishedProgram(src string, allowed map[string]bool) string {
 	return why
 }
 
+// publishedRecord is a cached recording of a published program.
+type publishedRecord struct {
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Status int    `json:"status"`
+	Skip   string `json:"skip,omitempty"` // why the program is not measured
+}
+
 // recordPublished fills p's expected output from the cache or by running
-// it twice with go run; it returns why p is skipped, or "".
+// it twice; it returns why p is skipped, or "".
 func recordPublished(goBin, cache string, p *gorunProgram) string {
 	sum := sha256.Sum256([]byte(p.prog))
-	file := filepath.Join(cache, hex.EncodeToString(sum[:12])+".txtar")
-	if b, err := os.ReadFile(file); err == nil {
-		comment, files := parseTxtar(string(b))
-		if why, ok := strings.CutPrefix(strings.TrimSpace(comment), "skip: "); ok {
-			return why
-		}
-		for _, f := range files {
-			switch f.name {
-			case "stdout":
-				p.stdout = f.data
-			case "stderr":
-				p.stderr = f.data
-			case "status":
-				p.status, _ = strconv.Atoi(strings.TrimSpace(f.data))
-			}
-		}
-		return ""
+	file := filepath.Join(cache, hex.EncodeToString(sum[:12])+".json")
+	var rec publishedRecord
+	if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &rec) == nil {
+		p.stdout, p.stderr, p.status = rec.Stdout, rec.Stderr, rec.Status
+		return rec.Skip
 	}
-	why := ""
 	first, second := &gorunProgram{}, &gorunProgram{}
 	bin, cleanup, err := buildPublished(goBin, p.prog)
 	defer cleanup()
 	switch {
 	case err != nil:
-		why = "does not build alone"
+		rec.Skip = "does not build alone"
 	case runPublished(bin, first) != nil:
-		why = "runs over 10 s"
+		rec.Skip = "runs over 10 s"
 	case runPublished(bin, second) != nil ||
 		first.stdout != second.stdout || first.stderr != second.stderr || first.status != second.status:
-		why = "nondeterministic: two runs differ"
+		rec.Skip = "nondeterministic: two runs differ"
 	case len(first.stdout)+len(first.stderr) > 1<<20:
-		why = "prints more than a cell may (1 MiB)"
+		rec.Skip = "prints more than a cell may (1 MiB)"
+	case strings.Contains(first.stdout+first.stderr, filepath.Dir(bin)):
+		rec.Skip = "prints the path of its binary (os.Args[0])"
 	}
-	rec := &gorunProgram{prog: p.prog, cells: []string{""}, stdout: first.stdout, stderr: first.stderr, status: first.status}
-	if why != "" {
-		rec.comment = "skip: " + why + "\n"
-	}
-	if err := os.WriteFile(file, formatGoRunProgram(rec), 0o644); err != nil {
+	rec.Stdout, rec.Stderr, rec.Status = first.stdout, first.stderr, first.status
+	b, _ := json.Marshal(rec)
+	if err := os.WriteFile(file, b, 0o644); err != nil {
 		return "recording: " + err.Error()
 	}
-	p.stdout, p.stderr, p.status = first.stdout, first.stderr, first.status
-	return why
+	p.stdout, p.stderr, p.status = rec.Stdout, rec.Stderr, rec.Status
+	return rec.Skip
 }
 
 // writePublishedTable writes the per-program results and the skipped
