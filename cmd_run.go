@@ -71,10 +71,6 @@ const (
 	errSetup = "SetupError" // the data or the sandbox could not be prepared; exit status 1
 )
 
-// sessionLost is what the sandbox appends to the error of a cell whose
-// worker died; a one-shot run has no session to lose, so it is cut.
-const sessionLost = "; the worker was restarted and all variables of this session were lost"
-
 func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	fs, apply := newFlagSet(env, "run", "[-c CODE | FILE | -]", runDescription)
 	var code string
@@ -239,10 +235,6 @@ func releaseConversion(src *dataset.Source) {
 // oneShot rewords a result for a run that has no session to keep: a
 // worker that died lost nothing worth mentioning.
 func oneShot(res *sandbox.Result) {
-	res.ErrorMessage = strings.Replace(res.ErrorMessage, sessionLost, "", 1)
-	for i, l := range res.Traceback {
-		res.Traceback[i] = strings.Replace(l, sessionLost, "", 1)
-	}
 	res.Restarted = false
 }
 
@@ -280,7 +272,7 @@ func wantsJSON(args []string) bool {
 // command's environment: the cache directory and the logger. Without a
 // cache directory, cells that declare packages report why.
 func packageOptions(env *cliEnv, o pkgenv.Options) pkgenv.Options {
-	o.Dir = sandbox.PackagesDir(env.Getenv)
+	o.Dir = packagesDir(env.Getenv)
 	o.Logger = env.Logger
 	return o
 }

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 )
 
 // executeRequest is the content of execute_request.
@@ -47,7 +49,7 @@ func (s *server) handleExecute(r *request) error {
 		if refused != nil {
 			// Echo no more than the limit: a refused 10 MiB cell must not
 			// cost 10 MiB on every subscriber.
-			code = truncateUTF8(code, limit) + fmt.Sprintf("\n… [cell of %d bytes refused; first %d shown]", len(c.Code), limit)
+			code = textcut.Prefix(code, limit) + fmt.Sprintf("\n… [cell of %d bytes refused; first %d shown]", len(c.Code), limit)
 		}
 		s.pub.publish("execute_input", parent, executeInputContent{Code: code, ExecutionCount: count})
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"errors"
 	"html"
 	"math"
 	"math/big"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
@@ -143,14 +146,8 @@ func clip(s string, limit int) (string, bool) {
 	if len(s) <= limit {
 		return s, false
 	}
-	cut := limit
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + " …", true
+	return textcut.Prefix(s, limit) + " …", true
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 func newDisplayOutput(d sandbox.Display) DisplayOutput {
 	o := DisplayOutput{}
@@ -190,16 +187,20 @@ var (
 // and traceback: the sandbox writes positions as "line N, column M" and
 // its refusals as "X is not allowed: why; what to do".
 func newCellError(res *sandbox.Result) *CellError {
-	e := &CellError{Name: res.ErrorName, Message: res.ErrorMessage, Traceback: res.Traceback}
+	var ce *sandbox.CellError
+	if !errors.As(res.Err(), &ce) {
+		return nil
+	}
+	e := &CellError{Name: ce.Class, Message: ce.Message, Traceback: ce.Traceback}
 	if e.Name == "" {
 		e.Name = "Error"
 	}
-	where := res.ErrorMessage
+	where := e.Message
 	if m := positionRE.FindStringSubmatch(where); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Column, _ = strconv.Atoi(m[2])
 	} else {
-		for _, l := range res.Traceback {
+		for _, l := range e.Traceback {
 			if m := positionRE.FindStringSubmatch(l); m != nil {
 				e.Line, _ = strconv.Atoi(m[1])
 				e.Column, _ = strconv.Atoi(m[2])

@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 )
 
@@ -90,7 +91,7 @@ func TestGoRunPublished(t *testing.T) {
 func collectPublished(t *testing.T, dir string, match *regexp.Regexp) (progs []*gorunProgram, skipped map[string]string) {
 	t.Helper()
 	allowed := map[string]bool{}
-	for _, p := range symbols.Packages() {
+	for _, p := range allowlist.Packages() {
 		allowed[p] = true
 	}
 	skipped = map[string]string{}

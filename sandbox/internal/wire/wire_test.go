@@ -3,7 +3,6 @@ package wire_test
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"strings"
 	"testing"
 	"unsafe"
@@ -105,20 +104,5 @@ func TestRecycleReusesStreamFrames(t *testing.T) {
 		if m.Text != "" {
 			t.Errorf("frame %d: Text still set after Recycle", i)
 		}
-	}
-}
-
-func TestCellError(t *testing.T) {
-	r := wire.Fail(wire.ClassTimeout, "the cell exceeded the 1s time limit")
-	err := r.Err()
-	if !errors.Is(err, &wire.CellError{Class: wire.ClassTimeout}) || errors.Is(err, &wire.CellError{Class: wire.ClassPanic}) {
-		t.Fatalf("errors.Is on %v", err)
-	}
-	var ce *wire.CellError
-	if !errors.As(err, &ce) || ce.Traceback[0] != "Timeout: the cell exceeded the 1s time limit" {
-		t.Fatalf("errors.As: %#v", ce)
-	}
-	if (&wire.Result{Success: true}).Err() != nil {
-		t.Fatal("a successful cell has an error")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // A cell is compiled whole before any of it runs, as a Go program that
@@ -28,7 +29,7 @@ const (
 
 // compiledChunk is one chunk of a cell, compiled.
 type compiledChunk struct {
-	ch   cellprep.Chunk
+	ch   wire.Chunk
 	kind chunkKind
 	prog *interp.Program
 	call *interp.Program // runShow: the call of the catcher
@@ -39,7 +40,7 @@ type compiledChunk struct {
 
 // compileCell compiles every chunk of a cell. On failure it rolls back
 // what the cell declared and returns the error and the failing chunk.
-func (s *session) compileCell(ctx context.Context, chunks []cellprep.Chunk) ([]compiledChunk, int, error) {
+func (s *session) compileCell(ctx context.Context, chunks []wire.Chunk) ([]compiledChunk, int, error) {
 	out := make([]compiledChunk, 0, len(chunks))
 	for i, ch := range chunks {
 		if strings.Contains(ch.Code, "func") {
@@ -68,7 +69,7 @@ func (s *session) compileCell(ctx context.Context, chunks []cellprep.Chunk) ([]c
 // header shares the first line with the cell's padding, so positions are
 // unchanged. When that does not compile (a call of a function without
 // results), the expression is a plain statement.
-func (s *session) compileChunk(ctx context.Context, ch cellprep.Chunk) (compiledChunk, error) {
+func (s *session) compileChunk(ctx context.Context, ch wire.Chunk) (compiledChunk, error) {
 	cc := compiledChunk{ch: ch, before: s.in.Checkpoint()}
 	var err error
 	switch {
