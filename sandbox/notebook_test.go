@@ -7,7 +7,7 @@ import (
 
 // TestRedefinitionInLaterCells checks what a notebook user expects when a
 // later cell declares a function, method or type again (issue 27; yaegi
-// patches 24 and 25): the new function is the one earlier code calls, as
+// patches 52 and 25): the new function is the one earlier code calls, as
 // in ipykernel; a type is a new type, values of the old one keep working,
 // and code compiled for the old one refuses the new one with a message
 // saying what to run again.
@@ -49,7 +49,7 @@ func TestRedefinitionInLaterCells(t *testing.T) {
 
 // TestCompileErrorRunsNothing checks that a cell is compiled whole before
 // any of it runs, as a Go program that does not compile runs nothing
-// (issue 27; yaegi patch 26): nothing is printed and nothing it declares
+// (issue 27; yaegi patch 54): nothing is printed and nothing it declares
 // is left. A cell that fails while running keeps what ran before the
 // failure and declares nothing after it.
 func TestCompileErrorRunsNothing(t *testing.T) {

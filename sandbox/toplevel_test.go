@@ -46,7 +46,7 @@ func runCellsCases(t *testing.T, cases []cellsCase) {
 
 // TestTopLevelDefinitions runs at a cell's top level the statements
 // notebook users write there, which failed in the interpreter's REPL mode
-// while they worked inside a function (issue 27; yaegi patch 23). Every
+// while they worked inside a function (issue 27; yaegi patch 51). Every
 // expected output is what go run prints for the same statements in func
 // main.
 func TestTopLevelDefinitions(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // A cell is compiled whole before any of it runs, as a Go program that
 // does not compile runs nothing (issue 27): its chunks are compiled in
 // order (each sees what the ones before it declare), and when one fails,
-// what the others declared is rolled back (yaegi patch 26), so the cell
+// what the others declared is rolled back (yaegi patch 54), so the cell
 // leaves no trace. When a chunk fails or ends the cell while running, the
 // declarations of the chunks after it, which never ran, are rolled back
 // too: their functions would have no code.

@@ -83,7 +83,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				}
 				typ := atyp
 				if typ == nil && isTopLevelStmt(n) {
-					// sbir patch 23: a statement at the top level of an
+					// sbir patch 51: a statement at the top level of an
 					// evaluation runs in order, after what it uses, so
 					// when nodeType cannot tell the type of what it
 					// defines, cfg, which types every expression, does.
@@ -214,7 +214,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					elementType := sym.typ
 					rcvrtype = ptrOf(elementType, withNode(rtn), withScope(sc))
 					rcvrtype.incomplete = elementType.incomplete
-					interp.declareMethod(elementType, n) // sbir patch 24
+					interp.declareMethod(elementType, n) // sbir patch 52
 				}
 				interp.declareMethod(rcvrtype, n)
 				rtn.typ = rcvrtype
@@ -238,7 +238,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				}
 				// Add a function symbol in the package name space except for init
 				if old, ok := sc.sym[ident]; ok && old.kind == funcSym && old.node != nil && old.node != n && old.node.kind == funcDecl {
-					interp.redefs = append(interp.redefs, old.node, n) // sbir patch 24
+					interp.redefs = append(interp.redefs, old.node, n) // sbir patch 52
 				}
 				sc.sym[ident] = &symbol{kind: funcSym, typ: n.typ, node: n, index: -1}
 			}
@@ -418,7 +418,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 // analysis: the new declaration then makes a new type, as if the name had
 // never been declared, instead of being taken for the old one (whose
 // complete symbol nodeType returns for the name). Values, functions and
-// methods of the old type keep it (sbir patch 25).
+// methods of the old type keep it (sbir patch 53).
 func (interp *Interpreter) forgetRedefinedTypes(root *node, importPath string) {
 	sc := interp.scopes[importPath]
 	if sc == nil {
@@ -445,7 +445,7 @@ func (interp *Interpreter) forgetRedefinedTypes(root *node, importPath string) {
 // isTopLevelStmt reports whether n is a statement at the top level of an
 // incremental evaluation (the body of the REPL's implicit main), as
 // opposed to a package-level declaration, whose order does not matter
-// (sbir patch 23).
+// (sbir patch 51).
 func isTopLevelStmt(n *node) bool {
 	return n.anc != nil && n.anc.kind == blockStmt && n.anc.anc == nil
 }
@@ -481,7 +481,7 @@ func baseType(t *itype) *itype {
 // gtaRetry (re)applies gta until all global constants and types are defined.
 func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) error {
 	for _, n := range nodes {
-		interp.forgetRedefinedTypes(n, importPath) // sbir patch 25
+		interp.forgetRedefinedTypes(n, importPath) // sbir patch 53
 	}
 	revisit := []*node{}
 	for {

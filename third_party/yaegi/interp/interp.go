@@ -55,7 +55,7 @@ type node struct {
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
 	// redefined is the declaration of a function or method that a later
-	// evaluation declared again, once that evaluation runs (sbir patch 24).
+	// evaluation declared again, once that evaluation runs (sbir patch 52).
 	redefined *node
 }
 
@@ -226,7 +226,7 @@ type Interpreter struct {
 	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
 	generic  map[string]*node
 	// redefs are the functions and methods the compilation under way
-	// declares again, old then new (sbir patch 24).
+	// declares again, old then new (sbir patch 52).
 	redefs []*node
 
 	hooks *hooks // symbol hooks

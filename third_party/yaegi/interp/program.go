@@ -18,7 +18,7 @@ type Program struct {
 	pkgName string
 	root    *node
 	init    []*node
-	redefs  []*node // sbir patch 24: pairs of redefined and new declarations
+	redefs  []*node // sbir patch 52: pairs of redefined and new declarations
 }
 
 // PackageName returns name used in a package clause.
@@ -99,7 +99,7 @@ func (interp *Interpreter) CompilePackage(importPath, src string) (*Program, err
 }
 
 func (interp *Interpreter) compileAST(n ast.Node, importPath string) (*Program, error) {
-	interp.redefs = nil // sbir patch 24: of this compilation only
+	interp.redefs = nil // sbir patch 52: of this compilation only
 	// Convert AST.
 	pkgName, root, err := interp.ast(n)
 	if err != nil || root == nil {
@@ -194,7 +194,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	if err = genRun(p.root); err != nil {
 		return res, err
 	}
-	// sbir patch 24: calls compiled against a function or method that
+	// sbir patch 52: calls compiled against a function or method that
 	// this program declares again call the new declaration from now on.
 	for i := 0; i+1 < len(p.redefs); i += 2 {
 		p.redefs[i].redefined = p.redefs[i+1]

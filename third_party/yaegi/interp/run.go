@@ -1081,7 +1081,7 @@ func recoveredValue(rec any) any {
 
 // Recovered returns what the script panicked with, as recover in the
 // script would return it: a host that runs deferred calls of its own
-// after a panic hands it to them (sbir patch 26).
+// after a panic hands it to them (sbir patch 54).
 func (p Panic) Recovered() any { return recoveredValue(p.Value) }
 
 func _panic(n *node) {
@@ -1159,7 +1159,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			def, start := def, start
 			if def.redefined != nil {
-				// sbir patch 24: the latest declaration of the function
+				// sbir patch 52: the latest declaration of the function
 				// or method, whenever the value was made.
 				def = currentDecl(def)
 				start = def.child[3].start
@@ -1508,7 +1508,7 @@ func call(n *node) {
 		}
 		f.mutex.Unlock()
 		if ok && def.redefined != nil {
-			// sbir patch 24: a call of a function or method calls its
+			// sbir patch 52: a call of a function or method calls its
 			// latest declaration. (Outside the lock: it panics on
 			// another signature.)
 			def = currentDecl(def)
@@ -2254,7 +2254,7 @@ func getMethod(n *node) {
 	n.exec = func(f *frame) bltn {
 		m := n.val.(*node)
 		if m.redefined != nil {
-			m = currentDecl(m) // sbir patch 24
+			m = currentDecl(m) // sbir patch 52
 		}
 		nod := *m
 		nod.val = &nod

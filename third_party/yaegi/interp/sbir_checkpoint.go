@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 )
 
-// sbir patch 26: a host that compiles several sources before running any
+// sbir patch 54: a host that compiles several sources before running any
 // of them (a notebook cell cut into parts, which must run nothing when one
 // part does not compile) undoes what the compiled parts declared.
 

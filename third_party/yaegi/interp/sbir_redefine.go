@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// sbir patch 24: a function or method that a later evaluation declares
+// sbir patch 52: a function or method that a later evaluation declares
 // again is replaced for the code compiled before too, as a notebook user
 // who fixes a function and runs its cell again expects.
 
 // declareMethod adds method n to type t, or replaces the method of the
 // same name that an earlier evaluation declared. The method list is copied
-// before a replacement: a checkpoint (sbir patch 26) may hold the old one.
+// before a replacement: a checkpoint (sbir patch 54) may hold the old one.
 func (interp *Interpreter) declareMethod(t *itype, n *node) {
 	for i, m := range t.method {
 		if m == n {

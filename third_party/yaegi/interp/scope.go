@@ -212,7 +212,7 @@ func (s *scope) getType(ident string) *itype {
 		if sym.kind == typeSym {
 			t = sym.typ
 		} else if u := s.universe(); sym.kind != pkgSym && u != s {
-			// sbir patch 23: the interpreter asks for predeclared types by
+			// sbir patch 51: the interpreter asks for predeclared types by
 			// name (getType("int")); a variable named int, string or
 			// byte in the script must not make them vanish.
 			if sym, ok := u.sym[ident]; ok && sym.kind == typeSym {
@@ -224,7 +224,7 @@ func (s *scope) getType(ident string) *itype {
 }
 
 // universe returns the outermost scope, which holds the predeclared
-// identifiers (sbir patch 23).
+// identifiers (sbir patch 51).
 func (s *scope) universe() *scope {
 	for s.anc != nil {
 		s = s.anc

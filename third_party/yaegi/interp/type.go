@@ -530,7 +530,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			case constant.Int:
 				t = untypedInt(n)
 				if strings.HasPrefix(n.ident, "'") {
-					// sbir patch 23: a rune literal typed again (the case
+					// sbir patch 51: a rune literal typed again (the case
 					// above made its value a constant the first time).
 					t = untypedRune(n)
 				}
@@ -578,13 +578,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 		// Get type of first operand.
 		if t, err = nodeType2(interp, sc, n.child[0], seen); err != nil || t == nil {
-			return nil, err // sbir patch 23: an operand of unknown type
+			return nil, err // sbir patch 51: an operand of unknown type
 		}
 		// For operators other than shift, get the type from the 2nd operand if the first is untyped.
 		if t.untyped && !isShiftNode(n) {
 			var t1 *itype
 			if t1, err = nodeType2(interp, sc, n.child[1], seen); err != nil || t1 == nil {
-				return nil, err // sbir patch 23
+				return nil, err // sbir patch 51
 			}
 			if !(t1.untyped && isInt(t1.TypeOf()) && isFloat(t.TypeOf())) {
 				t = t1
@@ -842,13 +842,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			break
 		}
 		for lt.cat == linkedT && lt.val != nil {
-			lt = lt.val // sbir patch 23: as cfg does
+			lt = lt.val // sbir patch 51: as cfg does
 		}
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
 		case stringT:
-			// sbir patch 23: the element types cfg gives indexing, so that
+			// sbir patch 51: the element types cfg gives indexing, so that
 			// package-level var x = s[i] and top-level x := f()[i] work.
 			t = sc.getType("byte")
 		case valueT:
@@ -1611,7 +1611,7 @@ func (t *itype) equals(o *itype) bool {
 
 // redefinedApart reports whether t and o, of the same name, are two
 // declarations of a type that a later evaluation declared again (sbir
-// patch 25): their Go types differ. Two complete types of one name and
+// patch 53): their Go types differ. Two complete types of one name and
 // one layout are the same to the interpreter, as before.
 func redefinedApart(t, o *itype) bool {
 	if t == o || t.incomplete || o.incomplete || t.cat != o.cat {

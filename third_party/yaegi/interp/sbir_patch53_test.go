@@ -2,7 +2,7 @@ package interp_test
 
 import "testing"
 
-// TestSbirRedefinedTypes checks sbir patch 25: a type declared again in a
+// TestSbirRedefinedTypes checks sbir patch 53: a type declared again in a
 // later evaluation is a new type (it was taken for the old one, so a
 // literal of the new one failed with "too many values"); values, functions
 // and methods of the old type keep it; code compiled for the old type

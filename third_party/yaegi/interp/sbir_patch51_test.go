@@ -10,7 +10,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 )
 
-// TestSbirTopLevelDefinitions checks sbir patch 23: definitions at the top
+// TestSbirTopLevelDefinitions checks sbir patch 51: definitions at the top
 // level of an evaluation (the REPL's statements) and package-level var
 // declarations take the type cfg gives their value, whatever expression
 // it is; rune literals stay runes; and a script's variable named like a
@@ -51,7 +51,7 @@ func TestSbirTopLevelDefinitions(t *testing.T) {
 	}
 }
 
-// TestSbirTopLevelUndefined checks that patch 23 leaves undefined names
+// TestSbirTopLevelUndefined checks that patch 51 leaves undefined names
 // reported as such at the top level.
 func TestSbirTopLevelUndefined(t *testing.T) {
 	for src, want := range map[string]string{

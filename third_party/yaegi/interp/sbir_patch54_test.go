@@ -12,7 +12,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 )
 
-// TestSbirCheckpointRollback checks sbir patch 26: sources compiled one
+// TestSbirCheckpointRollback checks sbir patch 54: sources compiled one
 // after the other and not run leave nothing behind after a rollback (the
 // variables, functions, types and methods they declared, the functions
 // they declared again), and what was declared before is intact.

@@ -47,7 +47,7 @@ func runRedefCases(t *testing.T, cases []redefCase) {
 	}
 }
 
-// TestSbirRedefinedFunctions checks sbir patch 24: a function or method
+// TestSbirRedefinedFunctions checks sbir patch 52: a function or method
 // declared again in a later evaluation is the one that code compiled
 // before calls, by its name or through a value or an interface taken
 // before, as in a notebook (ipykernel) where a fixed function is run
