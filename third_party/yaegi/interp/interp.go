@@ -54,9 +54,10 @@ type node struct {
 	ident      string         // set if node is a var or func
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
-	// redefined is the declaration of a function or method that a later
-	// evaluation declared again, once that evaluation runs (sbir patch 52).
-	redefined *node
+	// latest holds the latest declaration of a function or method that a
+	// later evaluation declared again, once that evaluation runs (sbir
+	// patch 52); every declaration of the name shares it.
+	latest *declBox
 }
 
 func (n *node) shouldBreak() bool {

@@ -197,7 +197,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	// sbir patch 52: calls compiled against a function or method that
 	// this program declares again call the new declaration from now on.
 	for i := 0; i+1 < len(p.redefs); i += 2 {
-		p.redefs[i].redefined = p.redefs[i+1]
+		redeclare(p.redefs[i], p.redefs[i+1])
 	}
 
 	// Init interpreter execution memory frame.

@@ -1158,7 +1158,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			def, start := def, start
-			if def.redefined != nil {
+			if def.latest != nil {
 				// sbir patch 52: the latest declaration of the function
 				// or method, whenever the value was made.
 				def = currentDecl(def)
@@ -1507,7 +1507,7 @@ func call(n *node) {
 			bf = def.rval
 		}
 		f.mutex.Unlock()
-		if ok && def.redefined != nil {
+		if ok && def.latest != nil {
 			// sbir patch 52: a call of a function or method calls its
 			// latest declaration. (Outside the lock: it panics on
 			// another signature.)
@@ -2253,7 +2253,7 @@ func getMethod(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		m := n.val.(*node)
-		if m.redefined != nil {
+		if m.latest != nil {
 			m = currentDecl(m) // sbir patch 52
 		}
 		nod := *m

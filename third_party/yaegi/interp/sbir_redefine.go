@@ -39,18 +39,29 @@ func containsNode(list []*node, n *node) bool {
 	return false
 }
 
-// currentDecl returns the declaration that replaces def, def itself when
-// none does. A call compiled against def cannot call a declaration of
-// another type: it panics, saying what to run again.
-func currentDecl(def *node) *node {
-	cur := def
-	for cur.redefined != nil {
-		cur = cur.redefined
+// declBox holds the latest declaration of a function or method declared
+// several times. Every declaration points to the one box, not to its
+// successor: a chain would keep every body ever declared alive as long
+// as the first is (a caller compiled against it), cell after cell.
+type declBox struct{ cur *node }
+
+// redeclare makes new the latest declaration of old's function.
+func redeclare(old, new *node) {
+	if old.latest == nil {
+		old.latest = &declBox{}
 	}
-	if cur == def {
+	old.latest.cur = new
+	new.latest = old.latest
+}
+
+// currentDecl returns the latest declaration of def's function, def
+// itself when none replaced it. A call compiled against def cannot call
+// a declaration of another type: it panics, saying what to run again.
+func currentDecl(def *node) *node {
+	cur := def.latest.cur
+	if cur == def || cur == nil {
 		return def
 	}
-	def.redefined = cur // later calls go straight there
 	if !sameSignature(def, cur) {
 		panic(fmt.Errorf("%s was declared again with another signature (%s, was %s): run again the code that uses it", declName(cur), signature(cur), signature(def)))
 	}
