@@ -6,8 +6,10 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/assist"
 )
 
 // A cell is compiled whole before any of it runs, as a Go program that
@@ -122,8 +124,22 @@ func (s *session) runChunk(ctx context.Context, cc compiledChunk) (map[string]an
 		if cc.ch.Quiet || vals == nil {
 			return nil, nil
 		}
-		return s.bundle(ctx, *vals)
+		return s.showBundle(ctx, cc.ch, *vals)
 	}
 	_, err := s.in.ExecuteWithContext(ctx, cc.prog)
 	return nil, err
+}
+
+// showBundle is the display bundle of a cell's last expression: CSV or
+// JSON text made by a call such as ToCSV shows as that text, not as a
+// quoted Go string.
+func (s *session) showBundle(ctx context.Context, ch wire.Chunk, vals []any) (map[string]any, error) {
+	b, err := s.bundle(ctx, vals)
+	if text, ok := vals[0].(string); ok && err == nil && b != nil && len(vals) == 1 && assist.IsTextCall(ch.Code) {
+		if len(text) > maxRenderBytes {
+			text = textcut.Prefix(text, maxRenderBytes) + " …"
+		}
+		b["text/plain"] = strings.TrimSuffix(text, "\n")
+	}
+	return b, err
 }

@@ -28,3 +28,7 @@ func Apply(wire.Config, error) []wire.Layer {
 
 // Probe attempts nothing: the layers it would test do not exist.
 func Probe(wire.ProbeTarget) []wire.ProbeResult { return nil }
+
+// AddressSpaceSlack is 0: there is no address-space limit here (only the
+// heap watchdog).
+const AddressSpaceSlack = 0
