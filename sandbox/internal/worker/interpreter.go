@@ -470,7 +470,7 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 			res.ErrorName = wire.ClassCompileError
 			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with named types"
 		default:
-			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
+			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(p.Message())
 		}
 		frames := s.out.takeFrames()
 		if perr, ok := p.Value.(error); ok {

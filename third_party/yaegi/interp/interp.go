@@ -291,7 +291,7 @@ type Panic struct {
 // TODO: Capture interpreter stack frames also and remove
 // fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic")) in runCfg.
 
-func (e Panic) Error() string { return fmt.Sprint(e.Value) }
+func (e Panic) Error() string { return e.Message() } // sbir patch 56
 
 // Walk traverses AST n in depth first order, call cbin function
 // at node entry and cbout function at node exit.

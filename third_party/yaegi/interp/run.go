@@ -227,6 +227,18 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	}
 }
 
+// callDeferred calls a deferred function, and returns what it panicked
+// with when ok is false (sbir patch 57).
+func callDeferred(val []reflect.Value) (p interface{}, ok bool) {
+	defer func() {
+		if !ok {
+			p = recover()
+		}
+	}()
+	val[0].Call(val[1:])
+	return nil, true
+}
+
 // runFrame is runCfg's body; panicking reports a panic that runCfg must
 // raise again with pending.
 func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{}, panicking bool) {
@@ -247,7 +259,20 @@ func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{},
 			return
 		}
 		for _, val := range deferred {
-			val[0].Call(val[1:])
+			// sbir patch 57: a deferred call that panics replaces the
+			// frame's panic, and the deferred calls after it still run
+			// (one of them may recover it), as in gc.
+			p, ok := callDeferred(val)
+			if ok {
+				continue
+			}
+			if _, exit := p.(Exiter); exit {
+				pending, panicking = p, true
+				return
+			}
+			f.mutex.Lock()
+			f.recovered = p
+			f.mutex.Unlock()
 		}
 		f.mutex.Lock()
 		// sbir patch 8d: the root frame outlives this run (a REPL evaluates
@@ -376,7 +401,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
+					panic(assertionErrorf("interface conversion: nil is not %v", typID)) // sbir patch 55
 				}
 				return next
 			}
@@ -397,7 +422,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if len(m0) < len(m1) {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
+					panic(assertionErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID)) // sbir patch 55
 				}
 				return next
 			}
@@ -488,7 +513,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = v.IsValid()
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -496,7 +521,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(leftType, rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method))
+					panic(assertionErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method)) // sbir patch 55
 				}
 				return next
 			}
@@ -526,9 +551,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
 					if ctyp == nil {
-						panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+						panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 					}
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", ctyp.String(), rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is %s, not %s", assertTypeString(valueNodeType(val), ctyp), assertTypeString(typ, rtype))) // sbir patch 55
 				}
 				return next
 			}
@@ -553,7 +578,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -566,7 +591,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(v.Type(), rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method))
+					panic(assertionErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method)) // sbir patch 55
 				}
 				return next
 			}
@@ -586,7 +611,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok || !v.value.IsValid() {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -594,7 +619,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = canAssertTypes(v.value.Type(), rtype)
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -1037,6 +1062,13 @@ func _recover(n *node) {
 			return tnext
 		}
 
+		if p, ok := scriptPanicOf(anc.recovered); ok {
+			// sbir patch 56: the script's own value, with its type, as
+			// an interface holds it.
+			anc.recovered = nil
+			dest(f).Set(reflect.ValueOf(p.value))
+			return tnext
+		}
 		rec := recoveredValue(anc.recovered)
 		anc.recovered = nil
 		// A compiled panic's value reaches the script as a result does
@@ -1067,6 +1099,14 @@ func recoveredValue(rec any) any {
 	if !ok {
 		return rec
 	}
+	if p, ok := scriptPanicOf(v); ok {
+		// sbir patch 56: for a host, the value as an error or Stringer
+		// when it is one.
+		if p.shown.IsValid() {
+			return p.shown.Interface()
+		}
+		v = p.value.value
+	}
 	if v.IsValid() {
 		v = valueInterfaceValue(v)
 	}
@@ -1085,7 +1125,7 @@ func recoveredValue(rec any) any {
 func (p Panic) Recovered() any { return recoveredValue(p.Value) }
 
 func _panic(n *node) {
-	value := genValue(n.child[1])
+	value := genPanicValue(n.child[1]) // sbir patch 56
 
 	n.exec = func(f *frame) bltn {
 		panic(value(f))

@@ -38,7 +38,7 @@ func TestSbirTopLevelDefinitions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			i := newPatch23Interp(t, &out)
+			i := newPatch51Interp(t, &out)
 			for _, src := range tc.srcs {
 				if _, err := i.Eval(src); err != nil {
 					t.Fatalf("Eval(%q): %v", src, err)
@@ -62,7 +62,7 @@ func TestSbirTopLevelUndefined(t *testing.T) {
 		"var v = missing[0]":          "undefined: missing",
 		"k := strings.Split(1, 2)[0]": "cannot convert 1 to string",
 	} {
-		i := newPatch23Interp(t, new(bytes.Buffer))
+		i := newPatch51Interp(t, new(bytes.Buffer))
 		_, err := i.Eval(src)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Eval(%q): %v, want an error containing %q", src, err, want)
@@ -70,7 +70,7 @@ func TestSbirTopLevelUndefined(t *testing.T) {
 	}
 }
 
-func newPatch23Interp(t *testing.T, out *bytes.Buffer) *interp.Interpreter {
+func newPatch51Interp(t *testing.T, out *bytes.Buffer) *interp.Interpreter {
 	t.Helper()
 	i := interp.New(interp.Options{Stdout: out})
 	if err := i.Use(stdlib.Symbols); err != nil {
