@@ -264,11 +264,16 @@ func (w *worker) startCell(id uint64, chunks []wire.Chunk, rows *wire.RowWindow)
 		// The supervisor keeps its own copy of the streams.
 		res.Stdout, res.Stderr = "", ""
 		// Before any other evaluation: the cell's top-level closure must
-		// not run again (forgetMain).
-		if interrupted || w.sess.abandoned.Load() {
+		// not run again (forgetMain). A worker the cell already condemned
+		// (its goroutines inside compiled code did not stop) stays
+		// condemned: a health check passes beside such a goroutine, and
+		// letting it decide kept the worker, and the goroutine running.
+		switch {
+		case res.ReplaceWorker:
+		case interrupted || w.sess.abandoned.Load():
 			res.ReplaceWorker = !w.sess.healthy() // the supervisor replaces this worker
-		} else if w.sess.forgetMain() != nil {
-			res.ReplaceWorker = true
+		default:
+			res.ReplaceWorker = w.sess.forgetMain() != nil
 		}
 		_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: id, Result: res})
 	}()
@@ -290,9 +295,9 @@ func (w *worker) watchHeap() {
 		}
 		objects, stacks := sample[0].Value.Uint64(), sample[1].Value.Uint64()
 		if used := objects + stacks; used > limit {
-			text := fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))
+			text := "its heap reached " + bytesize.ApproxIEC(int64(used))
 			if stacks > used/4 {
-				text += fmt.Sprintf(", %s of it goroutine stacks", bytesize.Exact(int64(stacks)))
+				text += ", " + bytesize.ApproxIEC(int64(stacks)) + " of it goroutine stacks"
 			}
 			done := make(chan struct{})
 			go func() {
