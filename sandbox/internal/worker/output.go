@@ -14,6 +14,7 @@ import (
 
 	"github.com/sbirtools/sbir-kernel/internal/textcut"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/valuefmt"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise"
 
 	"github.com/sbirtools/sbir-kernel/display"
@@ -408,7 +409,7 @@ func boundResult(res *wire.Result) {
 	plain, _ := res.Value["text/plain"].(json.RawMessage)
 	var text string
 	_ = json.Unmarshal(plain, &text)
-	text = cutText(text, maxRenderBytes)
+	text = cutText(text, valuefmt.MaxBytes)
 	for k, n := range sizes {
 		if k != "text/plain" {
 			text += fmt.Sprintf("\n[the value's %s (%s) is over the %s a value may send and is not shown]", k, bytesize.Approx(int64(n)), bytesize.Exact(maxValueBytes))
