@@ -87,10 +87,13 @@ type checker struct {
 	topList    []ast.Stmt              // the top-level statements, in order
 	topDefers  map[*ast.DeferStmt]bool // outside any function, at any depth
 
-	err       *CheckError
-	edits     []edit
-	sites     []site
-	imports   []string
+	err     *CheckError
+	edits   []edit
+	sites   []site
+	imports []string
+	// renames are the cell offsets of the identifiers main renamed to
+	// mainName: the one edit a compiled cell's text keeps.
+	renames   []int
 	types     map[string]ast.Expr
 	callsMain bool
 	// localInts are names declared as integers anywhere in the cell so
@@ -260,6 +263,7 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 		if c.renameMain && n.Name == "main" {
 			if s := c.off(n.Pos()); s >= 0 {
 				c.edits = append(c.edits, edit{s, s + len("main"), mainName})
+				c.renames = append(c.renames, s)
 			}
 		}
 	}

@@ -41,6 +41,8 @@ type State struct {
 	// third decides which packages outside the allow-list cells may
 	// import; nil allows none.
 	third ImportChecker
+	// store keeps the declarations later compiled cells carry in.
+	store declStore
 }
 
 // An ImportChecker decides which packages outside the allow-list (those
@@ -55,7 +57,7 @@ type ImportChecker interface {
 
 // NewState returns the state of a session that has run no cell.
 func NewState() *State {
-	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}}
+	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}, store: newDeclStore()}
 }
 
 // SetImports sets what decides the third-party imports of later cells
@@ -78,6 +80,13 @@ type Prepared struct {
 	declared []string // top-level names the cell declares
 	intNames []string // of which integers
 	imports  []string // renamed imports it adds
+
+	// What Compile and Commit need of the cell's syntax.
+	code      string
+	lt        *lineTable
+	parsed    []parsedSeg
+	hasMain   bool // the cell declares func main
+	callsMain bool // and calls it itself
 }
 
 // Commit records what a cell that ran added to the session.
@@ -92,6 +101,7 @@ func (st *State) Commit(p *Prepared) {
 	for _, imp := range p.imports {
 		st.imports[imp] = true
 	}
+	st.store.record(p, interpretedVar)
 }
 
 // mainName is what a cell's func main is renamed to: the interpreter's
@@ -105,9 +115,11 @@ type parsedSeg struct {
 	tf     *token.File
 	prefix int // bytes of wrapper before the segment in the parsed source
 	edits  []edit
-	expr   bool
-	quiet  bool
-	direct bool
+	// renames are the offsets of main renamed to mainName (see Compile).
+	renames []int
+	expr    bool
+	quiet   bool
+	direct  bool
 }
 
 // Prepare checks code, rewrites what yaegi cannot run, and splits it into
@@ -172,6 +184,7 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 			return nil, c.err
 		}
 		ps.edits = c.edits
+		ps.renames = c.renames
 		p.imports = append(p.imports, c.imports...)
 		callsMain = callsMain || c.callsMain
 		if i == len(parsed)-1 && !ps.decl {
@@ -179,6 +192,7 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 		}
 	}
 	p.Chunks = assemble(code, lt, parsed)
+	p.code, p.lt, p.parsed, p.hasMain, p.callsMain = code, lt, parsed, hasMain, callsMain
 	if hasMain && !callsMain {
 		p.Chunks = append(p.Chunks, wire.Chunk{Code: mainName + "()", Main: true})
 	}
