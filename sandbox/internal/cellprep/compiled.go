@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/gotrace"
 )
 
 // CompileDirective is the line comment, on a line of its own, that asks
@@ -24,13 +25,12 @@ const (
 	RuntimeName = "_sbirrt"
 )
 
-// File names of a compiled cell's positions (its //line directives): the
-// cell itself, a declaration carried in from an earlier cell (the
-// prefix, then the declared name), and code the rendering added.
+// File names of a compiled cell's positions (package gotrace reads them
+// back from stack traces).
 const (
-	CellFile      = "cell"
-	EarlierPrefix = "earlier-"
-	GeneratedFile = "generated"
+	CellFile      = gotrace.File
+	EarlierPrefix = gotrace.EarlierPrefix
+	GeneratedFile = gotrace.Generated
 )
 
 // WantsCompile reports whether code asks to run compiled: CompileDirective

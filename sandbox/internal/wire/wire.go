@@ -56,7 +56,10 @@ type Message struct {
 	ID uint64 `json:"id,omitempty"`
 
 	Config *Config `json:"config,omitempty"`
-	Chunks []Chunk `json:"chunks,omitempty"`
+	// Program configures a compiled cell's runtime (the second config
+	// frame a launcher's process reads; see LaunchArg).
+	Program *ProgramConfig `json:"program,omitempty"`
+	Chunks  []Chunk        `json:"chunks,omitempty"`
 
 	Name     string `json:"name,omitempty"` // stream name; fatal error name
 	Text     string `json:"text,omitempty"` // stream text; input; fatal message
@@ -303,6 +306,26 @@ const (
 	// ProbeArg is argv[1] of the process the supervisor starts once to
 	// learn whether the host allows namespaces; it exits at once.
 	ProbeArg = "__sbir_isolation_probe"
+	// LaunchArg is argv[1] of a launcher: the binary re-executed to run a
+	// compiled cell. It reads a Config (OpConfig) from RequestFD, applies
+	// the worker's isolation layers, sends OpReady with them on ReplyFD
+	// and executes the program in ExecFD, which reads a ProgramConfig
+	// (OpConfig, Program set) from RequestFD in turn. The program's
+	// standard output is the cell's stdout, ProgramStderrFD its stderr,
+	// standard error the Go runtime's own reports (panics), ReplyFD its
+	// displays and its end (OpResult), DataFD the data.
+	LaunchArg = "__sbir_launch"
+	// ProgramArg0 is argv[0] of a compiled cell's program: its runtime
+	// acts only in a process started so.
+	ProgramArg0 = "sbir-cell"
+	// RequestFD and ReplyFD are the ends of the supervisor's two pipes in
+	// a worker, a launcher and a compiled cell's program.
+	RequestFD = 3
+	ReplyFD   = 4
+	// ProgramStderrFD is a compiled cell's os.Stderr.
+	ProgramStderrFD = 6
+	// ExecFD is the launcher's descriptor of the program to execute.
+	ExecFD = 7
 	// DataFD is the worker's descriptor of the data file, opened read-only
 	// by the supervisor, so that the worker never needs a path to it.
 	DataFD = 5

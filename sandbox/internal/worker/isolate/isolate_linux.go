@@ -51,7 +51,7 @@ func Apply(cfg wire.Config, reexecErr error) []wire.Layer {
 	var layers []wire.Layer
 	layers = append(layers, applyRlimits(cfg))
 	layers = append(layers, applyLandlock(cfg.PackagesDir, reexecErr))
-	layers = append(layers, applySeccomp(cfg.PackagesDir == "")...)
+	layers = append(layers, applySeccomp(cfg.PackagesDir == "", -1)...)
 	return layers
 }
 
@@ -187,8 +187,10 @@ func applyLandlock(pkgDir string, reexecErr error) wire.Layer {
 }
 
 // applySeccomp loads the deny-list; with noFiles, fileOpens are denied
-// too.
-func applySeccomp(noFiles bool) []wire.Layer {
+// too. With execFD >= 0, execveat stays allowed for that descriptor and
+// an empty path (a launcher's one exec of its compiled cell; see
+// ApplyForExec).
+func applySeccomp(noFiles bool, execFD int) []wire.Layer {
 	sc := wire.Layer{Name: "seccomp"}
 	nnp := wire.Layer{Name: "no_new_privs"}
 	if !seccomp.Supported() {
@@ -204,6 +206,19 @@ func applySeccomp(noFiles bool) []wire.Layer {
 	if noFiles {
 		denied = append(slices.Clip(denied), fileOpens...)
 	}
+	conditional := []seccomp.NameWithConditions{{
+		// clone without CLONE_THREAD is a fork.
+		Name: "clone",
+		Conditions: []seccomp.Condition{{
+			Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD,
+		}},
+	}}
+	if execFD >= 0 {
+		denied = slices.DeleteFunc(slices.Clone(denied), func(n string) bool { return n == "execveat" })
+		conditional = append(conditional,
+			seccomp.NameWithConditions{Name: "execveat", Conditions: []seccomp.Condition{{Argument: 0, Operation: seccomp.NotEqual, Value: uint64(execFD)}}},
+			seccomp.NameWithConditions{Name: "execveat", Conditions: []seccomp.Condition{{Argument: 4, Operation: seccomp.BitsNotSet, Value: unix.AT_EMPTY_PATH}}})
+	}
 	// The library ends each syscall group with the default action, so
 	// only a filter's first group takes effect: one filter per action.
 	// The kernel applies the most restrictive verdict of all filters.
@@ -213,15 +228,9 @@ func applySeccomp(noFiles bool) []wire.Layer {
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
 			Syscalls: []seccomp.SyscallGroup{{
-				Action: seccomp.ActionErrno,
-				Names:  supportedSyscalls(denied),
-				// clone without CLONE_THREAD is a fork.
-				NamesWithCondtions: []seccomp.NameWithConditions{{
-					Name: "clone",
-					Conditions: []seccomp.Condition{{
-						Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD,
-					}},
-				}},
+				Action:             seccomp.ActionErrno,
+				Names:              supportedSyscalls(denied),
+				NamesWithCondtions: conditional,
 			}},
 		},
 	}
@@ -253,6 +262,9 @@ func applySeccomp(noFiles bool) []wire.Layer {
 		opens = "opening files, "
 	}
 	sc.Detail = fmt.Sprintf("deny-list of %d system calls (%sexec, fork, sockets, ptrace, mount, namespaces, bpf, io_uring, keys, ...) fails with EPERM", len(denied)+1, opens)
+	if execFD >= 0 {
+		sc.Detail += "; the one exec allowed is of the compiled cell's program, which forbids it to itself before the cell's code runs"
+	}
 	nnp.Active, nnp.Detail = true, "set-uid binaries and file capabilities cannot raise privileges"
 	return []wire.Layer{sc, nnp}
 }
