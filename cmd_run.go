@@ -89,6 +89,8 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	limits.RegisterFlags(fs)
 	pkgs := pkgenv.Options{KernelVersion: version}
 	pkgs.RegisterFlags(fs)
+	compile := sandbox.DefaultCompileSettings()
+	compile.RegisterFlags(fs)
 
 	// Under --json, flag errors become JSON on stdout: the flag package's
 	// own messages and the usage text are held back.
@@ -138,6 +140,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return fail(errUsage, err)
 	}
 	isolation := probeIsolation()
+	compiler := startCompiler(ctx, env, compile)
 	data, err := locateData(ctx, env)
 	if err != nil {
 		return fail(errSetup, exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)})
@@ -145,14 +148,18 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	// The answer is printed first; then the run waits for a new Arrow file
 	// to be durable, so that the next run finds it cached.
 	defer data.WaitDurable(ctx)
-	sess, err := sandbox.NewSession(ctx, sandbox.Options{
+	opts := sandbox.Options{
 		Limits:           limits,
 		DataPath:         data.ArrowPath,
 		RequireIsolation: *requireIso,
 		Isolation:        isolation(),
 		Logger:           env.Logger,
 		Packages:         packageOptions(env, pkgs),
-	})
+	}
+	if sandbox.MayCompile(src) {
+		opts.Compiler, opts.CompileOff = compiler()
+	}
+	sess, err := sandbox.NewSession(ctx, opts)
 	if err != nil {
 		return fail(errSetup, exitError{code: 1, err: err})
 	}

@@ -213,11 +213,13 @@ func panicClass(v any) string {
 }
 
 // display sends a display call of the cell to the supervisor once the
-// output written before it has left the pipes, so that the two arrive in
-// the order the cell made them.
+// output written before it has left the pipes, and returns once the
+// supervisor has read it, so that output and displays arrive in the order
+// the cell made them (the supervisor reads the pipes in one loop).
 func (c *runtimeState) display(m display.Message) {
-	awaitDrained(1)
-	awaitDrained(wire.ProgramStderrFD)
+	awaitDrained(1, drainWait)
+	awaitDrained(wire.ProgramStderrFD, drainWait)
+	defer awaitDrained(wire.ReplyFD, readWait)
 	if m.Clear {
 		_ = c.out.Send(&wire.Message{Op: wire.OpClear, Wait: m.Wait})
 		return
@@ -229,13 +231,17 @@ func (c *runtimeState) display(m display.Message) {
 }
 
 // drainWait bounds how long a display waits for earlier output to be read
-// (a cell's other goroutine may write without pause).
-const drainWait = 200 * time.Millisecond
+// (a cell's other goroutine may write without pause); readWait how long
+// it waits for the supervisor to read the display itself.
+const (
+	drainWait = time.Second
+	readWait  = 2 * time.Second
+)
 
 // awaitDrained waits until the supervisor has read what the pipe on fd
-// holds (FIONREAD works on a pipe's write end too), or drainWait passed.
-func awaitDrained(fd int) {
-	deadline := time.Now().Add(drainWait)
+// holds (FIONREAD works on a pipe's write end too), or wait passed.
+func awaitDrained(fd int, wait time.Duration) {
+	deadline := time.Now().Add(wait)
 	for pause := 20 * time.Microsecond; ; pause = min(2*pause, time.Millisecond) {
 		n, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
 		if err != nil || n == 0 || time.Now().After(deadline) {

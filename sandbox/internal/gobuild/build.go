@@ -28,10 +28,12 @@ type Options struct {
 	// Source holds go.mod, go.sum and the module's packages compiled cells
 	// link, as the kernel's binary carries them.
 	Source fs.FS
-	// Dir is the builder's cache: the source written out, the binaries,
-	// and (unless GoCache is set) the toolchain's build cache.
+	// Dir is the builder's cache: the source written out and the
+	// binaries.
 	Dir string
-	// GoCache is the GOCACHE builds use; "" means Dir/gocache.
+	// GoCache is the GOCACHE builds use; "" means the toolchain's own
+	// (shared with the machine's other builds: the go command keeps it
+	// safe for concurrent use), or Dir/gocache when it has none.
 	GoCache string
 	// ModCache is the GOMODCACHE builds use; "" means the toolchain's
 	// own, or Dir/modcache when it has none.
@@ -89,6 +91,9 @@ func New(opts Options) (*Builder, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.GoCache == "" {
+		opts.GoCache = opts.Toolchain.GoCache
 	}
 	if opts.GoCache == "" {
 		opts.GoCache = filepath.Join(opts.Dir, "gocache")
@@ -332,3 +337,6 @@ func (w *boundedBuffer) String() string {
 	}
 	return string(w.b)
 }
+
+// Dir is the builder's cache directory.
+func (b *Builder) Dir() string { return b.opts.Dir }

@@ -59,8 +59,8 @@ func hashSource(fsys fs.FS) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }
 
-// moduleGoVersion returns the go line of fsys's go.mod ("1.26.0").
-func moduleGoVersion(fsys fs.FS) (string, error) {
+// ModuleGoVersion returns the go line of fsys's go.mod ("1.26.0").
+func ModuleGoVersion(fsys fs.FS) (string, error) {
 	b, err := fs.ReadFile(fsys, "go.mod")
 	if err != nil {
 		return "", err

@@ -32,11 +32,13 @@ type Toolchain struct {
 	Version string
 	// GOROOT is where its standard library is.
 	GOROOT string
-	// ModCache, Proxy and SumDB are its GOMODCACHE, GOPROXY and GOSUMDB:
-	// a machine whose module cache already holds the modules compiled
-	// cells need builds without downloading them. ModCache is "" when
-	// `go env` could not name one (no HOME).
-	ModCache, Proxy, SumDB string
+	// GoCache, ModCache, Proxy and SumDB are its GOCACHE, GOMODCACHE,
+	// GOPROXY and GOSUMDB: a machine whose caches already hold what
+	// compiled cells need (the packages award_data imports, compiled; the
+	// modules they come from) builds without compiling or downloading
+	// them again. GoCache and ModCache are "" when `go env` could not name
+	// them (no HOME).
+	GoCache, ModCache, Proxy, SumDB string
 }
 
 // ErrNoToolchain is wrapped by Find's error when there is no go command.
@@ -56,7 +58,8 @@ func Find(ctx context.Context, path string, env []string, minVersion string) (*T
 	}
 	ctx, cancel := context.WithTimeout(ctx, envTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, abs, "env", "-json", "GOVERSION", "GOROOT", "GOMODCACHE", "GOPROXY", "GOSUMDB")
+	cmd := exec.CommandContext(ctx, abs, "env", "-json", "GOVERSION", "GOROOT", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOSUMDB")
+	cmd.Dir = "/" // no go.mod or go.work of the current directory applies
 	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -68,12 +71,15 @@ func Find(ctx context.Context, path string, env []string, minVersion string) (*T
 	if err := json.Unmarshal(out, &e); err != nil {
 		return nil, fmt.Errorf("%w: reading %s env: %v", ErrNoToolchain, abs, err)
 	}
-	tc := &Toolchain{Go: abs, Version: e["GOVERSION"], GOROOT: e["GOROOT"], ModCache: e["GOMODCACHE"], Proxy: e["GOPROXY"], SumDB: e["GOSUMDB"]}
+	tc := &Toolchain{Go: abs, Version: e["GOVERSION"], GOROOT: e["GOROOT"], GoCache: e["GOCACHE"], ModCache: e["GOMODCACHE"], Proxy: e["GOPROXY"], SumDB: e["GOSUMDB"]}
 	if !version.IsValid(tc.Version) {
 		return nil, fmt.Errorf("%w: %s reports the version %q, not a Go release", ErrNoToolchain, abs, tc.Version)
 	}
 	if minVersion != "" && version.Compare(tc.Version, "go"+minVersion) < 0 {
 		return nil, fmt.Errorf("%w: %s is %s; compiled cells need go%s or later (install a newer Go, or name one with --go)", ErrNoToolchain, abs, tc.Version, minVersion)
+	}
+	if tc.GoCache == "off" {
+		tc.GoCache = ""
 	}
 	if tc.Proxy == "" {
 		tc.Proxy = "https://proxy.golang.org,direct"

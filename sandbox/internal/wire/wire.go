@@ -355,3 +355,7 @@ func (c *Conn) Close() error {
 	}
 	return nil
 }
+
+// Buffered reports how many bytes Recv has read ahead of the frames it
+// returned: a reader that polls the pipe must take those frames first.
+func (c *Conn) Buffered() int { return c.r.Buffered() }
