@@ -98,7 +98,7 @@ func moduleSource() (fs.FS, error) {
 		var p struct {
 			Dir        string
 			EmbedFiles []string
-			Module              *struct{ Path string }
+			Module     *struct{ Path string }
 		}
 		if err := dec.Decode(&p); err != nil {
 			return nil, err

@@ -10,18 +10,23 @@ import (
 
 // The functions below carry the line directives a compiled cell's
 // program has, so that the runtime reports them as it reports a cell's.
+// (gofmt puts each directive on a line of its own, so the function starts
+// on the line after the one it names.)
 
-/*line cell:3:1*/func fib(n int) []byte {
+/*line cell:2:1*/
+func fib(n int) []byte {
 	if n == 0 {
 		return debug.Stack()
 	}
 	return fib(n - 1)
 }
 
-/*line earlier-twice:10:1*/func twice(f func() []byte) []byte { return f() }
+/*line earlier-twice:9:1*/
+func twice(f func() []byte) []byte { return f() }
 
 //go:noinline
-/*line cell:20:1*/func cellBody() []byte {
+/*line cell:19:1*/
+func cellBody() []byte {
 	return twice(func() []byte { return fib(1) })
 }
 
@@ -62,12 +67,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-/*line cell:30:1*/func crashInGoroutine() {
+/*line cell:29:1*/
+func crashInGoroutine() {
 	var m map[string]int
 	m["x"]++
 }
 
-/*line cell:40:1*/func deadlock() {
+/*line cell:39:1*/
+func deadlock() {
 	ch := make(chan int)
 	<-ch
 }
