@@ -29,7 +29,7 @@ var cellSource embed.FS
 // toolchainEnvVars are the variables `go env` is asked in: where the go
 // command is, and the operator's module settings (a machine whose module
 // cache holds what compiled cells need builds without downloading it).
-var toolchainEnvVars = []string{"PATH", "HOME", "GOROOT", "GOPATH", "GOMODCACHE", "GOPROXY", "GOSUMDB", "GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE", "GONOPROXY", "GOINSECURE", "XDG_CONFIG_HOME"}
+var toolchainEnvVars = []string{"PATH", "HOME", "GOROOT", "GOPATH", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOSUMDB", "GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE", "GONOPROXY", "GOINSECURE", "XDG_CONFIG_HOME"}
 
 // toolchainEnviron returns the environment the go command is found and
 // described in.

@@ -37,7 +37,7 @@ func (r *programRun) outcome(end, fatal *wire.Message, l Limits) (res *Result, b
 		return failed(wire.ClassInterrupted, "the cell was interrupted (its compiled process was stopped)"), before
 	case r.killedBy != "":
 		return &Result{}, "" // the supervisor's own reason (relayed.fail)
-	case fatal != nil && fatal.Name == wire.ClassMemoryError, ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
+	case fatal != nil && fatal.Name == wire.ClassMemoryError:
 		return failed(wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(l.HeapBytes))), before
 	case crashed:
 		return crashResult(crash, l), before
@@ -61,11 +61,8 @@ func crashResult(c gotrace.Crash, l Limits) *Result {
 	switch {
 	case !c.Fatal && strings.HasPrefix(msg, "runtime error: "):
 		class = wire.ClassRuntimeError
-	case !c.Fatal:
+	case !c.Fatal && c.Goroutine != 1:
 		msg += " (in a goroutine the cell started)"
-		if len(c.Frames) > 0 && c.Frames[len(c.Frames)-1].Func == "main" {
-			msg = c.Message
-		}
 	case strings.Contains(msg, "deadlock"):
 		class = wire.ClassDeadlock
 		msg += "\n(the cell's code and every goroutine it started are blocked on channel operations, select or locks, and no timer is pending; as gc does, the program ends here)"

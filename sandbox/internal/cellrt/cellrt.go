@@ -95,7 +95,7 @@ func start() (*runtimeState, error) {
 	os.Stderr = os.NewFile(wire.ProgramStderrFD, "/dev/stderr")
 	log.SetOutput(os.Stderr)
 	display.SetSink(c.display)
-	go c.watchHeap(cfg.HeapBytes)
+	c.watchHeap(cfg.HeapBytes)
 	return c, nil
 }
 
@@ -270,11 +270,16 @@ func encode(in map[string]any) map[string]any {
 
 // watchHeap ends the program when its heap and goroutine stacks exceed
 // the budget (the memory limit alone is soft), as the worker's watchdog
-// does; the address-space limit is the backstop.
+// does; the address-space limit is the backstop. It looks after every
+// garbage collection (which the memory limit makes frequent as the heap
+// nears it), from a finalizer rather than a goroutine of its own: a
+// goroutine that sleeps or waits in a system call would keep the runtime
+// from reporting a deadlock, as it must when every goroutine of the cell
+// is blocked.
 func (c *runtimeState) watchHeap(limit int64) {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
-	for {
-		time.Sleep(10 * time.Millisecond)
+	var arm func()
+	check := func(*gcTick) {
 		metrics.Read(sample)
 		if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
 			return
@@ -283,5 +288,13 @@ func (c *runtimeState) watchHeap(limit int64) {
 			_ = c.out.Send(&wire.Message{Op: wire.OpFatal, Name: wire.ClassMemoryError, Text: "the heap reached " + bytesize.Exact(int64(used))})
 			os.Exit(wire.ExitHeapLimit)
 		}
+		arm()
 	}
+	arm = func() { runtime.SetFinalizer(&gcTick{}, check) }
+	arm()
 }
+
+// gcTick is garbage as soon as it is made: its finalizer runs after the
+// next collection. (It holds a pointer so that the tiny allocator, whose
+// blocks may keep a finalizer from ever running, does not take it.)
+type gcTick struct{ _ *gcTick }

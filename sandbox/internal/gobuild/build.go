@@ -11,9 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -74,6 +76,8 @@ type Builder struct {
 	// slots bounds the builds running at once: each already uses every
 	// core.
 	slots chan struct{}
+
+	builds atomic.Int64 // builds run (not cached)
 
 	srcOnce sync.Once
 	srcDir  string
@@ -152,6 +156,7 @@ func (b *Builder) Build(ctx context.Context, src string) (*Binary, error) {
 		return &Binary{Path: bin, Cached: true}, nil
 	}
 	t0 := time.Now()
+	b.builds.Add(1)
 	if err := b.build(ctx, dir, key, src, bin); err != nil {
 		return nil, err
 	}
@@ -304,8 +309,7 @@ func (b *Builder) failure(ctx context.Context, err error, out, dir string) error
 			return &LimitError{Msg: "the build exceeded its CPU-time limit and was stopped"}
 		}
 	}
-	msg := strings.TrimSpace(strings.ReplaceAll(out, dir+"/", ""))
-	msg = strings.ReplaceAll(msg, b.opts.Dir+"/", "")
+	msg := toolchainOutput(out, dir, b.opts.Dir)
 	if msg == "" {
 		msg = err.Error()
 	}
@@ -338,5 +342,27 @@ func (w *boundedBuffer) String() string {
 	return string(w.b)
 }
 
+// Builds reports how many builds ran (cache hits are not builds).
+func (b *Builder) Builds() int64 { return b.builds.Load() }
+
 // Dir is the builder's cache directory.
 func (b *Builder) Dir() string { return b.opts.Dir }
+
+// cellPathRE matches the path of a build's main package.
+var cellPathRE = regexp.MustCompile(cellsDir + `/[^/\s]+/main\.go`)
+
+// toolchainOutput is the go command's output without the cache's paths:
+// the lines naming the package built, the directories, the program's
+// file (shown as "the cell's program").
+func toolchainOutput(out, srcDir, cacheDir string) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "# ") {
+			continue
+		}
+		l = strings.ReplaceAll(l, srcDir+"/", "")
+		l = strings.ReplaceAll(l, cacheDir+"/", "")
+		lines = append(lines, cellPathRE.ReplaceAllString(l, "the cell's program"))
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}

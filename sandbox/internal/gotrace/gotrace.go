@@ -30,6 +30,9 @@ type Frame struct {
 	// File is File or EarlierPrefix+name.
 	File string
 	Line int
+	// Created marks the statement that started the goroutine (the last
+	// frame of a goroutine other than main's).
+	Created bool
 }
 
 // String is the frame as a traceback line of the kernel:
@@ -38,6 +41,9 @@ func (f Frame) String() string {
 	where := fmt.Sprintf("line %d", f.Line)
 	if f.File != File {
 		where += " of an earlier cell"
+	}
+	if f.Created {
+		return fmt.Sprintf("  started at %s, in %s", where, funcName(f.Func))
 	}
 	return fmt.Sprintf("  at %s, in %s", where, funcName(f.Func))
 }
@@ -87,7 +93,7 @@ func Frames(trace string) []Frame {
 		if !ok || !(file == File || strings.HasPrefix(file, EarlierPrefix)) {
 			continue
 		}
-		out = append(out, Frame{Func: shortFunc(lines[i-1]), File: file, Line: line})
+		out = append(out, Frame{Func: shortFunc(lines[i-1]), File: file, Line: line, Created: strings.HasPrefix(lines[i-1], "created by ")})
 	}
 	return out
 }
@@ -138,6 +144,9 @@ type Crash struct {
 	Message string
 	// Frames are the cell's frames in the failing goroutine.
 	Frames []Frame
+	// Goroutine is the failing goroutine's number (1 is main's), 0 when
+	// the report names none.
+	Goroutine int
 	// Before is what the process wrote to its standard error before the
 	// report (the builtin print and println write there).
 	Before string
@@ -177,6 +186,9 @@ func ParseCrash(text string) (c Crash, ok bool) {
 		c.Message = strings.TrimSpace(msg)
 	}
 	c.Frames = Frames(rest[end:])
+	if i := strings.Index(rest[end:], "goroutine "); i >= 0 {
+		fmt.Sscanf(rest[end+i:], "goroutine %d", &c.Goroutine)
+	}
 	return c, true
 }
 

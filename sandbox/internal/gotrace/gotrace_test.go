@@ -89,14 +89,15 @@ func TestParseCrashFromTheRuntime(t *testing.T) {
 		crash  Crash
 		frames []string
 	}{
-		{"panic", Crash{Message: "assignment to entry in nil map", Before: "printed first\n"}, []string{"  at line 32, in crashInGoroutine"}},
-		{"deadlock", Crash{Fatal: true, Message: "all goroutines are asleep - deadlock!"}, []string{"  at line 42, in deadlock"}},
+		{"panic", Crash{Message: "assignment to entry in nil map", Before: "printed first\n", Goroutine: -1}, []string{"  at line 32, in crashInGoroutine"}},
+		{"deadlock", Crash{Fatal: true, Message: "all goroutines are asleep - deadlock!", Goroutine: 1}, []string{"  at line 42, in deadlock"}},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), crashEnv+"="+tc.mode, "GOTRACEBACK=single")
 		out, _ := cmd.CombinedOutput()
 		c, ok := ParseCrash(string(out))
-		if !ok || c.Fatal != tc.crash.Fatal || c.Message != tc.crash.Message || c.Before != tc.crash.Before {
+		mainGoroutine := c.Goroutine == 1
+		if !ok || c.Fatal != tc.crash.Fatal || c.Message != tc.crash.Message || c.Before != tc.crash.Before || mainGoroutine != (tc.crash.Goroutine == 1) {
 			t.Errorf("%s: ParseCrash = %+v, %v; want %+v\n%s", tc.mode, c, ok, tc.crash, out)
 			continue
 		}
