@@ -89,7 +89,7 @@ func TestBuildCompileErrorsAtCellPositions(t *testing.T) {
 	}
 	msg := ce.Error()
 	for _, want := range []string{
-		"in f, declared in an earlier cell (its line 4, column 23): undefined: undefinedName",
+		"in f, declared in an earlier cell (at 4:23 there): undefined: undefinedName",
 		"line 2, column 3: declared and not used: x",
 		"line 3, column 1: undefined: main",
 	} {

@@ -29,7 +29,7 @@ func (m Message) String() string {
 	case m.File == gotrace.File:
 		return fmt.Sprintf("line %d, column %d: %s", m.Line, m.Column, m.Text)
 	case strings.HasPrefix(m.File, gotrace.EarlierPrefix):
-		return fmt.Sprintf("in %s, declared in an earlier cell (its line %d, column %d): %s", strings.TrimPrefix(m.File, gotrace.EarlierPrefix), m.Line, m.Column, m.Text)
+		return fmt.Sprintf("in %s, declared in an earlier cell (at %d:%d there): %s", strings.TrimPrefix(m.File, gotrace.EarlierPrefix), m.Line, m.Column, m.Text)
 	}
 	return "in code the kernel added to the cell (please report this): " + m.Text
 }
