@@ -59,11 +59,13 @@ func TestRunCommand(t *testing.T) {
 		{name: "stdin", args: []string{"-"}, stdin: `fmt.Print("in")`, status: 0, stdout: "in"},
 		{name: "cell error", args: []string{"-c", `panic("no")`}, status: 1, stderr: "Panic: no"},
 		{name: "refused", args: []string{"-c", `import "net"`}, status: 1, stderr: `NotAllowed: line 1, column 8: import "net" is not allowed`},
-		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"schema": "sbir-kernel.run/1", "stdout": "a\n", "success": true, "value": "7", "data.synthetic": true}},
+		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"schema": "sbir-kernel.run/2", "stdout": "a\n", "success": true, "value": "7", "data.synthetic": true}},
 		{name: "json error", args: []string{"--json", "-c", "x := 1\nundefinedName"}, status: 1, jsonWant: map[string]any{"success": false, "error.name": "CompileError", "error.line": 2.0, "error.column": 1.0, "error.message": "undefined: undefinedName"}},
 		{name: "json suggestion", args: []string{"--json", "-c", `award_data.Where("Agncy", "==", "x")`}, status: 1, jsonWant: map[string]any{"error.name": "award_data.Error", "error.suggestion": `did you mean "Agency"?`}},
-		{name: "json frame", args: []string{"--json", "--max-rows", "2", "-c", `award_data.Head(5).Select("Company", "Award Year")`}, status: 0, jsonWant: map[string]any{"frame.columns.1": "Award Year", "frame.rows": 5.0, "frame.truncated": true, "frame.index.1": 1.0, "frame.records.2": nil}},
-		{name: "json usage error", args: []string{"--json", "--bogus"}, status: 2, jsonWant: map[string]any{"schema": "sbir-kernel.run/1", "success": false, "error.name": "UsageError", "error.message": "flag provided but not defined: -bogus"}},
+		{name: "json frame", args: []string{"--json", "--max-rows", "2", "-c", `award_data.Head(5).Select("Company", "Award Year")`}, status: 0, jsonWant: map[string]any{"frame.columns.1": "Award Year", "frame.types.1": "integer", "frame.rows": 5.0, "frame.truncated": true, "frame.next_offset": 2.0, "frame.index.1": 1.0, "frame.records.2": nil}},
+		{name: "json page", args: []string{"--json", "--max-rows", "2", "--offset", "3", "-c", `award_data.Head(5).Select("Company", "Award Year")`}, status: 0, jsonWant: map[string]any{"frame.offset": 3.0, "frame.index.0": 3.0, "frame.index.1": 4.0, "frame.truncated": nil}},
+		{name: "json max rows cap", args: []string{"--json", "--max-rows", "1001", "-c", "1"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError", "error.message": "--max-rows 1001: give 1 to 1000, and page through a larger frame with --offset"}},
+		{name: "json usage error", args: []string{"--json", "--bogus"}, status: 2, jsonWant: map[string]any{"schema": "sbir-kernel.run/2", "success": false, "error.name": "UsageError", "error.message": "flag provided but not defined: -bogus"}},
 		{name: "json no code", args: []string{"--json"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError", "error.message": "no code: use -c CODE, a FILE, or - for standard input"}},
 		{name: "json twice", args: []string{"--json", "-c", "1", "-c", "2"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError"}},
 		{name: "json setup error", args: []string{"--json", "--max-code-bytes", "0", "-c", "1"}, status: 1, jsonWant: map[string]any{"error.name": "SetupError"}},
@@ -239,7 +241,7 @@ var updateRunGolden = flag.Bool("update-run-json", false, "rewrite testdata/run_
 
 // TestRunJSONGolden pins the --json contract (docs/agents.md): each case's
 // whole output is compared with testdata/run_json/NAME.json. Run with
-// -update-run-json after an intended change, and bump mcpserver.RunSchema
+// -update-run-json after an intended change, and bump cellresult.Schema
 // when a field changes meaning or goes away.
 func TestRunJSONGolden(t *testing.T) {
 	for _, tc := range []struct {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,13 +13,18 @@ import (
 )
 
 // multiline is a notebook string field: JSON holds it as a string or as a
-// list of lines.
+// list of lines. A JSON output (a MIME type ending in +json) is an object:
+// it is kept as its JSON text.
 type multiline string
 
 func (m *multiline) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
 		*m = multiline(s)
+		return nil
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		*m = multiline(t)
 		return nil
 	}
 	var parts []string
@@ -163,6 +169,21 @@ type runResult struct {
 
 // TestE2ENotebooks executes the notebooks in testdata/notebooks with
 // nbconvert and nbclient, the engine papermill uses.
+// frameResult checks cell-8's award_data.Head(3): an execute_result with
+// the text and HTML tables, and the rows as data.
+func frameResult(c nbCell) bool {
+	o, ok := c.output("execute_result")
+	var table struct {
+		Schema struct {
+			Fields []struct{ Name, Type string }
+		}
+		Data []map[string]any
+	}
+	err := json.Unmarshal([]byte(o.Data["application/vnd.dataresource+json"]), &table)
+	return ok && strings.Contains(string(o.Data["text/html"]), "<table") && strings.Contains(string(o.Data["text/plain"]), "Company") &&
+		err == nil && len(table.Data) == 3 && len(table.Schema.Fields) == 43 && table.Schema.Fields[1].Name == "Company"
+}
+
 func TestE2ENotebooks(t *testing.T) {
 	jupyter := requireNotebookClients(t)
 	j := newJupyterEnv(t)
@@ -190,10 +211,7 @@ func TestE2ENotebooks(t *testing.T) {
 				return ok && strings.Contains(string(o.Data["text/html"]), "<b>SBIR</b>") && o.Data["text/plain"] != ""
 			}, "display_data with text/html and text/plain"},
 			{"cell-7", func(c nbCell) bool { return plain(c) == "true" }, `execute_result "true" (the data is loaded)`},
-			{"cell-8", func(c nbCell) bool {
-				o, ok := c.output("execute_result")
-				return ok && strings.Contains(string(o.Data["text/html"]), "<table") && strings.Contains(string(o.Data["text/plain"]), "Company")
-			}, "a frame as execute_result with an HTML table and a text table"},
+			{"cell-8", frameResult, "a frame as execute_result with an HTML table, a text table and its rows as data (application/vnd.dataresource+json: the index and 42 columns)"},
 		}
 		for _, ck := range checks {
 			c := nb.cell(t, ck.id)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sbirtools/sbir-kernel/cellresult"
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
@@ -101,9 +102,9 @@ func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any,
 	return res
 }
 
-func runGo(t testing.TB, cs *mcp.ClientSession, args map[string]any) (*CellResult, *mcp.CallToolResult) {
+func runGo(t testing.TB, cs *mcp.ClientSession, args map[string]any) (*cellresult.Result, *mcp.CallToolResult) {
 	t.Helper()
-	var out CellResult
+	var out cellresult.Result
 	res := call(t, cs, "run_go", args, &out)
 	return &out, res
 }
@@ -165,14 +166,14 @@ func TestErrorFields(t *testing.T) {
 	_, cs := connect(t, nil)
 	tests := []struct {
 		code       string
-		want       CellError
+		want       cellresult.Error
 		suggestion string
 	}{
-		{"fmt.Println(1)\nfmt.Println(undefinedVar)", CellError{Name: "CompileError", Line: 2, Column: 13, Message: "undefined: undefinedVar"}, ""},
-		{`import "os/exec"`, CellError{Name: "NotAllowed", Line: 1, Column: 8}, "cells may import only"},
-		{`award_data.Where("Agncy", "==", "DOD")`, CellError{Name: "award_data.Error"}, `did you mean "Agency"?`},
-		{"x := 1\n/*line a.go:9:1*/x++", CellError{Name: "NotAllowed", Line: 2, Column: 1}, "remove the comment"},
-		{"var a []int\n_ = a[3]", CellError{Name: "RuntimeError", Line: 2, Message: "runtime error: index out of range [3] with length 0"}, ""},
+		{"fmt.Println(1)\nfmt.Println(undefinedVar)", cellresult.Error{Name: "CompileError", Line: 2, Column: 13, Message: "undefined: undefinedVar"}, ""},
+		{`import "os/exec"`, cellresult.Error{Name: "NotAllowed", Line: 1, Column: 8}, "cells may import only"},
+		{`award_data.Where("Agncy", "==", "DOD")`, cellresult.Error{Name: "award_data.Error"}, `did you mean "Agency"?`},
+		{"x := 1\n/*line a.go:9:1*/x++", cellresult.Error{Name: "NotAllowed", Line: 2, Column: 1}, "remove the comment"},
+		{"var a []int\n_ = a[3]", cellresult.Error{Name: "RuntimeError", Line: 2, Message: "runtime error: index out of range [3] with length 0"}, ""},
 	}
 	for _, tc := range tests {
 		out, _ := runGo(t, cs, map[string]any{"code": tc.code})
@@ -187,28 +188,60 @@ func TestErrorFields(t *testing.T) {
 	}
 }
 
+// TestFrameRecords: a frame value comes back as max_rows exact records
+// with its columns' types; a later call pages through it with offset.
 func TestFrameRecords(t *testing.T) {
 	_, cs := connect(t, nil)
-	out, _ := runGo(t, cs, map[string]any{"code": `award_data.Head(30).Select("Company", "Award Amount", "Award Year")`, "max_rows": 4})
+	runGo(t, cs, map[string]any{"code": `f := award_data.Head(30).Select("Company", "Award Amount", "Award Year")`})
+	out, _ := runGo(t, cs, map[string]any{"code": "f", "max_rows": 4})
 	f := out.Frame
 	if f == nil {
 		t.Fatalf("no frame: %+v", out)
 	}
-	if strings.Join(f.Columns, ",") != "Company,Award Amount,Award Year" || f.Rows != 30 || f.TotalColumns != 3 || !f.Truncated {
+	if strings.Join(f.Columns, ",") != "Company,Award Amount,Award Year" || strings.Join(f.Types, ",") != "string,number,integer" || f.Rows != 30 || !f.Truncated || f.NextOffset != 4 {
 		t.Fatalf("frame %+v", f)
 	}
-	if len(f.Records) != 4 || fmt.Sprint(f.Index) != "[0 1 2 3]" || fmt.Sprint(f.Numeric) != "[false true true]" {
-		t.Fatalf("records %v index %v numeric %v", f.Records, f.Index, f.Numeric)
+	if len(f.Records) != 4 || fmt.Sprint(f.Index) != "[0 1 2 3]" {
+		t.Fatalf("records %v index %v", f.Records, f.Index)
 	}
 	// The records agree with the data, read back in the same session.
-	check, _ := runGo(t, cs, map[string]any{"code": `r := award_data.Head(1).Row(0); fmt.Print(r.String("Company"), "|", r.Int("Award Year"))`})
+	check, _ := runGo(t, cs, map[string]any{"code": `r := f.Row(0); fmt.Print(r.String("Company"), "|", r.Int("Award Year"), "|", r.Float("Award Amount"))`})
 	first := f.Records[0]
-	if want := fmt.Sprintf("%v|%v", first["Company"], first["Award Year"]); check.Stdout != want {
+	if want := fmt.Sprintf("%v|%v|%v", first["Company"], first["Award Year"], first["Award Amount"]); check.Stdout != want {
 		t.Errorf("first record %v, data says %q", first, check.Stdout)
 	}
 	if _, ok := first["Award Amount"].(float64); !ok {
 		t.Errorf("Award Amount is %T, want a JSON number", first["Award Amount"])
 	}
+	// Paging: every row once, in order, the last page not truncated.
+	var labels []int64
+	for offset := 0; ; {
+		page, _ := runGo(t, cs, map[string]any{"code": "f", "max_rows": 7, "offset": offset})
+		labels = append(labels, page.Frame.Index...)
+		if page.Frame.Offset != offset || len(page.Frame.Records) != len(page.Frame.Index) {
+			t.Fatalf("page at %d: %+v", offset, page.Frame)
+		}
+		if !page.Frame.Truncated {
+			break
+		}
+		offset = page.Frame.NextOffset
+	}
+	if fmt.Sprint(labels) != fmt.Sprint(seq(30)) {
+		t.Errorf("paged labels %v", labels)
+	}
+	for _, bad := range []map[string]any{{"code": "f", "max_rows": cellresult.MaxRows + 1}, {"code": "f", "offset": -1}} {
+		if _, res := runGo(t, cs, bad); !res.IsError || !strings.Contains(errorText(res), "give") {
+			t.Errorf("%v: %s", bad, errorText(res))
+		}
+	}
+}
+
+func seq(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = int64(i)
+	}
+	return out
 }
 
 func TestTwoSessionsInParallel(t *testing.T) {
@@ -478,7 +511,23 @@ func TestDescribeAndReference(t *testing.T) {
 // is generated from: run go generate ./mcpserver.
 func TestAPIDocsCurrent(t *testing.T) {
 	out := t.TempDir() + "/apidocs.json"
-	cmd := exec.Command("go", "run", "./internal/apidocgen", "-o", out, "../award_data", "../display")
+	// The arguments of doc.go's go:generate line, with another output.
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, line, ok := strings.Cut(string(src), "//go:generate go run ./internal/apidocgen ")
+	if !ok {
+		t.Fatal("doc.go has no go:generate line for apidocgen")
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	args := strings.Fields(line)
+	for i, a := range args {
+		if a == "-o" && i+1 < len(args) {
+			args[i+1] = out
+		}
+	}
+	cmd := exec.Command("go", append([]string{"run", "./internal/apidocgen"}, args...)...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("apidocgen: %v\n%s", err, b)
 	}

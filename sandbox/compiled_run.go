@@ -165,6 +165,16 @@ func (s *Session) launchConfig() *wire.Config {
 	return cfg
 }
 
+// programConfig is what the program's runtime is told before the cell's
+// code runs.
+func (s *Session) programConfig(h *Handlers) *wire.ProgramConfig {
+	cfg := &wire.ProgramConfig{HeapBytes: s.opts.Limits.HeapBytes, Zone: s.opts.Compiler.zone}
+	if h != nil && h.Rows != (RowWindow{}) {
+		cfg.Rows = &wire.RowWindow{Offset: h.Rows.Offset, Limit: h.Rows.Limit}
+	}
+	return cfg
+}
+
 // kill ends the program (its process group; with a pid namespace it is
 // the namespace's init, whose death ends everything in it).
 func (r *programRun) kill(reason string) {
@@ -200,7 +210,7 @@ func (s *Session) runProgram(ctx context.Context, bin string, h *Handlers) *Resu
 				rel.fail = failed(wire.ClassSandboxError, msg)
 				continue
 			}
-			_ = r.config.Send(&wire.Message{Op: wire.OpConfig, Program: &wire.ProgramConfig{HeapBytes: s.opts.Limits.HeapBytes, Zone: s.opts.Compiler.zone}})
+			_ = r.config.Send(&wire.Message{Op: wire.OpConfig, Program: s.programConfig(h)})
 			_ = r.config.Close()
 		case ev.msg.Op == wire.OpResult:
 			end = ev.msg

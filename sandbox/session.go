@@ -139,6 +139,9 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	if h == nil {
 		h = &Handlers{}
 	}
+	if w := h.Rows; w.Offset < 0 || w.Limit < 0 || w.Limit > MaxRowWindow {
+		return nil, fmt.Errorf("sandbox: Handlers.Rows %+v: give an Offset of 0 or more and a Limit from 0 to %d", w, MaxRowWindow)
+	}
 	l := s.opts.Limits
 	if len(code) > l.MaxCodeBytes {
 		return failed(wire.ClassCodeTooLarge, fmt.Sprintf("the cell is %d bytes; the limit is %s — move data into award_data queries or split the cell", len(code), bytesize.Exact(int64(l.MaxCodeBytes)))), nil
@@ -271,7 +274,11 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 		r.Stdout, r.Stderr = stdout.String(), stderr.String()
 		return r
 	}
-	id, err := p.request(&wire.Message{Op: wire.OpRun, Chunks: prep.Chunks})
+	run := &wire.Message{Op: wire.OpRun, Chunks: prep.Chunks}
+	if h.Rows != (RowWindow{}) {
+		run.Rows = &wire.RowWindow{Offset: h.Rows.Offset, Limit: h.Rows.Limit}
+	}
+	id, err := p.request(run)
 	if err != nil {
 		name, msg := p.death(l)
 		return finish(failed(name, msg)), true

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -379,6 +380,44 @@ func checkMatches(t *testing.T, code string, matches, want, absent []string) {
 	for _, a := range absent {
 		if slices.Contains(matches, a) {
 			t.Errorf("Complete(%q) offers %q", code, a)
+		}
+	}
+}
+
+// TestRowWindow: Handlers.Rows chooses the rows a frame's table
+// representation carries, for the cell's value and its displays, for that
+// cell only; out-of-range windows are refused before anything runs.
+func TestRowWindow(t *testing.T) {
+	s := newTestSession(t, nil)
+	const mime = "application/vnd.dataresource+json"
+	firstIndex := func(b map[string]any) (string, int) {
+		r, _ := b[mime].(map[string]any)
+		data, _ := r["data"].([]any)
+		if len(data) == 0 {
+			return "", 0
+		}
+		n, _ := data[0].(map[string]any)["index"].(json.Number)
+		return string(n), len(data)
+	}
+	var shown map[string]any
+	h := &Handlers{Rows: RowWindow{Offset: 100, Limit: 7}, Display: func(d Display) { shown = d.Data }}
+	r, err := s.Run(context.Background(), `display.Show(award_data.Select("Company"))
+award_data.Select("Company")`, h)
+	if err != nil || !r.Success {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if i, n := firstIndex(r.Value); i != "100" || n != 7 {
+		t.Errorf("value: first row %q, %d rows; want 100, 7", i, n)
+	}
+	if i, n := firstIndex(shown); i != "100" || n != 7 {
+		t.Errorf("display: first row %q, %d rows; want 100, 7", i, n)
+	}
+	if i, n := firstIndex(run(t, s, `award_data.Select("Company")`).Value); i != "0" || n != 20 {
+		t.Errorf("the next cell: first row %q, %d rows; want the default 0, 20", i, n)
+	}
+	for _, w := range []RowWindow{{Offset: -1}, {Limit: -1}, {Limit: MaxRowWindow + 1}} {
+		if _, err := s.Run(context.Background(), "1", &Handlers{Rows: w}); err == nil {
+			t.Errorf("Rows %+v accepted", w)
 		}
 	}
 }

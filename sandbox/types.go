@@ -184,7 +184,22 @@ type Handlers struct {
 	// Input answers a cell reading standard input. When nil, reading
 	// input is a cell error.
 	Input func(prompt string, password bool) (string, error)
+	// Rows chooses the rows of a frame that the cell's value and displays
+	// carry as exact records (the table representation,
+	// application/vnd.dataresource+json): the zero value, the frame's
+	// display settings (its first 20 rows).
+	Rows RowWindow
 }
+
+// RowWindow is Limit rows of a frame from position Offset (0-based).
+// Limit 0 means the frame's display settings; at most MaxRowWindow rows
+// are carried, and fewer when they pass 2 MiB.
+type RowWindow struct {
+	Offset, Limit int
+}
+
+// MaxRowWindow is the largest RowWindow.Limit.
+const MaxRowWindow = 10000
 
 // The error classes of a failed cell (Result.ErrorName). The worker and
 // the supervisor spell them through package wire, which these name.

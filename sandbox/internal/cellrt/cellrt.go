@@ -91,6 +91,11 @@ func start() (*runtimeState, error) {
 	if err := openData(); err != nil {
 		return nil, err
 	}
+	if w := cfg.Rows; w != nil {
+		if err := award_data.SetRecordWindow(w.Offset, w.Limit); err != nil {
+			return nil, err
+		}
+	}
 	c := &runtimeState{out: wire.NewConn(strings.NewReader(""), os.NewFile(wire.ReplyFD, "sbir-replies"))}
 	os.Stderr = os.NewFile(wire.ProgramStderrFD, "/dev/stderr")
 	log.SetOutput(os.Stderr)

@@ -105,4 +105,7 @@ type ProgramConfig struct {
 	// Zone is the host's time zone (TZif data of /etc/localtime), which
 	// the program, under Landlock from its start, cannot read; nil is UTC.
 	Zone []byte `json:"zone,omitempty"`
+	// Rows is the part of a frame the cell's results carry as records
+	// (award_data.SetRecordWindow), as on an interpreted run.
+	Rows *RowWindow `json:"rows,omitempty"`
 }

@@ -9,6 +9,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -60,6 +61,9 @@ type Message struct {
 	// frame a launcher's process reads; see LaunchArg).
 	Program *ProgramConfig `json:"program,omitempty"`
 	Chunks  []Chunk        `json:"chunks,omitempty"`
+	// Rows, on a run, is the part of a frame the cell's results carry as
+	// records (award_data.SetRecordWindow); nil: the display settings'.
+	Rows *RowWindow `json:"rows,omitempty"`
 
 	Name     string `json:"name,omitempty"` // stream name; fatal error name
 	Text     string `json:"text,omitempty"` // stream text; input; fatal message
@@ -89,6 +93,12 @@ type Message struct {
 
 	// frame is the buffer a stream message's Text views (Conn.Recycle).
 	frame []byte
+}
+
+// RowWindow is Limit rows of a frame from position Offset.
+type RowWindow struct {
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
 }
 
 // Config is the first message a new worker receives (OpConfig).
@@ -272,8 +282,16 @@ func readFrame(r io.Reader, streamBuf func(n int) []byte) (*Message, error) {
 		return &Message{Op: OpStream, Name: name, Text: text, frame: b}, nil
 	}
 	m := new(Message)
-	if err := json.Unmarshal(b, m); err != nil {
+	// Numbers in MIME bundles (display.JSON, a frame's table
+	// representation) keep their text: decoded as float64, an int64 past
+	// 2^53 would reach clients changed.
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(m); err != nil {
 		return nil, fmt.Errorf("sandbox: decoding frame: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("sandbox: decoding frame: data after the message")
 	}
 	if m.Op == "" {
 		return nil, fmt.Errorf("sandbox: frame without an op")

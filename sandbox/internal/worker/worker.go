@@ -203,7 +203,7 @@ func (w *worker) serve() int {
 				continue
 			}
 			w.assist.NoteCell(m.Chunks)
-			w.startCell(m.ID, m.Chunks)
+			w.startCell(m.ID, m.Chunks, m.Rows)
 		case wire.OpInterrupt:
 			w.mu.Lock()
 			if w.cancel != nil {
@@ -235,7 +235,7 @@ func (w *worker) serve() int {
 
 // startCell runs a cell on its own goroutine so that serve keeps reading
 // interrupts and input replies.
-func (w *worker) startCell(id uint64, chunks []wire.Chunk) {
+func (w *worker) startCell(id uint64, chunks []wire.Chunk, rows *wire.RowWindow) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.mu.Lock()
 	w.cancel = cancel
@@ -246,6 +246,12 @@ func (w *worker) startCell(id uint64, chunks []wire.Chunk) {
 		defer cancel()
 		res := &wire.Result{}
 		w.out.begin()
+		// The frames this cell shows carry the rows its caller asked for
+		// (the supervisor checked the bounds).
+		if rows != nil {
+			_ = award_data.SetRecordWindow(rows.Offset, rows.Limit)
+			defer award_data.SetRecordWindow(0, 0)
+		}
 		w.sess.run(ctx, chunks, res)
 		// A deadlocked cell was interrupted from within.
 		interrupted := ctx.Err() != nil || res.ErrorName == wire.ClassDeadlock

@@ -69,7 +69,7 @@ var projectPackages = []struct {
 	path, short string
 	exclude     []string
 }{
-	{"github.com/sbirtools/sbir-kernel/award_data", "award_data", []string{"^Use$"}},
+	{"github.com/sbirtools/sbir-kernel/award_data", "award_data", []string{"^Use$", "^SetRecordWindow$"}},
 	{"github.com/sbirtools/sbir-kernel/display", "display", []string{"^SetSink$"}},
 }
 

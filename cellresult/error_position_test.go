@@ -1,4 +1,4 @@
-package mcpserver
+package cellresult
 
 import (
 	"testing"
@@ -21,7 +21,7 @@ func TestCellErrorPositions(t *testing.T) {
 		{"compiled frame", "boom", []string{"Panic: boom", "  at line 2 of an earlier cell, in g", "  at line 5, in the cell"}, 5, 0},
 		{"earlier cell's declaration", "in f, declared in an earlier cell (at 4:23 there): undefined: y", nil, 0, 0},
 	} {
-		e := newCellError(&sandbox.Result{ErrorName: sandbox.ClassPanic, ErrorMessage: tc.msg, Traceback: tc.traceback})
+		e := newError(&sandbox.Result{ErrorName: sandbox.ClassPanic, ErrorMessage: tc.msg, Traceback: tc.traceback})
 		if e == nil || e.Line != tc.line || e.Column != tc.col {
 			t.Errorf("%s: %+v; want line %d, column %d", tc.name, e, tc.line, tc.col)
 		}
