@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/gobuild"
@@ -78,4 +79,21 @@ func buildFailure(ctx context.Context, err error) *Result {
 		return failed(wire.ClassBuildError, le.Error())
 	}
 	return failed(wire.ClassBuildError, "the compiled cell could not be built: "+err.Error())
+}
+
+// undefinedRE finds the interpreter's "undefined: name".
+var undefinedRE = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)`)
+
+// explainCompiledOnly adds, to an interpreted cell that failed on a name
+// only a compiled cell declared, why the interpreter does not know it.
+func (s *Session) explainCompiledOnly(res *Result) {
+	if res.Success || res.ErrorName != wire.ClassCompileError {
+		return
+	}
+	m := undefinedRE.FindStringSubmatch(res.ErrorMessage)
+	if m == nil || !s.st.CompiledOnly(m[1]) {
+		return
+	}
+	res.ErrorMessage += fmt.Sprintf(" (%s was declared by a compiled cell, and what compiled cells declare is carried into later compiled cells only: add %s to this cell, or declare %s in an interpreted one)", m[1], CompileDirective, m[1])
+	res.Traceback = Traceback(res.ErrorName, res.ErrorMessage)
 }

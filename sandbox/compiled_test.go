@@ -212,3 +212,28 @@ func TestCompiledCellsAreCached(t *testing.T) {
 		t.Errorf("a changed cell: %d builds in all; want 2", n)
 	}
 }
+
+// TestInterpretedCellNamesACompiledDeclaration: the interpreter does not
+// know what a compiled cell declared, and says why.
+func TestInterpretedCellNamesACompiledDeclaration(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	if res := run(t, s, "//sbir:compile\nfunc triple(n int) int { return 3 * n }\ntriple(2)"); !res.Success || value(res) != "6" {
+		t.Fatalf("the compiled cell: %+v", res)
+	}
+	res := run(t, s, "triple(3)")
+	if res.ErrorName != ClassCompileError || !strings.Contains(res.ErrorMessage, "undefined: triple (triple was declared by a compiled cell") {
+		t.Errorf("an interpreted cell using it: %s: %s", res.ErrorName, res.ErrorMessage)
+	}
+}
+
+// TestCompilerWarm: warming up builds what every compiled cell links,
+// once.
+func TestCompilerWarm(t *testing.T) {
+	c := testCompiler(t)
+	if _, _, err := c.Warm(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, cached, err := c.Warm(t.Context()); err != nil || !cached {
+		t.Errorf("the second warm-up: cached %v, %v; want the first's binary", cached, err)
+	}
+}

@@ -202,7 +202,7 @@ func (c *Compiler) Warm(ctx context.Context) (took time.Duration, cached bool, e
 	if err != nil {
 		return 0, false, err
 	}
-	bin, err := c.b.Build(ctx, prog.Source)
+	bin, err := c.build(ctx, prog)
 	if err != nil {
 		return 0, false, err
 	}

@@ -206,6 +206,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	s.ranCode = true
 	res, restart := s.exchange(ctx, prep, h)
 	res.Stderr = pre.String() + res.Stderr
+	s.explainCompiledOnly(res)
 	if !res.Success && len(res.Traceback) == 0 {
 		res.Traceback = Traceback(res.ErrorName, res.ErrorMessage)
 	}

@@ -106,6 +106,13 @@ func (e *CompileError) Error() string {
 // compiled cells.
 func (st *State) CommitCompiled(p *Program) { st.store.record(p.prep, compiledVar) }
 
+// CompiledOnly reports whether name is a function, type or constant that
+// only a compiled cell declared: the interpreter does not know it.
+func (st *State) CompiledOnly(name string) bool {
+	e := st.store.decls[name]
+	return e != nil && e.compiled
+}
+
 // Compile renders a cell that Prepare accepted (p, prepared with st) as a
 // program, carrying in the declarations of earlier cells it uses. It
 // returns a *NotCompilableError for a cell that needs the interpreter and

@@ -25,6 +25,9 @@ type declEntry struct {
 	// free are the identifiers the text uses without declaring them:
 	// the other declarations, packages and variables it depends on.
 	free []string
+	// compiled marks a declaration of a compiled cell, which the
+	// interpreter never saw.
+	compiled bool
 }
 
 // varOrigin says which kind of cell declared a session variable, for the
@@ -54,7 +57,7 @@ func newDeclStore() declStore {
 func (d *declStore) record(p *Prepared, origin varOrigin) {
 	for _, e := range cellDecls(p) {
 		d.seq++
-		e.seq = d.seq
+		e.seq, e.compiled = d.seq, origin == compiledVar
 		if e.recv != "" {
 			if d.methods[e.recv] == nil {
 				d.methods[e.recv] = map[string]*declEntry{}
