@@ -61,9 +61,9 @@ type Limits struct {
 }
 
 // DefaultLimits are 15 minutes, 4 GiB per process, 64 KiB of output and
-// 200 cached binaries.
+// 100 cached binaries (about 8 MB each).
 func DefaultLimits() Limits {
-	return Limits{Timeout: 15 * time.Minute, MemoryBytes: 4 << 30, OutputBytes: 64 << 10, MaxBinaries: 200}
+	return Limits{Timeout: 15 * time.Minute, MemoryBytes: 4 << 30, OutputBytes: 64 << 10, MaxBinaries: 100}
 }
 
 // buildFlags are the flags of every build, part of the cache key.

@@ -133,3 +133,34 @@ func TestFindRefusesWhatIsNoToolchain(t *testing.T) {
 		t.Errorf("a toolchain older than the module: %v", err)
 	}
 }
+
+// TestPruneKeepsTheMostRecentlyUsed: the binary cache keeps MaxBinaries,
+// the least recently used dropped, and what an interrupted build left.
+func TestPruneKeepsTheMostRecentlyUsed(t *testing.T) {
+	dir := t.TempDir()
+	b := &Builder{opts: Options{Dir: dir, Limits: Limits{MaxBinaries: 2, Timeout: time.Minute}}}
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for name, age := range map[string]time.Duration{"old": 3 * time.Hour, "mid": 2 * time.Hour, "new": time.Hour, "x.tmp-stale": 3 * time.Hour, "y.tmp-building": 0} {
+		p := filepath.Join(bin, name)
+		if err := os.WriteFile(p, nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		at := now.Add(-age)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.prune()
+	entries, _ := os.ReadDir(bin)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "mid new y.tmp-building" {
+		t.Errorf("after pruning: %q; want mid, new and the build in progress", left)
+	}
+}
