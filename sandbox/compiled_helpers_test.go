@@ -150,3 +150,7 @@ func slow(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// CompilerForTests is testCompiler for the package's external tests (the
+// gorun corpus run compiled).
+func CompilerForTests(t testing.TB) *Compiler { return testCompiler(t) }
