@@ -117,6 +117,10 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	defer sess.Close()
 	// The worker is up: the sync's writeback no longer slows its start.
 	data.StartSync()
+	if data.Synthetic && !r.jsonMode {
+		// Said once, before any output: the numbers that follow are made up.
+		fmt.Fprintf(env.Stderr, "note: the data is %s\n", data.Describe())
+	}
 	res, displays, err := r.execute(ctx, sess)
 	if err != nil {
 		return r.fail(errSetup, exitError{code: 1, err: err})
@@ -224,7 +228,7 @@ func (r *runCommand) execute(ctx context.Context, sess *sandbox.Session) (*sandb
 		}
 		h.Display = func(d sandbox.Display) {
 			if t, ok := d.Data["text/plain"].(string); ok {
-				io.WriteString(r.env.Stdout, strings.TrimSuffix(t, "\n")+"\n")
+				printWithNotes(r.env, t)
 			}
 		}
 	}
@@ -247,7 +251,7 @@ func (r *runCommand) report(res *sandbox.Result, displays []sandbox.Display, dat
 		return writeRunJSON(r.env, out)
 	}
 	if t, ok := res.Value["text/plain"].(string); ok {
-		fmt.Fprintln(r.env.Stdout, t)
+		printWithNotes(r.env, t)
 	}
 	if !res.Success {
 		fmt.Fprintf(r.env.Stderr, "%s: %s\n", res.ErrorName, res.ErrorMessage)
@@ -353,4 +357,21 @@ func runSource(env *cliEnv, rest []string, code string, haveC bool) (string, err
 		return "", fmt.Errorf("reading the code: %w", err)
 	}
 	return string(b), nil
+}
+
+// printWithNotes prints a value or display's text on standard output,
+// except its hints (lines starting "note: ", which award_data adds to a
+// frame, e.g. for a category value no row has), which go to standard
+// error: $(sbir-kernel run -c '...Count()') captures the answer alone.
+func printWithNotes(env *cliEnv, text string) {
+	var out, notes strings.Builder
+	for line := range strings.Lines(strings.TrimSuffix(text, "\n") + "\n") {
+		if strings.HasPrefix(line, "note: ") {
+			notes.WriteString(line)
+		} else {
+			out.WriteString(line)
+		}
+	}
+	io.WriteString(env.Stdout, out.String())
+	io.WriteString(env.Stderr, notes.String())
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 )
 
@@ -54,7 +55,10 @@ func TestRunCommand(t *testing.T) {
 		jsonWant map[string]any
 	}{
 		{name: "print", args: []string{"-c", "fmt.Println(1)"}, status: 0, stdout: "1\n"},
-		{name: "value", args: []string{"-c", "award_data.Count()"}, status: 0, stdout: "2000\n"},
+		{name: "value", args: []string{"-c", "award_data.Count()"}, status: 0, stdout: "2000\n", stderr: "note: the data is 2,000 synthetic awards"},
+		{name: "hint on stderr", args: []string{"-c", `award_data.Where("Agency", "==", "NASA").Count()`}, status: 0, stdout: "0\n", stderr: `note: no row has Agency == "NASA"`},
+		{name: "frame hint on stderr", args: []string{"-c", `award_data.Where("Agency", "==", "NASA").Select("Agency")`}, status: 0, stdout: "  Agency\n[0 rows x 1 columns]\n", stderr: `note: no row has Agency == "NASA"`},
+		{name: "csv as text", args: []string{"-c", `award_data.ValueCounts("Phase").ToCSV()`}, status: 0, stdout: "Phase,Count\nPhase I,1385\nPhase II,615\n"},
 		{name: "file", args: []string{code}, status: 0, stdout: "40\n"},
 		{name: "stdin", args: []string{"-"}, stdin: `fmt.Print("in")`, status: 0, stdout: "in"},
 		{name: "cell error", args: []string{"-c", `panic("no")`}, status: 1, stderr: "Panic: no"},
@@ -327,7 +331,7 @@ func TestReleaseConversion(t *testing.T) {
 			// The columns are about the size of the Arrow file; all but a
 			// quarter of that must go back (their unmapping runs in the
 			// background).
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(testenv.Scale(10 * time.Second))
 			for {
 				grown := rss() - before
 				if grown < src.ArrowSize/4 {

@@ -113,6 +113,8 @@ func formatCells(c *columnar.Vector, rows []int, width int) []string {
 			switch {
 			case c.IsNull(i):
 				out[k] = nullCellText
+			case c.Bool:
+				out[k] = c.FormatValue(i)
 			case year:
 				out[k] = strconv.FormatInt(c.Ints[i], 10)
 			default:

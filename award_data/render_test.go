@@ -218,8 +218,8 @@ func TestChartGolden(t *testing.T) {
 		if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
 			t.Errorf("%s: the SVG is not well-formed XML: %v", name, err)
 		}
-		if c.MIMEBundle()[SVGMIME] != svg {
-			t.Errorf("%s: the bundle lacks the SVG", name)
+		if _, ok := c.MIMEBundle()[SVGMIME]; ok {
+			t.Errorf("%s: the bundle has an SVG, which nbconvert prefers to the PNG (and 6.5 strips to text)", name)
 		}
 		golden(t, "chart_"+name+".svg", svg+"\n")
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // multiline is a notebook string field: JSON holds it as a string or as a
@@ -135,7 +137,7 @@ func requireNotebookClients(t *testing.T) string {
 func (j *jupyterEnv) nbconvert(jupyter, name string, extra ...string) (string, string, error) {
 	src, _ := filepath.Abs(filepath.Join("testdata", "notebooks", name+".ipynb"))
 	outDir := filepath.Join(j.root, "out")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	args := append([]string{"nbconvert", "--to", "notebook", "--execute", src,
 		"--output-dir", outDir, "--output", name + ".nbconvert",
@@ -151,7 +153,7 @@ func (j *jupyterEnv) runNotebook(t *testing.T, name string, args ...string) (not
 	src, _ := filepath.Abs(filepath.Join("testdata", "notebooks", name+".ipynb"))
 	dst := filepath.Join(j.root, "out", fmt.Sprintf("%s.run%d.ipynb", name, time.Now().UnixNano()))
 	os.MkdirAll(filepath.Dir(dst), 0o755)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	stdout, stderr, _ := j.python(ctx, "run_notebook.py", append([]string{src, dst}, args...)...)
 	var res runResult
@@ -270,14 +272,12 @@ func TestE2ENotebooks(t *testing.T) {
 	})
 
 	t.Run("a cell over the time limit", func(t *testing.T) {
-		started := time.Now()
 		_, out, err := j.nbconvert(jupyter, "timeout", "--ExecutePreprocessor.kernel_name=sbir-short")
 		if err == nil {
 			t.Errorf("nbconvert succeeded on an endless cell:\n%s", lastLines(out, 20))
 		}
-		if took := time.Since(started); took > 90*time.Second {
-			t.Errorf("the 2 s cell limit took %v to end the run: nbclient's own 120 s timeout ended it?", took)
-		}
+		// Which limit ended the cell (the kernel's 2 s, not nbclient's
+		// own) is read from the error below, not from the clock.
 
 		nb, res := j.runNotebook(t, "timeout", "--kernel", "sbir-short")
 		cell := nb.cell(t, "cell-1")

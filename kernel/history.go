@@ -250,6 +250,6 @@ func (s *server) handleHistory(r *request) error {
 			items = append(items, []any{historySession, e.line, e.input})
 		}
 	}
-	s.reply(r, "history_reply", map[string]any{"status": "ok", "history": items})
+	s.reply(r, msgHistoryReply, map[string]any{"status": "ok", "history": items})
 	return nil
 }

@@ -60,5 +60,5 @@ func codeTooLarge(what string, n, limit int) *ExecError {
 		return nil
 	}
 	v := fmt.Sprintf("%s is %d bytes; the limit is %d bytes (the kernel's --max-code-bytes): split it into smaller cells, and load data with award_data rather than pasting it", what, n, limit)
-	return &ExecError{Name: ErrorCodeTooLarge, Value: v, Traceback: []string{ErrorCodeTooLarge + ": " + v}}
+	return newExecError(ErrorCodeTooLarge, v)
 }

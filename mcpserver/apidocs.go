@@ -84,7 +84,8 @@ func (d *apiDocs) packageNames() []string {
 // add up: an exact name ("Where", "Frame.Where", "award_data.Where") or
 // method name ("where"), each pandas name of the query among the entry's
 // aliases (from docs/pandas.md's idioms: "merge"), each of the entry's
-// plain words in the query (pandas.md's other words: "frequency"), every
+// plain words in the query (pandas.md's other words: "frequency"; a
+// longer phrase more), every
 // word in the name, every word in the docs. A query that looks like a
 // name and matches none gets the nearest names instead, and note says
 // so: "no entry named X; did you mean ...".
@@ -116,7 +117,9 @@ func (d *apiDocs) search(pkg, query string, limit int) (hits []docEntry, note st
 		}
 		for _, w := range e.Words {
 			if hasPhrase(words, w) {
-				score += 20
+				// A longer phrase says more: "percent change" is
+				// PctChange before "change" is Diff.
+				score += 15 + 5*len(strings.Fields(w))
 			}
 		}
 		named = named || score >= 20

@@ -33,6 +33,13 @@ func TestReferenceByMeaning(t *testing.T) {
 		{"Frame.Summ", "Frame.Sum", "no entry named Frame.Summ; did you mean award_data.Frame.Sum"},
 		{"hist", "Frame.Histogram", ""},
 		{"Histgram", "Histogram", "no entry named Histgram; did you mean award_data.Histogram, award_data.Frame.Histogram"},
+		// The words issue 29 found nothing for.
+		{"percent change", "Frame.PctChange", ""},
+		{"year over year", "Frame.PctChange", ""},
+		{"bucket", "Frame.Cut", ""},
+		{"cut", "Frame.Cut", ""},
+		{"moving average", "Frame.Rolling", ""},
+		{"most common words", "Frame.WordCounts", ""},
 	} {
 		var ref ReferenceOutput
 		call(t, cs, "api_reference", map[string]any{"query": tc.query, "package": "award_data"}, &ref)

@@ -399,13 +399,51 @@ func (p *proc) close(grace time.Duration) {
 	}
 }
 
-// stderrHint returns the worker's own error output for error messages.
+// stderrHint returns what error messages say of the worker's own error
+// output (stderrSummary); the whole of it goes to the log at debug level.
 func (p *proc) stderrHint() string {
-	s := strings.TrimSpace(p.stderr.String())
+	out := p.stderr.String()
+	s := stderrSummary(out)
 	if s == "" {
 		return ""
 	}
+	if p.logger != nil {
+		p.logger.Debug("sandbox: the output of a worker that failed", "pid", p.cmd.Process.Pid, "output", strings.TrimSpace(out))
+	}
 	return ": " + s
+}
+
+// stderrSummary is what a user is told of a worker's error output: its
+// panic or fatal error line, else its last lines before any goroutine
+// dump. Never a Go stack trace: they name the build's source paths and
+// mean nothing to a user.
+func stderrSummary(out string) string {
+	s := firstLine(out, "panic:")
+	if s == "" {
+		s = firstLine(out, "fatal error:")
+	}
+	if s == "" {
+		t := strings.TrimSpace(out)
+		if i := strings.Index(t, "\ngoroutine "); i >= 0 {
+			t = strings.TrimSpace(t[:i])
+		}
+		s = lastLines(t, 5)
+	}
+	return s
+}
+
+// peakNote says how much memory the dead worker held at its peak (its
+// resident set, from the kernel's accounting of the process), for the
+// message of a MemoryError: what the limit let it reach.
+func (p *proc) peakNote() string {
+	if p.cmd.ProcessState == nil {
+		return ""
+	}
+	ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok || ru.Maxrss <= 0 {
+		return ""
+	}
+	return "; the worker peaked at " + bytesize.Approx(ru.Maxrss<<10) + " resident" // Maxrss is in KiB on Linux
 }
 
 // death explains why a worker died, for a cell's result.
@@ -425,11 +463,11 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case killedBy == "interrupt":
 		return wire.ClassInterrupted, fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
 	case fatal != nil && fatal.Name == wire.ClassMemoryError, ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(l.HeapBytes))
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit%s", bytesize.Exact(l.HeapBytes), p.peakNote())
 	case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
 		return wire.ClassStackOverflow, fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", bytesize.Exact(wire.MaxStackBytes))
 	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", bytesize.Exact(l.HeapBytes))
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)%s", bytesize.Exact(l.HeapBytes), p.peakNote())
 	case strings.Contains(out, "concurrent map"):
 		return wire.ClassWorkerCrashed, "the worker crashed: " + firstLine(out, "fatal error:")
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
@@ -437,18 +475,12 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case ws.Signaled():
 		return wire.ClassWorkerCrashed, "the worker was killed by " + ws.Signal().String()
 	}
-	detail := firstLine(out, "panic:")
-	if detail == "" {
-		detail = firstLine(out, "fatal error:")
+	detail := stderrSummary(out)
+	if !strings.HasPrefix(detail, "panic:") && !strings.HasPrefix(detail, "fatal error:") {
+		detail = strings.TrimSuffix(fmt.Sprintf("exit status %d: %s", ws.ExitStatus(), detail), ": ")
 	}
-	if detail == "" {
-		detail = fmt.Sprintf("exit status %d", ws.ExitStatus())
-		if t := strings.TrimSpace(out); t != "" {
-			detail += ": " + lastLines(t, 5)
-			if p.logger != nil {
-				p.logger.Debug("sandbox: the output of a worker that crashed", "pid", p.cmd.Process.Pid, "output", t)
-			}
-		}
+	if t := strings.TrimSpace(out); t != "" && p.logger != nil {
+		p.logger.Debug("sandbox: the output of a worker that crashed", "pid", p.cmd.Process.Pid, "output", t)
 	}
 	return wire.ClassWorkerCrashed, "the worker crashed: " + detail
 }

@@ -116,20 +116,38 @@ func attachWords(cells []string, entries []Entry) error {
 			words = append(words, w)
 		}
 	}
-	reached := false
-	for i := range entries {
-		for _, n := range names {
-			if slices.Contains(entries[i].Aliases, n) {
-				entries[i].Words = mergeSorted(entries[i].Words, words)
-				reached = true
-				break
+	// An idiom's chain names every call in it (GroupBy, Sum, PctChange),
+	// so a word would find the set-up calls as well as the one the word
+	// means. Where an entry is the pandas name itself (pct_change is
+	// PctChange), the words go to those entries alone.
+	holders := func(exact bool) bool {
+		reached := false
+		for i := range entries {
+			for _, n := range names {
+				if slices.Contains(entries[i].Aliases, n) && (!exact || sameName(entries[i].Name, n)) {
+					entries[i].Words = mergeSorted(entries[i].Words, words)
+					reached = true
+					break
+				}
 			}
 		}
+		return reached
 	}
+	reached := holders(true) || holders(false)
 	if !reached {
 		return fmt.Errorf("no pandas idiom of the table uses %s: add the idiom first", strings.Join(names, " or "))
 	}
 	return nil
+}
+
+// sameName reports whether the method of an entry's name (Frame.PctChange)
+// is the pandas name (pct_change) written in Go's style.
+func sameName(entry, pandas string) bool {
+	_, method, found := strings.Cut(entry, ".")
+	if !found {
+		method = entry
+	}
+	return strings.EqualFold(method, strings.ReplaceAll(pandas, "_", ""))
 }
 
 // splitRow splits a Markdown table row into its cells, ignoring "|"

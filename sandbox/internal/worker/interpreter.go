@@ -22,8 +22,10 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/valuefmt"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
@@ -103,6 +105,9 @@ type session struct {
 	// showMethods is set once a cell may have declared a method through
 	// which a value shows itself (see declaresShowMethod).
 	showMethods bool
+	// ping is the health check's program (healthy), compiled before any
+	// cell.
+	ping *interp.Program
 }
 
 // declaresShowMethod reports whether code may declare a method of the
@@ -158,8 +163,16 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, error) {
 	// yaegi writes its panic traces to its own stderr, distinct from the
 	// cell's os.Stderr, so that only its lines are read as frames.
-	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
 	gor := &supervise.Goroutines{}
+	opts := interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir)
+	// Every go statement the interpreter runs belongs to the running cell:
+	// the cell's own are rewritten into calls of the helpers' Go (cellprep),
+	// and those in the source of packages a cell imports (//sbir:require)
+	// start here (yaegi patch 23). Unsupervised, they outlived their cell,
+	// printed into later ones, passed the goroutine limit, and a panic in
+	// one (an interrupted time.Sleep) ended the worker (issue 30, hole 4).
+	opts.Go = func(f func()) { gor.Go(f, out.takeFrames) }
+	in := interp.New(opts)
 	helpers := helperExports()
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr"),
 		Go: func(f func()) { gor.Go(f, out.takeFrames) }, // sync.WaitGroup.Go, supervised
@@ -201,7 +214,13 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 		return nil, fmt.Errorf("compiling the formatting gate: %w", err)
 	}
 	gate.prog = prog
-	sess = &session{in: in, out: out, gate: gate, gor: gor, finishCell: func() {}, timers: timers}
+	// Compiled now, before any cell: a program compiled while a cell's
+	// top-level closure is registered as main (forgetMain) runs it too.
+	ping, err := in.Compile("_sbirPing()")
+	if err != nil {
+		return nil, fmt.Errorf("compiling the health check: %w", err)
+	}
+	sess = &session{in: in, out: out, gate: gate, gor: gor, finishCell: func() {}, timers: timers, ping: ping}
 	return sess, nil
 }
 
@@ -304,18 +323,24 @@ func (s *session) endCell(ctx context.Context, cg *supervise.Cell, program bool)
 	return stuck
 }
 
-// forgetMain works around a yaegi REPL bug: a top-level statement with a
-// function literal registers its wrapper as the package's main function,
-// which every later evaluation then runs again (re-running the literal's
-// side effects). Declaring an empty main replaces it.
-func (s *session) forgetMain() {
+// forgetMain works around a yaegi REPL bug: a top-level call of a
+// function literal (`func() { ... }()`) registers the literal as the
+// package's main function, which every later evaluation then runs again,
+// and every program compiled meanwhile. Declaring an empty main replaces
+// it (compiling the declaration comes before running main). It must come
+// before any other evaluation after the cell, an interrupted one's
+// included (healthy).
+func (s *session) forgetMain() error {
 	if !s.needForget {
-		return
+		return nil
 	}
-	s.needForget = false
 	ctx := context.Background()
 	cellContext.Store(&ctx)
-	_, _ = s.in.EvalWithContext(ctx, "func main() {}")
+	if _, err := s.in.EvalWithContext(ctx, "func main() {}"); err != nil {
+		return err
+	}
+	s.needForget = false
+	return nil
 }
 
 // evalExpr evaluates the cell's last expression through _sbirShow, and as
@@ -355,7 +380,15 @@ func (s *session) evalExpr(ctx context.Context, ch wire.Chunk) (map[string]any, 
 	if ch.Quiet || vals == nil {
 		return nil, nil
 	}
-	return s.bundle(ctx, *vals)
+	b, err := s.bundle(ctx, *vals)
+	if text, ok := (*vals)[0].(string); ok && err == nil && b != nil && len(*vals) == 1 && assist.IsTextCall(ch.Code) {
+		// CSV or JSON shows as that text, not as a quoted Go string.
+		if len(text) > valuefmt.MaxBytes {
+			text = textcut.Prefix(text, valuefmt.MaxBytes) + " …"
+		}
+		b["text/plain"] = strings.TrimSuffix(text, "\n")
+	}
+	return b, err
 }
 
 // cellFunc is the function each cell's last expression is evaluated in.
@@ -442,16 +475,25 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
 		}
-		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), s.out.takeFrames()...)
+		frames := s.out.takeFrames()
+		if perr, ok := p.Value.(error); ok {
+			if at := assist.ArgumentFrame(ch.Code, perr); at != "" {
+				frames = []string{at} // the argument, not the calls around it
+			}
+		}
+		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), frames...)
 		return
 	}
 	var ve valueError
 	if errors.As(err, &ve) {
 		res.ErrorName, res.ErrorMessage = panicName(ve.err), ve.err.Error()
 		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		if at := assist.ArgumentFrame(ch.Code, ve.err); at != "" {
+			res.Traceback = append(res.Traceback, at)
+		}
 		return
 	}
-	msg := assist.SuggestMembers(cellPositions(err.Error()))
+	msg := assist.RelocateUndefined(ch.Code, assist.SuggestMembers(cellPositions(err.Error())))
 	name := wire.ClassCompileError
 	if strings.Contains(msg, "panic: ") || strings.HasPrefix(msg, "runtime error") {
 		name = wire.ClassPanic
@@ -521,8 +563,13 @@ func evalBusy() bool {
 const settleTimeout = time.Second
 
 // healthy reports whether the interpreter can run more code after an
-// interrupt: the abandoned evaluation has ended and a trivial one works.
-// Evaluating while the old one still runs would corrupt the interpreter.
+// interrupt: the abandoned evaluation has ended, the interrupted cell's
+// top-level closure is forgotten (forgetMain), and a trivial program
+// works. Evaluating while the old one still runs would corrupt the
+// interpreter. The check runs a program compiled before any cell: as an
+// evaluation it ran the interrupted cell's closure again (yaegi's main,
+// see forgetMain), whose goroutines then belonged to no cell and printed
+// into later ones (issue 30, hole 5).
 func (s *session) healthy() bool {
 	deadline := time.Now().Add(settleTimeout)
 	for evalBusy() {
@@ -531,9 +578,12 @@ func (s *session) healthy() bool {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	if s.forgetMain() != nil {
+		return false
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	cellContext.Store(&ctx)
-	v, err := s.in.EvalWithContext(ctx, "_sbirPing()")
+	v, err := s.in.ExecuteWithContext(ctx, s.ping)
 	return err == nil && v.IsValid() && v.CanInterface() && v.Interface() == 1
 }

@@ -71,7 +71,7 @@ func Main() int {
 
 // openData maps the data file, if the session has one, and hands it to
 // award_data; it returns the column names.
-func (w *worker) openData() ([]string, error) {
+func (w *worker) openData() (columns []string, err error) {
 	if w.cfg.DataPath == "" {
 		return nil, nil
 	}
@@ -79,12 +79,20 @@ func (w *worker) openData() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the data: %w", err)
 	}
+	defer func() {
+		// A file damaged where OpenFile does not look (it checks the
+		// shape of the columns; Locate checked every row before handing
+		// it over) must fail the start with a message, not a Go stack.
+		if p := recover(); p != nil {
+			d.Close()
+			columns, err = nil, fmt.Errorf("loading the data into award_data: the Arrow file is corrupt (%v); restarting the kernel converts it again", p)
+		}
+	}()
 	if err := award_data.Use(d); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("loading the data into award_data: %w", err)
 	}
 	w.data = d
-	var columns []string
 	for _, f := range d.Schema().Fields() {
 		columns = append(columns, f.Name)
 	}
@@ -259,10 +267,12 @@ func (w *worker) startCell(id uint64, chunks []wire.Chunk, rows *wire.RowWindow)
 		w.out.end(res)
 		// The supervisor keeps its own copy of the streams.
 		res.Stdout, res.Stderr = "", ""
-		if (interrupted || w.sess.abandoned.Load()) && !w.sess.healthy() {
-			res.ReplaceWorker = true // the supervisor replaces this worker
-		} else {
-			w.sess.forgetMain()
+		// Before any other evaluation: the cell's top-level closure must
+		// not run again (forgetMain).
+		if interrupted || w.sess.abandoned.Load() {
+			res.ReplaceWorker = !w.sess.healthy() // the supervisor replaces this worker
+		} else if w.sess.forgetMain() != nil {
+			res.ReplaceWorker = true
 		}
 		_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: id, Result: res})
 	}()

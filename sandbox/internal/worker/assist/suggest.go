@@ -22,6 +22,19 @@ var (
 		"toupper": {"ToUpper"}, "tolower": {"ToLower"}, "strip": {"TrimSpace"}, "trim": {"TrimSpace", "Trim"},
 		"sort": {"Sort", "Slice", "Strings", "Ints"}, "contains": {"Contains"}, "push": {"PushBack"}, "append": {"Append"},
 		"parseint": {"Atoi", "ParseInt"}, "tointeger": {"Atoi"}, "split": {"Split", "Fields"}, "join": {"Join"},
+		// pandas' names of award_data's methods (keys without underscores:
+		// sort_values and sortvalues alike; names that differ only in case
+		// or underscores, such as pct_change, need no entry).
+		"merge": {"Join"}, "query": {"Where"}, "isin": {"Where"}, "loc": {"Where", "Row"}, "iloc": {"Slice", "Row"},
+		"assign": {"Compute", "Apply"}, "aggregate": {"Agg"}, "hist": {"Histogram"}, "plot": {"Line", "Bar"},
+		"todict": {"Records"}, "tolist": {"Floats", "Strings"}, "values": {"Floats", "Strings"},
+		"fillna": {"FillNull"}, "dropna": {"DropNull"}, "nunique": {"CountDistinct"}, "sortvalues": {"Sort"},
+		"sortindex": {"Sort"}, "pivottable": {"Pivot"}, "crosstab": {"Pivot"}, "first": {"First", "Head"},
+		"last": {"Last", "Tail"}, "std": {"Agg"}, "var": {"Agg"}, "shape": {"Len"}, "dtypes": {"Describe"},
+		"info": {"Describe"}, "cummax": {"Rolling"}, "str": {"Lower", "Extract", "WordCounts"},
+		"splitwords": {"WordCounts", "Explode"}, "wordcount": {"WordCounts"}, "words": {"WordCounts"},
+		"mode": {"ValueCounts"},
+		"dt":   {"DatePart", "Year", "Month"}, "pctchange": {"PctChange"}, "groupby": {"GroupBy"},
 	}
 )
 
@@ -63,12 +76,13 @@ func closest(sym string, names []string) []string {
 		have[n] = true
 	}
 	low := strings.ToLower(sym)
+	key := aliasKey(sym)
 	for _, n := range names {
-		if strings.ToLower(n) == low {
+		if aliasKey(n) == key {
 			return []string{n}
 		}
 	}
-	for _, a := range memberAlias[low] {
+	for _, a := range memberAlias[key] {
 		if have[a] && a != sym {
 			return []string{a}
 		}

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,10 +50,49 @@ var fileOpens = []string{"open", "openat", "openat2", "creat"}
 // ReexecLandlocked returned: why a cgo build runs without Landlock.
 func Apply(cfg wire.Config, reexecErr error) []wire.Layer {
 	var layers []wire.Layer
-	layers = append(layers, applyRlimits(cfg))
+	layers = append(layers, applyRlimits(cfg, false))
 	layers = append(layers, applyLandlock(cfg.PackagesDir, reexecErr))
 	layers = append(layers, applySeccomp(cfg.PackagesDir == "", -1)...)
 	return layers
+}
+
+// addressSpace is the worker's RLIMIT_AS: what it has mapped already (vm:
+// the runtime's fixed reservations, the heap so far, heap of them, the
+// data file) plus room for the heap to grow to 1.25 times its budget, and
+// AddressSpaceSlack. The Go runtime reserves address space for its heap as it grows
+// it (640 MB more heap took 656 MB more; its other reservations, ~1.2 GB,
+// are made at its start), so this is what holds the budget where memory
+// is taken: one allocation that would pass it (bytes.Buffer.Grow(3<<30),
+// which zeroes what it takes) fails in the runtime ("out of memory", a
+// MemoryError) before a page is touched, where the heap watchdog, which
+// looks every 10 ms, saw it only after 3.1 GB were resident (issue 30,
+// hole 3); and heap taken a piece at a time stops there however late the
+// watchdog runs. It was vm + twice the budget + the data's size (mapped
+// already, so counted twice) + 1 GiB.
+func addressSpace(vm, heap, heapBytes int64) uint64 {
+	room := max(heapBytes+heapBytes/4-heap, 0)
+	return uint64(vm+room+AddressSpaceSlack+(1<<20-1)) &^ (1<<20 - 1)
+}
+
+// AddressSpaceSlack is the address space RLIMIT_AS allows the worker
+// beyond 1.25 times its heap budget: the runtime's metadata for a heap
+// that grows, and in a cgo build (tests) the C library's stacks of the
+// threads it adds. It is the most the heap can pass 1.25 times its budget
+// by when the heap watchdog is late.
+const AddressSpaceSlack = 16<<20 + cgoThreadSlack
+
+// heapInUse is what the heap watchdog counts: objects and goroutine
+// stacks.
+func heapInUse() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
+	metrics.Read(s)
+	var n int64
+	for _, v := range s {
+		if v.Value.Kind() == metrics.KindUint64 {
+			n += int64(v.Value.Uint64())
+		}
+	}
+	return n
 }
 
 // vmSize returns the worker's current address-space size.
@@ -72,7 +112,12 @@ func vmSize() (int64, error) {
 	return 0, fmt.Errorf("no VmSize in /proc/self/status")
 }
 
-func applyRlimits(cfg wire.Config) wire.Layer {
+// applyRlimits sets the worker's rlimits. With forExec the process is a
+// launcher about to execute a compiled cell's program, which starts with
+// a heap of its own and maps the data itself: its address space is the
+// launcher's (a Go runtime's reservations, for a larger binary) plus the
+// data and room for the whole heap budget.
+func applyRlimits(cfg wire.Config, forExec bool) wire.Layer {
 	l := wire.Layer{Name: "rlimits"}
 	vm, err := vmSize()
 	if err != nil {
@@ -80,10 +125,12 @@ func applyRlimits(cfg wire.Config) wire.Layer {
 		// usual reservation.
 		vm = 2 << 30
 	}
-	dataSize := cfg.DataSize
-	// The Go runtime reserves address space far beyond what it uses; the
-	// backstop sits well above the watchdog's heap budget.
-	as := uint64(vm+2*cfg.HeapBytes+dataSize+1<<30+(1<<20-1)) &^ (1<<20 - 1)
+	var as uint64
+	if forExec {
+		as = addressSpace(vm+cfg.DataSize, 0, cfg.HeapBytes)
+	} else {
+		as = addressSpace(vm, heapInUse(), cfg.HeapBytes)
+	}
 	type rlimit struct {
 		name     string
 		resource int

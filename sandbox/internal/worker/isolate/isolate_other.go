@@ -40,3 +40,7 @@ func Exec(int, []string, []string) error {
 
 // DenyExec does nothing: there is no seccomp.
 func DenyExec() error { return nil }
+
+// AddressSpaceSlack is 0: there is no address-space limit here (only the
+// heap watchdog).
+const AddressSpaceSlack = 0

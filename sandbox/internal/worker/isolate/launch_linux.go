@@ -14,7 +14,8 @@ import (
 
 // ApplyForExec applies Apply's layers to a launcher about to execute a
 // compiled cell's program from descriptor execFD (a sealed memfd the
-// supervisor filled): the same rlimits, Landlock with no file at all
+// supervisor filled): the same rlimits (the address space sized for the
+// program, which maps the data and grows its own heap), Landlock with no file at all
 // (which leaves the memfd executable: Landlock governs files reached by a
 // path, and a memfd has none), and the same seccomp deny-list, file opens
 // included, except that execveat of execFD with an empty path stays
@@ -23,7 +24,7 @@ import (
 // the exec, bound the program for the rest of its life.
 func ApplyForExec(cfg wire.Config, execFD int) []wire.Layer {
 	var layers []wire.Layer
-	layers = append(layers, applyRlimits(cfg))
+	layers = append(layers, applyRlimits(cfg, true))
 	layers = append(layers, applyLandlock("", nil))
 	layers = append(layers, applySeccomp(true, execFD)...)
 	return layers

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
@@ -248,55 +249,97 @@ func liveOnly[T any](ps []weak.Pointer[T]) []weak.Pointer[T] {
 	return out
 }
 
-// Wrap replaces the timer constructors of the time and context tables
-// of an interpreter's symbol table with ones that record what they make.
+// Wrap wraps the timer constructors of the time and context tables of an
+// interpreter's symbol table with ones that record what they make. Each
+// wrapper calls what the table held: the context constructors there check
+// their parent (a Context declared in a cell is refused, see the symbols
+// package), and replacing them with the context package's own (as this
+// did) let such a parent through to a goroutine no cell controls (issue
+// 30, hole 2).
 func (w *TimerWatch) Wrap(ex map[string]map[string]reflect.Value) {
 	if t := ex["time/time"]; t != nil {
-		t["After"] = reflect.ValueOf(func(d time.Duration) <-chan time.Time {
-			w.deadline(time.Now().Add(d))
-			return time.After(d)
-		})
-		t["NewTimer"] = reflect.ValueOf(func(d time.Duration) *time.Timer {
-			tm := time.NewTimer(d)
-			w.mu.Lock()
-			w.timers = append(liveOnly(w.timers), weak.Make(tm))
-			w.mu.Unlock()
-			return tm
-		})
-		t["NewTicker"] = reflect.ValueOf(func(d time.Duration) *time.Ticker {
-			tk := time.NewTicker(d)
-			w.mu.Lock()
-			w.tickers = append(liveOnly(w.tickers), weak.Make(tk))
-			w.mu.Unlock()
-			return tk
-		})
-		t["Tick"] = reflect.ValueOf(func(d time.Duration) <-chan time.Time {
-			if d > 0 {
-				w.mu.Lock()
-				w.forever = true
-				w.mu.Unlock()
+		around(t, "After", func(after func(time.Duration) <-chan time.Time) func(time.Duration) <-chan time.Time {
+			return func(d time.Duration) <-chan time.Time {
+				w.deadline(time.Now().Add(d))
+				return after(d)
 			}
-			return time.Tick(d)
+		})
+		around(t, "NewTimer", func(newTimer func(time.Duration) *time.Timer) func(time.Duration) *time.Timer {
+			return func(d time.Duration) *time.Timer {
+				tm := newTimer(d)
+				w.mu.Lock()
+				w.timers = append(liveOnly(w.timers), weak.Make(tm))
+				w.mu.Unlock()
+				return tm
+			}
+		})
+		around(t, "NewTicker", func(newTicker func(time.Duration) *time.Ticker) func(time.Duration) *time.Ticker {
+			return func(d time.Duration) *time.Ticker {
+				tk := newTicker(d)
+				w.mu.Lock()
+				w.tickers = append(liveOnly(w.tickers), weak.Make(tk))
+				w.mu.Unlock()
+				return tk
+			}
+		})
+		around(t, "Tick", func(tick func(time.Duration) <-chan time.Time) func(time.Duration) <-chan time.Time {
+			return func(d time.Duration) <-chan time.Time {
+				if d > 0 {
+					w.mu.Lock()
+					w.forever = true
+					w.mu.Unlock()
+				}
+				return tick(d)
+			}
 		})
 	}
 	if c := ex["context/context"]; c != nil {
-		c["WithTimeout"] = reflect.ValueOf(func(p context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-			w.deadline(time.Now().Add(d))
-			return context.WithTimeout(p, d)
+		type cancel = context.CancelFunc
+		around(c, "WithTimeout", func(with func(context.Context, time.Duration) (context.Context, cancel)) func(context.Context, time.Duration) (context.Context, cancel) {
+			return func(p context.Context, d time.Duration) (context.Context, cancel) {
+				ctx, stop := with(p, d) // checks p first
+				w.deadline(time.Now().Add(d))
+				return ctx, stop
+			}
 		})
-		c["WithTimeoutCause"] = reflect.ValueOf(func(p context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-			w.deadline(time.Now().Add(d))
-			return context.WithTimeoutCause(p, d, cause)
+		around(c, "WithTimeoutCause", func(with func(context.Context, time.Duration, error) (context.Context, cancel)) func(context.Context, time.Duration, error) (context.Context, cancel) {
+			return func(p context.Context, d time.Duration, cause error) (context.Context, cancel) {
+				ctx, stop := with(p, d, cause)
+				w.deadline(time.Now().Add(d))
+				return ctx, stop
+			}
 		})
-		c["WithDeadline"] = reflect.ValueOf(func(p context.Context, t time.Time) (context.Context, context.CancelFunc) {
-			w.deadline(t)
-			return context.WithDeadline(p, t)
+		around(c, "WithDeadline", func(with func(context.Context, time.Time) (context.Context, cancel)) func(context.Context, time.Time) (context.Context, cancel) {
+			return func(p context.Context, t time.Time) (context.Context, cancel) {
+				ctx, stop := with(p, t)
+				w.deadline(t)
+				return ctx, stop
+			}
 		})
-		c["WithDeadlineCause"] = reflect.ValueOf(func(p context.Context, t time.Time, cause error) (context.Context, context.CancelFunc) {
-			w.deadline(t)
-			return context.WithDeadlineCause(p, t, cause)
+		around(c, "WithDeadlineCause", func(with func(context.Context, time.Time, error) (context.Context, cancel)) func(context.Context, time.Time, error) (context.Context, cancel) {
+			return func(p context.Context, t time.Time, cause error) (context.Context, cancel) {
+				ctx, stop := with(p, t, cause)
+				w.deadline(t)
+				return ctx, stop
+			}
 		})
 	}
+}
+
+// around replaces table[name], a function of type F, with wrap of it. A
+// table without the name is left alone; one holding another type is a
+// mistake of this package's, which fails the worker's start loudly rather
+// than losing the wrapped function's checks or the timer's record.
+func around[F any](table map[string]reflect.Value, name string, wrap func(F) F) {
+	v, ok := table[name]
+	if !ok {
+		return
+	}
+	f, ok := v.Interface().(F)
+	if !ok {
+		panic(fmt.Sprintf("supervise: the symbol table's %s is %s, not %T", name, v.Type(), f))
+	}
+	table[name] = reflect.ValueOf(wrap(f))
 }
 
 // WatchDeadlock watches the running cell until ctx ends. On a deadlock it

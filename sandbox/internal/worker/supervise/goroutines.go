@@ -76,6 +76,10 @@ func (g *Goroutines) Begin(ctx context.Context, cancel context.CancelFunc) *Cell
 func (g *Goroutines) Go(f func(), frames func() []string) {
 	g.mu.Lock()
 	c := g.cur
+	if c == nil {
+		g.mu.Unlock()
+		panic("go statement outside a cell: in this sandbox goroutines start only while a cell runs")
+	}
 	if g.live >= maxGoroutines {
 		g.mu.Unlock()
 		panic(fmt.Sprintf("too many goroutines: this worker already has %d alive (the limit); a cell's goroutines must end by the end of the cell", maxGoroutines))

@@ -2,81 +2,15 @@ package sandbox
 
 import (
 	"context"
-	"net"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
-// TestHostileOS checks the OS layers from inside a real worker: each
-// escape an interpreter bug could give a cell must fail. A probe that
-// succeeds is a failure when a layer that should stop it is active, and
-// skips (naming the layer) when the host lacks every such layer.
-func TestHostileOS(t *testing.T) {
-	const secret = "SBIR_TEST_SECRET_TOKEN"
-	t.Setenv(secret, "hunter2")
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tcp.Close()
-	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer udp.Close()
-	next := filepath.Join(t.TempDir(), "connection.json")
-	if err := os.WriteFile(next, []byte(`{"key": "hmac-secret"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := newTestSession(t, nil)
-	results, err := s.probe(wire.ProbeTarget{TCP: tcp.Addr().String(), UDP: udp.LocalAddr().String(), PID: os.Getpid(), Secret: secret, File: next})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Which layers stop each probe (seccomp refuses opening files in a
-	// worker without a package environment, as this one is).
-	stoppers := map[string][]string{
-		"read /etc/passwd":               {"landlock", "seccomp"},
-		"read /proc/self/environ":        {"landlock", "seccomp"},
-		"read a file next to the kernel": {"landlock", "seccomp"},
-		"list /proc":                     {"landlock", "seccomp"},
-		"write /tmp":                     {"landlock", "rlimits", "seccomp"},
-		"environment secret":             {"worker-process"},
-		"tcp connect":                    {"namespaces", "seccomp", "landlock"},
-		"udp send":                       {"namespaces", "seccomp"},
-		"exec /bin/true":                 {"seccomp", "landlock"},
-		"fork":                           {"seccomp"},
-	}
-	for _, r := range results {
-		r := r
-		t.Run(r.Name, func(t *testing.T) {
-			if r.Blocked {
-				return
-			}
-			layers := stoppers[r.Name]
-			if strings.HasPrefix(r.Name, "signal the supervisor") {
-				layers = []string{"namespaces", "landlock"}
-			}
-			var inactive []string
-			for _, l := range layers {
-				active, detail := layerActive(s, l)
-				if active {
-					t.Fatalf("%s succeeded (%s) although layer %s is active", r.Name, r.Detail, l)
-				}
-				inactive = append(inactive, l+": "+detail)
-			}
-			t.Skipf("%s is possible on this host: it needs a layer that is not active (%s)", r.Name, strings.Join(inactive, "; "))
-		})
-	}
-	if len(results) < 10 {
-		t.Errorf("only %d probes ran", len(results))
-	}
-}
+// A cell that attacks the sandbox or gets stuck is contained: it ends with
+// a clear error at its limit, nothing of it leaks, and the next cell runs.
 
 // hostileCase is a cell that attacks the sandbox.
 type hostileCase struct {
@@ -94,8 +28,9 @@ type hostileCase struct {
 // hostileCases are what TestHostileCells runs: each cell an attacker or
 // a careless user might write, and what the sandbox must make of it.
 func hostileCases() []hostileCase {
-	short := func(l *Limits) { l.CellTimeout = time.Second; l.KillGrace = 500 * time.Millisecond }
-	slow := func(l *Limits) { l.CellTimeout = 30 * time.Second }
+	// A 1 s limit, and the default grace (scaled) for the interrupt to
+	// stop the cell before its worker is killed.
+	short := func(l *Limits) { l.CellTimeout = time.Second; l.KillGrace = testenv.Scale(2 * time.Second) }
 	return []hostileCase{
 		{name: "read /etc/passwd via os", code: `import "os"` + "\n" + `b, _ := os.ReadFile("/etc/passwd"); string(b)`, errName: "CompileError", errText: `os.ReadFile`},
 		{name: "read /proc/self/environ via ioutil", code: `import "io/ioutil"` + "\n" + `ioutil.ReadFile("/proc/self/environ")`, errName: "NotAllowed", errText: "cells may import only"},
@@ -112,33 +47,7 @@ func hostileCases() []hostileCase {
 		{name: "stdlib self-reference", code: `import "github.com/traefik/yaegi/stdlib"` + "\n" + `stdlib.Symbols`, errName: "NotAllowed", errText: "cells may import only"},
 		{name: "reflect escape", code: `import "reflect"` + "\n" + `reflect.ValueOf(fmt.Println)`, errName: "NotAllowed", errText: `import "reflect" is not allowed`},
 		{name: "unsafe", code: `unsafe.Pointer(nil)`, errName: "NotAllowed", errText: "unsafe"},
-		{name: "template ParseFiles", code: `import "text/template"` + "\n" + `template.ParseFiles("/etc/passwd")`, errName: "CompileError", errText: "has no symbol ParseFiles"},
 		{name: "io.EOF = nil", setup: []string{`io.EOF = nil`}, code: `r := strings.NewReader("x"); b, err := io.ReadAll(r); fmt.Println(string(b), err)`, check: wantStdout("x <nil>\n")},
-		{name: "memory bomb (one allocation)", code: `b := make([]byte, 1<<40); len(b)`, limits: func(l *Limits) { l.HeapBytes = 256 << 20 }, errName: "MemoryError", errText: "256 MiB heap limit", lost: true},
-		{name: "memory bomb (chunks)", code: `var keep [][]byte
-for {
-	keep = append(keep, make([]byte, 16<<20))
-}`, limits: func(l *Limits) { l.HeapBytes = 256 << 20 }, errName: "MemoryError", errText: "cell exceeded the 256 MiB heap limit", lost: true},
-		// Goroutine stacks are heap memory the watchdog counts: 150
-		// blocked goroutines 300 interpreted calls deep held ~240 MB
-		// resident under a 64 MiB budget when only objects counted.
-		{name: "memory bomb (goroutine stacks)", code: `block := make(chan bool)
-var wg sync.WaitGroup
-var deep func(n int) int
-deep = func(n int) int {
-	if n == 0 {
-		wg.Done()
-		<-block
-		return 0
-	}
-	return deep(n-1) + 1
-}
-for i := 0; i < 150; i++ {
-	wg.Add(1)
-	go deep(300)
-}
-wg.Wait()
-"all blocked"`, limits: func(l *Limits) { l.HeapBytes = 64 << 20 }, errName: "MemoryError", errText: "cell exceeded the 64 MiB heap limit", lost: true},
 		{name: "for {}", setup: []string{`kept := 7`}, code: `for {}`, limits: short, errName: "Timeout", errText: "exceeded the 1s time limit"},
 		// Spinning goroutines are stopped by the interrupt only as the
 		// scheduler reaches each of them; thousands take longer than the
@@ -146,37 +55,21 @@ wg.Wait()
 		{name: "goroutine bomb", code: `for { go func() { for {} }() }`, errName: "Timeout", errText: "worker was killed", lost: true},
 		{name: "panic in a goroutine", code: `go func() { panic("boom") }()
 time.Sleep(time.Second)`, errName: "Panic", errText: "boom (in a goroutine the cell started)"},
-		// Generous limits: on a loaded host the 256 MiB stack and the
-		// million writes take longer than the default 5 s.
+		// A generous limit: the 256 MiB stack takes a while to fill on a
+		// loaded host.
 		{name: "infinite recursion", code: `func f(n int) int { return f(n+1) + 1 }
-f(0)`, limits: slow, errName: "StackOverflow", errText: "recursed too deeply", lost: true},
-		{name: "10 MB of output", code: `for i := 0; i < 1000000; i++ { fmt.Println("0123456789") }`, limits: slow, check: func(t *testing.T, r *Result) {
-			const note = "... [output truncated at 1 MiB; dropped 9,951,424 bytes from 904,675 writes]\n"
-			if !r.Truncated || !strings.HasSuffix(r.Stdout, note) {
-				t.Errorf("not truncated: %d bytes, ends %q", len(r.Stdout), r.Stdout[max(0, len(r.Stdout)-100):])
-			}
-			if len(r.Stdout) != 1<<20+len(note) {
-				t.Errorf("%d bytes of stdout, over the cap", len(r.Stdout))
-			}
-		}},
-		{name: "200 KB of code", code: "x := 1\n" + strings.Repeat("// padding padding padding padding\n", 6000), errName: "CodeTooLarge", errText: "the limit is 100 KiB"},
+f(0)`, limits: generous, errName: "StackOverflow", errText: "recursed too deeply", lost: true},
 		{name: "interrupted top-level sleep", code: `time.Sleep(3 * time.Second)
 fmt.Println("MUST NOT APPEAR")`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
 		// Blocked for good: reported as gc does, long before the limit.
 		{name: "deadlock", code: `ch := make(chan int)
-<-ch`, limits: func(l *Limits) { l.CellTimeout = time.Minute }, errName: "Deadlock", errText: "all goroutines are asleep - deadlock!"},
+<-ch`, limits: generous, errName: "Deadlock", errText: "all goroutines are asleep - deadlock!"},
 		// Blocked on a timer that would fire in an hour: not a deadlock,
 		// so the interrupt ends it.
 		{name: "select forever", code: `select { case <-time.After(time.Hour): }`, cancel: 300 * time.Millisecond, errName: "Interrupted"},
 		{name: "blocked until the limit", code: `<-time.After(time.Hour)`, limits: short, errName: "Timeout", errText: "time limit"},
 		// Two chains just under cellprep's 10,000-operator bound.
 		{name: "slow compile killed", code: "x := 0" + strings.Repeat(" + 1", 9999) + "\ny := 0" + strings.Repeat(" + 1", 9999), limits: func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 200 * time.Millisecond }, errName: "Timeout", errText: "time limit", lost: true},
-		{name: "display flood", code: `s := strings.Repeat("x", 1<<20)
-for i := 0; i < 24; i++ { display.HTML(s) }`, limits: func(l *Limits) { l.CellTimeout = time.Minute }, check: func(t *testing.T, r *Result) {
-			if !r.Truncated || !strings.Contains(r.Stderr, "displays dropped") || !strings.Contains(r.Stderr, "the cell's displays exceeded 16 MiB]") {
-				t.Errorf("no note about dropped displays: %q", r.Stderr)
-			}
-		}},
 		{name: "huge array type", code: `var a [1 << 40]byte; len(a)`, errName: "NotAllowed", errText: "array of 1099511627776 elements"},
 		{name: "recursive type", code: `type T struct{ a T }`, errName: "NotAllowed", errText: "recursive type T"},
 	}
@@ -240,10 +133,11 @@ func TestHostileCells(t *testing.T) {
 					t.Errorf("variables lost after %s: %s %s", tc.name, r.ErrorName, r.ErrorMessage)
 				}
 			}
-			// A late write of the interrupted cell must never show up.
+			// A late write of the interrupted cell must never show up: had
+			// its 3 s sleep survived the interrupt, it would end while
+			// this cell sleeps (in the same worker), and print into it.
 			if tc.cancel > 0 {
-				time.Sleep(3 * time.Second)
-				if r := run(t, s, `fmt.Println("after")`); strings.Contains(r.Stdout, "MUST NOT APPEAR") || r.Stdout != "after\n" {
+				if r := run(t, s, "time.Sleep(3 * time.Second)\nfmt.Println(\"after\")"); strings.Contains(r.Stdout, "MUST NOT APPEAR") || r.Stdout != "after\n" {
 					t.Errorf("late output of the interrupted cell: %q", r.Stdout)
 				}
 			}
