@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
-	"golang.org/x/sys/unix"
 )
 
 // Options configures a Builder.
@@ -246,15 +245,29 @@ func (b *Builder) run(ctx context.Context, dir string, args []string) (string, e
 	cmd.Env = b.env()
 	out := &boundedBuffer{max: l.OutputBytes}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = procAttr()
+	started := make(chan error, 1)
+	done := make(chan error, 1)
+	go func() {
+		// The parent-death signal follows the thread that started the
+		// build, not the process: the thread stays this goroutine's
+		// until the build ends, so that no other goroutine's exit on a
+		// locked thread (a worker's start) can end it and kill the build.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		// The toolchain's processes inherit these (the go command starts
+		// the compiler and the linker well after this).
+		limit(cmd.Process.Pid, l)
+		started <- nil
+		done <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
 		return "", err
 	}
-	// The toolchain's processes inherit these (the go command starts the
-	// compiler and the linker well after this).
-	limit(cmd.Process.Pid, l)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
 		return out.String(), err
@@ -262,22 +275,6 @@ func (b *Builder) run(ctx context.Context, dir string, args []string) (string, e
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
 		return out.String(), ctx.Err()
-	}
-}
-
-// limit sets the build's resource limits on process pid.
-func limit(pid int, l Limits) {
-	cpu := uint64(l.Timeout.Seconds())*uint64(runtime.NumCPU()) + 10
-	for _, r := range []struct {
-		res int
-		val uint64
-	}{
-		{unix.RLIMIT_AS, uint64(l.MemoryBytes)},
-		{unix.RLIMIT_CPU, cpu},
-		{unix.RLIMIT_FSIZE, 1 << 30},
-		{unix.RLIMIT_CORE, 0},
-	} {
-		_ = unix.Prlimit(pid, r.res, &unix.Rlimit{Cur: r.val, Max: r.val}, nil)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -162,5 +164,41 @@ func TestPruneKeepsTheMostRecentlyUsed(t *testing.T) {
 	}
 	if strings.Join(left, " ") != "mid new y.tmp-building" {
 		t.Errorf("after pruning: %q; want mid, new and the build in progress", left)
+	}
+}
+
+// TestBuildSurvivesThreadExits: goroutines that end on a locked OS thread
+// (as the sandbox's worker starts do) end that thread; a build started on
+// it once must not receive the parent-death signal.
+func TestBuildSurvivesThreadExits(t *testing.T) {
+	b := newTestBuilder(t, Limits{})
+	stop := make(chan struct{})
+	churned := make(chan struct{})
+	go func() {
+		defer close(churned)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			done := make(chan struct{})
+			for range 64 {
+				go func() {
+					runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+					done <- struct{}{}
+				}()
+			}
+			for range 64 {
+				<-done
+			}
+		}
+	}()
+	defer func() { close(stop); <-churned }()
+	for i := range 6 {
+		prog := strings.Replace(helloProgram, "from gc", "from build "+strconv.Itoa(i)+" "+t.Name(), 1)
+		if _, err := b.Build(context.Background(), prog); err != nil {
+			t.Fatalf("build %d while threads end: %v", i, err)
+		}
 	}
 }
