@@ -244,6 +244,12 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 		ast.Walk(c, n.X)
 		return nil
 	case *ast.FuncDecl:
+		if n.Body == nil {
+			// Go takes such a declaration as implemented in assembly
+			// (or linked by a directive), neither of which cells have.
+			c.fail(n.Pos(), "a function without a body", "declare "+n.Name.Name+" with its body; a declaration without one is implemented in assembly, which cells cannot have")
+			return nil
+		}
 		if n.Recv != nil {
 			// A method named main is not the program's main.
 			ast.Walk(c, n.Recv)

@@ -3,6 +3,8 @@ package cellprep
 import (
 	"fmt"
 	"go/ast"
+	"go/scanner"
+	"go/token"
 	"sort"
 	"strings"
 
@@ -46,7 +48,7 @@ func (r *resolution) render() (src, noValue string, vline, vcol int) {
 	}
 	ps := &r.p.parsed[last]
 	vline, vcol = r.p.lt.pos(ps.start)
-	expr := textOf(r.p.code, ps.start, ps.end, ps.renames)
+	expr := guardGo(textOf(r.p.code, ps.start, ps.end, ps.renames), CellFile, vline, vcol)
 	capture := "\t" + RuntimeName + ".Show(" + directive(CellFile, vline, vcol) + expr + ",\n\t)\n"
 	src = head.String() + body.String() + capture + tail.String()
 	if !ps.direct {
@@ -91,8 +93,9 @@ func (r *resolution) writeCarried(b *strings.Builder) {
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].seq < entries[j].seq })
 	for _, e := range entries {
-		b.WriteString(directive(EarlierPrefix+strings.ReplaceAll(entryName(e), ", ", ","), e.line, e.col))
-		b.WriteString(e.text)
+		file := EarlierPrefix + strings.ReplaceAll(entryName(e), ", ", ",")
+		b.WriteString(directive(file, e.line, e.col))
+		b.WriteString(guardGo(e.text, file, e.line, e.col))
 		b.WriteString("\n\n")
 	}
 }
@@ -112,7 +115,7 @@ func (r *resolution) writeCellDecls(b *strings.Builder) {
 			s, e := ps.offset(d.Pos()), ps.offset(d.End())
 			line, col := r.p.lt.pos(s)
 			b.WriteString(directive(CellFile, line, col))
-			b.WriteString(textOf(r.p.code, s, e, ps.renames))
+			b.WriteString(guardGo(textOf(r.p.code, s, e, ps.renames), CellFile, line, col))
 			b.WriteString("\n\n")
 		}
 	}
@@ -122,8 +125,44 @@ func (r *resolution) writeCellDecls(b *strings.Builder) {
 func (r *resolution) writeSegment(b *strings.Builder, ps *parsedSeg) {
 	line, col := r.p.lt.pos(ps.start)
 	b.WriteString(directive(CellFile, line, col))
-	b.WriteString(textOf(r.p.code, ps.start, ps.end, ps.renames))
+	b.WriteString(guardGo(textOf(r.p.code, ps.start, ps.end, ps.renames), CellFile, line, col))
 	b.WriteString("\n")
+}
+
+// guardGo puts a call of the runtime's Go before every go statement of
+// text, which starts at line:col of file, so that a compiled cell has the
+// interpreter's goroutine limit; a line directive after each call keeps
+// the statement at its own position.
+func guardGo(text, file string, line, col int) string {
+	if !strings.Contains(text, "go") {
+		return text
+	}
+	fset := token.NewFileSet()
+	tf := fset.AddFile("", -1, len(text))
+	var s scanner.Scanner
+	s.Init(tf, []byte(text), func(token.Position, string) {}, 0)
+	var b strings.Builder
+	last := 0
+	for {
+		pos, tok, _ := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok != token.GO {
+			continue
+		}
+		off := tf.Offset(pos)
+		p := tf.Position(pos)
+		l, c := line+p.Line-1, p.Column
+		if p.Line == 1 {
+			c += col - 1
+		}
+		b.WriteString(text[last:off])
+		b.WriteString(RuntimeName + ".Go(); " + directive(file, l, c))
+		last = off
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 func uniqueSorted(names []string) []string {

@@ -62,6 +62,8 @@ func TestCompileGolden(t *testing.T) {
 		}},
 		{"a later declaration replaces an earlier one", []string{"func f() int { return 1 }", "func f() int { return 2 }"}, []string{"//sbir:compile\nf()"}},
 		{"a local name shadows the session's", []string{"x := 1"}, []string{"//sbir:compile\nx := 2\nfunc g(x int) int { return x }\ng(x)"}},
+		{"go statements count against the goroutine limit", []string{"func spawn(ch chan int) { go func() { ch <- 1 }() }"},
+			[]string{"//sbir:compile\nch := make(chan int)\nspawn(ch)\nswitch {\ncase true: go spawn(ch)\n}\nagain:\n\tgo func() { ch <- len(\"go\") }() // go\nif len(ch) > 9 { goto again }\n<-ch + <-ch"}},
 	}
 	var b strings.Builder
 	for _, c := range cases {

@@ -123,6 +123,17 @@ func openData() error {
 	return nil
 }
 
+// Go is called before each go statement of the cell (cellprep puts the
+// call there): with wire.MaxGoroutines goroutines alive, the statement
+// panics instead of starting another, as it would in an interpreted
+// cell. The heap watchdog, which looks after each garbage collection,
+// would see a goroutine bomb only after gigabytes of stacks.
+func Go() {
+	if n := runtime.NumGoroutine(); n >= wire.MaxGoroutines {
+		panic(fmt.Sprintf("too many goroutines: the cell already has %d alive (the limit is %d); a cell's goroutines must end by the end of the cell", n, wire.MaxGoroutines))
+	}
+}
+
 // Show captures the values of the cell's last expression, shown as the
 // cell's value when it ends.
 func Show(v ...any) {
@@ -248,7 +259,7 @@ const (
 func awaitDrained(fd int, wait time.Duration) {
 	deadline := time.Now().Add(wait)
 	for pause := 20 * time.Microsecond; ; pause = min(2*pause, time.Millisecond) {
-		n, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
+		n, err := queued(fd)
 		if err != nil || n == 0 || time.Now().After(deadline) {
 			return
 		}

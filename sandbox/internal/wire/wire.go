@@ -361,6 +361,12 @@ const (
 	ExitSetup     = 4 // the worker could not start
 )
 
+// MaxGoroutines bounds the goroutines cells may have alive at once, in a
+// worker (those of earlier cells that are blocked forever included) or in
+// a compiled cell's process: a goroutine bomb fails its cell instead of
+// exhausting the process long before the heap watchdog looks.
+const MaxGoroutines = 10000
+
 // MaxStackBytes bounds a goroutine's stack in the worker, so that runaway
 // recursion ends the worker quickly instead of after gigabytes.
 const MaxStackBytes = 256 << 20
