@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -180,12 +181,32 @@ func (c *runtimeState) end(res *wire.Result) {
 // panicResult reports a panic with value p and the stack it unwound.
 func panicResult(p any, stack string) *wire.Result {
 	class := panicClass(p)
-	msg := strings.TrimSpace(fmt.Sprint(p))
+	msg := strings.TrimSpace(panicText(p))
 	var frames []string
 	for _, f := range gotrace.Frames(stack) {
 		frames = append(frames, f.String())
 	}
 	return &wire.Result{ErrorName: class, ErrorMessage: msg, Traceback: wire.Traceback(class, msg, frames...)}
+}
+
+// panicText is the runtime's text for a panic's value, which gc prints
+// after "panic: ": an error's Error, a Stringer's String, and a value of
+// a named type of a basic kind with its type, as in main.Code(3) or
+// main.Name("x"); anything else as fmt prints it (the runtime prints an
+// address for those).
+func panicText(p any) string {
+	switch p.(type) {
+	case error, fmt.Stringer, nil:
+		return fmt.Sprint(p)
+	}
+	t := reflect.TypeOf(p)
+	if t.PkgPath() == "" || t.Kind() > reflect.Complex128 && t.Kind() != reflect.String {
+		return fmt.Sprint(p)
+	}
+	if t.Kind() == reflect.String {
+		return fmt.Sprintf("%s(\"%v\")", t, p)
+	}
+	return fmt.Sprintf("%s(%v)", t, p)
 }
 
 // valueResult renders the cell's value; a value carrying an error (an
