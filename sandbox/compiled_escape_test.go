@@ -79,6 +79,7 @@ fmt.Println("env", os.Environ(), os.Getenv("SBIR_TEST_SECRET") != "")`
 	for _, tc := range []struct{ name, code, class, msg string }{
 		{"goroutine bomb", "//sbir:compile\nfor {\n\tgo func() { select {} }()\n}", ClassPanic, "too many goroutines: the cell already has 10000 alive"},
 		{"one huge allocation", "//sbir:compile\nb := make([]byte, 1<<40)\nb[len(b)-1] = 1\nlen(b)", ClassMemoryError, "heap limit"},
+		{"one allocation eight times the heap limit, untouched", "//sbir:compile\nb := make([]byte, 512<<20)\nb[0] = 1\nlen(b)", ClassMemoryError, "heap limit"},
 		{"allocations past the heap limit, touched", "//sbir:compile\nb := make([]byte, 256<<20)\nfor i := range b { b[i] = 1 }\nlen(b)", ClassMemoryError, "heap limit"},
 		{"a huge package variable", "//sbir:compile\nvar big [1 << 36]byte\nbig[len(big)-1] = 1\nlen(big)", "", ""},
 	} {

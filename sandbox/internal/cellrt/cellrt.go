@@ -97,6 +97,11 @@ func start() (*runtimeState, error) {
 			return nil, err
 		}
 	}
+	// Only now is the address space the program's own: its runtime
+	// started, the data mapped.
+	if err := isolate.TightenAddressSpace(cfg.HeapBytes); err != nil {
+		return nil, fmt.Errorf("limiting the address space: %w", err)
+	}
 	c := &runtimeState{out: wire.NewConn(strings.NewReader(""), os.NewFile(wire.ReplyFD, "sbir-replies"))}
 	os.Stderr = os.NewFile(wire.ProgramStderrFD, "/dev/stderr")
 	log.SetOutput(os.Stderr)

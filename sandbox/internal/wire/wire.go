@@ -344,6 +344,9 @@ const (
 	ProgramStderrFD = 6
 	// ExecFD is the launcher's descriptor of the program to execute.
 	ExecFD = 7
+	// StatusFD is a compiled cell's /proc/self/status, opened by its
+	// launcher (the program may open no file).
+	StatusFD = 8
 	// DataFD is the worker's descriptor of the data file, opened read-only
 	// by the supervisor, so that the worker never needs a path to it.
 	DataFD = 5

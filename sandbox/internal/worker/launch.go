@@ -32,6 +32,10 @@ func launch() int {
 	c := wire.NewConn(strings.NewReader(""), out)
 	var layers []wire.Layer
 	if m.Config.Isolate {
+		if err := isolate.OpenStatus(); err != nil {
+			fmt.Fprintln(os.Stderr, "sbir-kernel launcher: opening /proc/self/status:", err)
+			return wire.ExitSetup
+		}
 		layers = isolate.ApplyForExec(*m.Config, wire.ExecFD)
 	}
 	if err := c.Send(&wire.Message{Op: wire.OpReady, Ready: &wire.Ready{Layers: layers}}); err != nil {

@@ -4,6 +4,7 @@ package isolate
 
 import (
 	"bufio"
+	"io"
 	"fmt"
 	"os"
 	"runtime/metrics"
@@ -102,7 +103,12 @@ func vmSize() (int64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return vmSizeIn(f)
+}
+
+// vmSizeIn reads VmSize from a /proc/<pid>/status at offset 0.
+func vmSizeIn(f io.ReaderAt) (int64, error) {
+	sc := bufio.NewScanner(io.NewSectionReader(f, 0, 1<<20))
 	for sc.Scan() {
 		if rest, ok := strings.CutPrefix(sc.Text(), "VmSize:"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)

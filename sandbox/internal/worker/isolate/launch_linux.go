@@ -4,6 +4,7 @@ package isolate
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"unsafe"
 
@@ -28,6 +29,49 @@ func ApplyForExec(cfg wire.Config, execFD int) []wire.Layer {
 	layers = append(layers, applyLandlock("", nil))
 	layers = append(layers, applySeccomp(true, execFD)...)
 	return layers
+}
+
+// OpenStatus opens the process's /proc/self/status as descriptor
+// wire.StatusFD, kept across exec, for TightenAddressSpace: the program
+// may open no file, and procfs reads the status of the process as it is
+// when read, after the exec too. The launcher calls it before the layers.
+func OpenStatus() error {
+	fd, err := unix.Open("/proc/self/status", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return unix.Dup3(fd, wire.StatusFD, 0)
+}
+
+// TightenAddressSpace lowers RLIMIT_AS to the address space the process
+// has now (read from wire.StatusFD) plus room for its heap to reach 1.25
+// times heapBytes, as the worker's is set. A compiled cell's runtime
+// calls it once its own runtime has started and the data is mapped: the
+// launcher could only bound the program by its own, larger, address space
+// and the data's size, which let one allocation pass the budget by half a
+// gigabyte before the heap watchdog's next look. It never raises the
+// limit, and closes the descriptor (when the launcher opened one).
+func TightenAddressSpace(heapBytes int64) error {
+	var fs unix.Statfs_t
+	if unix.Fstatfs(wire.StatusFD, &fs) != nil || fs.Type != unix.PROC_SUPER_MAGIC {
+		return nil // no isolation: the launcher opened nothing
+	}
+	f := os.NewFile(wire.StatusFD, "/proc/self/status")
+	defer f.Close()
+	vm, err := vmSizeIn(f)
+	if err != nil {
+		return fmt.Errorf("reading the address space: %w", err)
+	}
+	as := addressSpace(vm, heapInUse(), heapBytes)
+	var cur unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &cur); err != nil {
+		return err
+	}
+	if cur.Cur != unix.RLIM_INFINITY && cur.Cur <= as {
+		return nil
+	}
+	return unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: as, Max: as})
 }
 
 // Exec executes the program in descriptor fd (execveat with AT_EMPTY_PATH)
