@@ -4,8 +4,8 @@ package isolate
 
 import (
 	"bufio"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"runtime/metrics"
 	"slices"
