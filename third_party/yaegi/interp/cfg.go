@@ -224,15 +224,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Pre-define symbols for labels defined in this block, so we are sure that
 			// they are already defined when met.
 			// TODO(marc): labels must be stored outside of symbols to avoid collisions.
-			for _, c := range n.child {
-				if c.kind != labeledStmt {
-					continue
-				}
-				label := c.child[0].ident
-				sym := &symbol{kind: labelSym, node: c, index: -1}
-				sc.sym[label] = sym
-				c.sym = sym
-			}
+			defineLabels(sc, n.child)
 			// If block is the body of a function, get declared variables in current scope.
 			// This is done in order to add the func signature symbols into sc.sym,
 			// as we will need them in post-processing.
@@ -264,6 +256,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pushBloc()
+			if len(n.child) > 0 && n.lastChild().kind == caseBody {
+				defineLabels(sc, n.lastChild().child) // sbir patch 25
+			}
 			if sn := n.anc.anc; sn.kind == typeSwitch && sn.child[1].action == aAssign {
 				// Type switch clause with a var defined in switch guard.
 				var typ *itype
@@ -293,9 +288,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case commClauseDefault:
 			sc = sc.pushBloc()
+			defineLabels(sc, n.child) // sbir patch 25
 
 		case commClause:
 			sc = sc.pushBloc()
+			defineLabels(sc, n.child) // sbir patch 25
 			if len(n.child) > 0 && n.child[0].action == aAssign {
 				ch := n.child[0].child[1].child[0]
 				var typ *itype
@@ -1067,6 +1064,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
 			}
+			// sbir patch 26: an untyped constant sent takes the element type.
+			if v := n.child[1]; v.rval.IsValid() && v.typ != nil && v.typ.untyped {
+				if et := chanElement(n.child[0].typ); et != nil {
+					convertLiteralValue(v, et.TypeOf())
+				}
+			}
 			fallthrough
 
 		case declStmt, exprStmt:
@@ -1816,6 +1819,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if c.typ.cat == nilT {
 					// nil: Set node value to zero of return type
 					c.rval = reflect.New(typ.TypeOf()).Elem()
+				} else if c.rval.IsValid() && c.typ.untyped && !isInterface(typ) {
+					// sbir patch 26: an untyped constant returned takes the
+					// result type now (beyond int64 for an unsigned one).
+					convertLiteralValue(c, typ.TypeOf())
 				}
 			}
 
@@ -2138,6 +2145,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						}
 						for k := len(c.child) - 2; k >= 0; k-- {
 							cond := c.child[k]
+							if b, ok := constBool(cond); ok {
+								// sbir patch 24: a condition known at compile
+								// time (a folded comparison has no branch of
+								// its own): wire the clause statically.
+								if b {
+									next = body.start
+								}
+								continue
+							}
 							cond.tnext = body.start
 							setFNext(cond, next)
 							next = cond.start
@@ -2603,6 +2619,23 @@ func setFNext(cond, next *node) {
 		return
 	}
 	cond.fnext = next
+}
+
+// defineLabels declares the labels of the labelled statements in stmts in
+// scope sc, before the statements are compiled, so that a break, continue
+// or goto meets them defined. sbir patch 25: the statements of a case or
+// select clause are not a block statement, so labels there were not
+// declared ("undefined: L").
+func defineLabels(sc *scope, stmts []*node) {
+	for _, c := range stmts {
+		if c.kind != labeledStmt {
+			continue
+		}
+		label := c.child[0].ident
+		sym := &symbol{kind: labelSym, node: c, index: -1}
+		sc.sym[label] = sym
+		c.sym = sym
+	}
 }
 
 // GetDefault return the index of default case clause in a switch statement, or -1.
