@@ -257,7 +257,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case caseClause:
 			sc = sc.pushBloc()
 			if len(n.child) > 0 && n.lastChild().kind == caseBody {
-				defineLabels(sc, n.lastChild().child) // sbir patch 25
+				defineLabels(sc, n.lastChild().child) // sbir patch 44
 			}
 			if sn := n.anc.anc; sn.kind == typeSwitch && sn.child[1].action == aAssign {
 				// Type switch clause with a var defined in switch guard.
@@ -288,11 +288,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case commClauseDefault:
 			sc = sc.pushBloc()
-			defineLabels(sc, n.child) // sbir patch 25
+			defineLabels(sc, n.child) // sbir patch 44
 
 		case commClause:
 			sc = sc.pushBloc()
-			defineLabels(sc, n.child) // sbir patch 25
+			defineLabels(sc, n.child) // sbir patch 44
 			if len(n.child) > 0 && n.child[0].action == aAssign {
 				ch := n.child[0].child[1].child[0]
 				var typ *itype
@@ -1064,7 +1064,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
 			}
-			// sbir patch 26: an untyped constant sent takes the element type.
+			// sbir patch 45: an untyped constant sent takes the element type.
 			if v := n.child[1]; v.rval.IsValid() && v.typ != nil && v.typ.untyped {
 				if et := chanElement(n.child[0].typ); et != nil {
 					convertLiteralValue(v, et.TypeOf())
@@ -1820,7 +1820,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					// nil: Set node value to zero of return type
 					c.rval = reflect.New(typ.TypeOf()).Elem()
 				} else if c.rval.IsValid() && c.typ.untyped && !isInterface(typ) {
-					// sbir patch 26: an untyped constant returned takes the
+					// sbir patch 45: an untyped constant returned takes the
 					// result type now (beyond int64 for an unsigned one).
 					convertLiteralValue(c, typ.TypeOf())
 				}
@@ -2146,7 +2146,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						for k := len(c.child) - 2; k >= 0; k-- {
 							cond := c.child[k]
 							if b, ok := constBool(cond); ok {
-								// sbir patch 24: a condition known at compile
+								// sbir patch 43: a condition known at compile
 								// time (a folded comparison has no branch of
 								// its own): wire the clause statically.
 								if b {
@@ -2623,7 +2623,7 @@ func setFNext(cond, next *node) {
 
 // defineLabels declares the labels of the labelled statements in stmts in
 // scope sc, before the statements are compiled, so that a break, continue
-// or goto meets them defined. sbir patch 25: the statements of a case or
+// or goto meets them defined. sbir patch 44: the statements of a case or
 // select clause are not a block statement, so labels there were not
 // declared ("undefined: L").
 func defineLabels(sc *scope, stmts []*node) {

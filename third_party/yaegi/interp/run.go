@@ -1658,7 +1658,7 @@ func callDirect(v reflect.Value, in []reflect.Value) []reflect.Value {
 }
 
 // gcPrintOperands passes operands of a defined string type to fmt.Print,
-// Sprint and Fprint as the strings they print as (sbir patch 23). Those
+// Sprint and Fprint as the strings they print as (sbir patch 42). Those
 // functions put a space between two operands when neither is a string,
 // and such an operand reaches them as a goValue, a struct, so they put
 // spaces where gc does not (fmt.Print(Name("a"), 1) printed "a 1", gc
@@ -1673,7 +1673,7 @@ func gcPrintOperands(a []interface{}) []interface{} {
 }
 
 // spacedPrint reports whether f is fmt.Sprint or fmt.Fprint, whose
-// spacing depends on which operands are strings (sbir patch 23; the
+// spacing depends on which operands are strings (sbir patch 42; the
 // interpreter's own Print is fixStdlib's).
 func spacedPrint(f reflect.Value) bool {
 	if !f.IsValid() || f.Kind() != reflect.Func {
@@ -1751,7 +1751,7 @@ func callBin(n *node) {
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	}
-	if spacedPrint(c0.rval) && n.action != aCallSlice { // sbir patch 23
+	if spacedPrint(c0.rval) && n.action != aCallSlice { // sbir patch 42
 		direct := callFn
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return direct(v, gcPrintValues(in)) }
 	}
@@ -3988,7 +3988,7 @@ func convertLiteralValue(n *node, t reflect.Type) {
 		// Skip non-constant values, undefined target type or interface target type.
 	case n.rval.IsValid():
 		// Convert constant value to target type.
-		if u, ok := uintConstant(n.rval, t); ok { // sbir patch 26
+		if u, ok := uintConstant(n.rval, t); ok { // sbir patch 45
 			n.rval = u
 			break
 		}

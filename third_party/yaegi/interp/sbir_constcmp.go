@@ -14,7 +14,7 @@ var compareTokens = map[action]token.Token{
 }
 
 // compareConst folds a comparison of two constants, exactly, as gc does
-// (sbir patch 24). Without it the operands were converted to int64 at run
+// (sbir patch 43). Without it the operands were converted to int64 at run
 // time, so `5 > 18446744073709551614` failed to compile with "constant
 // ... overflows int64", and a constant declared from a comparison
 // (`const ok bool = 1 < 2`, `const b = true != false`) was false.
@@ -60,7 +60,7 @@ func constantOf(n *node) (constant.Value, bool) {
 }
 
 // constBool returns the value of a boolean condition known at compile
-// time (sbir patch 24).
+// time (sbir patch 43).
 func constBool(n *node) (value, ok bool) {
 	if !n.rval.IsValid() || !isBool(n.typ) {
 		return false, false
@@ -76,7 +76,7 @@ func constBool(n *node) (value, ok bool) {
 
 // uintConstant converts an untyped integer constant to the unsigned type
 // t exactly: convertConstantValue goes through int64, which holds no
-// value above 1<<63 - 1 (sbir patch 26).
+// value above 1<<63 - 1 (sbir patch 45).
 func uintConstant(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
 	switch t.Kind() {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:

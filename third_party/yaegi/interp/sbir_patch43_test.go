@@ -2,7 +2,7 @@ package interp_test
 
 import "testing"
 
-// Patch 24: comparisons of untyped constants fold exactly, beyond int64.
+// Patch 43: comparisons of untyped constants fold exactly, beyond int64.
 func TestSbirUntypedConstCompare(t *testing.T) {
 	i, out, _ := newTestInterp(t)
 	for _, s := range []string{

@@ -2,7 +2,7 @@ package interp_test
 
 import "testing"
 
-// Patch 25: labelled statements in case and select clauses.
+// Patch 44: labelled statements in case and select clauses.
 func TestSbirLabelsInClauses(t *testing.T) {
 	i, out, _ := newTestInterp(t)
 	for _, s := range []string{

@@ -8,7 +8,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 )
 
-// Patch 23: fmt.Print, Sprint and Fprint space operands of a defined
+// Patch 42: fmt.Print, Sprint and Fprint space operands of a defined
 // string type as gc does (no space next to a string).
 func TestSbirPrintSpacingOfDefinedStrings(t *testing.T) {
 	i, out, _ := newTestInterp(t)

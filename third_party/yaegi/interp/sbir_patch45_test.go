@@ -2,7 +2,7 @@ package interp_test
 
 import "testing"
 
-// Patch 26: untyped constants beyond int64 returned or sent as an
+// Patch 45: untyped constants beyond int64 returned or sent as an
 // unsigned type.
 func TestSbirBigUnsignedConstants(t *testing.T) {
 	i, out, _ := newTestInterp(t)
