@@ -307,9 +307,14 @@ func (g *gen) lenOf(bl *block, t *typ, depth int) (expr, bool) {
 		g.use("cap")
 	}
 	text := fn + "(" + v.name + ")"
-	if v.t.u().kind == kArray {
-		// A constant: len of an array.
-		c := constant.MakeInt64(int64(v.t.u().length))
+	var c constant.Value
+	switch {
+	case v.t.u().kind == kArray:
+		c = constant.MakeInt64(int64(v.t.u().length)) // len of an array is a constant
+	case v.c != nil && v.c.Kind() == constant.String:
+		c = constant.MakeInt64(int64(len(constant.StringVal(v.c)))) // so is len of a constant string
+	}
+	if c != nil {
 		if !representable(c, t) {
 			return expr{}, false
 		}
