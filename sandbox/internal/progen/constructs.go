@@ -32,7 +32,7 @@ var constructDocs = map[string]string{
 	"else-if":                       "if / else if / else",
 	"embedded-struct":               "a struct embedding another (promoted fields)",
 	"fallthrough":                   "fallthrough to the next clause",
-	"fallthrough-into-default":      "fallthrough into or out of a default clause that is not the last",
+	"fallthrough-into-default":      "fallthrough in a switch whose default clause is not the last",
 	"field":                         "s.f",
 	"field-assign":                  "s.f = e",
 	"float-arith":                   "+ - * on float64 and float32",

@@ -59,10 +59,12 @@ func (g *gen) switchStmt(bl *block) bool {
 	}
 	for i, h := range heads {
 		last := i == len(heads)-1
-		// A fallthrough into or out of a default clause that is not the
-		// last one.
-		nearDefault := defaultAt != len(heads)-1 && (i+1 == defaultAt || i == defaultAt)
-		g.clause(bl, h, !last, nearDefault)
+		// A fallthrough anywhere in a switch whose default clause is not
+		// the last one (the kernel moves such a default clause: a
+		// fallthrough into it, out of it or between the clauses after it
+		// lands elsewhere).
+		middleDefault := defaultAt >= 0 && defaultAt != len(heads)-1
+		g.clause(bl, h, !last, middleDefault)
 	}
 	bl.line("}")
 	return true
@@ -70,17 +72,17 @@ func (g *gen) switchStmt(bl *block) bool {
 
 // clause writes a case clause's statements, ending in fallthrough when it
 // may (a clause is followed by another).
-func (g *gen) clause(bl *block, head string, canFall, intoDefault bool) {
+func (g *gen) clause(bl *block, head string, canFall, middleDefault bool) {
 	bl.line("%s", head)
 	inner := bl.child()
 	g.stmts(inner, 1+g.pick(2))
 	if canFall && g.chance(30) {
-		if intoDefault && !g.on("", "fallthrough-into-default") {
+		if middleDefault && !g.on("", "fallthrough-into-default") {
 			bl.b.WriteString(inner.close())
 			return
 		}
 		g.use("fallthrough")
-		if intoDefault {
+		if middleDefault {
 			g.use("fallthrough-into-default")
 		}
 		bl.b.WriteString(inner.close())
