@@ -1819,9 +1819,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if c.typ.cat == nilT {
 					// nil: Set node value to zero of return type
 					c.rval = reflect.New(typ.TypeOf()).Elem()
-				} else if c.rval.IsValid() && c.typ.untyped && !isInterface(typ) {
+				} else if c.rval.IsValid() && (c.typ.untyped || vConstantValue(c.rval) != nil) && !isInterface(typ) {
 					// sbir patch 45: an untyped constant returned takes the
 					// result type now (beyond int64 for an unsigned one).
+					// sbir patch 46: so does a folded constant expression
+					// (its type is not marked untyped, its value still is
+					// exact), beyond int64 for a float one.
 					convertLiteralValue(c, typ.TypeOf())
 				}
 			}

@@ -3993,6 +3993,10 @@ func convertLiteralValue(n *node, t reflect.Type) {
 			n.rval = u
 			break
 		}
+		if x, ok := floatConstant(n.rval, t); ok { // sbir patch 46
+			n.rval = x
+			break
+		}
 		convertConstantValue(n)
 		n.rval = n.rval.Convert(t)
 	default:

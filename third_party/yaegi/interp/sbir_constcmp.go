@@ -94,6 +94,30 @@ func uintConstant(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
 	return reflect.ValueOf(u).Convert(t), true
 }
 
+// floatConstant converts an untyped integer constant to the float or
+// complex type t through its exact value, as gc does: convertConstantValue
+// goes through int64, which holds no value beyond 64 bits, so
+// var f float64 = 1 << 70 failed to compile (sbir patch 46).
+func floatConstant(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+	default:
+		return reflect.Value{}, false
+	}
+	c := vConstantValue(v)
+	if c == nil || c.Kind() != constant.Int {
+		return reflect.Value{}, false
+	}
+	if _, exact := constant.Int64Val(c); exact {
+		return reflect.Value{}, false // int64 already converts exactly
+	}
+	f, _ := constant.Float64Val(constant.ToFloat(c))
+	if k := t.Kind(); k == reflect.Complex64 || k == reflect.Complex128 {
+		return reflect.ValueOf(complex(f, 0)).Convert(t), true
+	}
+	return reflect.ValueOf(f).Convert(t), true
+}
+
 func init() {
 	for a := range compareTokens {
 		constOp[a] = compareConst
