@@ -3694,6 +3694,13 @@ func _real(n *node) {
 func _delete(n *node) {
 	value0 := genValue(n.child[1]) // map
 	value1 := genValue(n.child[2]) // key
+	// sbir patch 47: a constant key takes the map's key type, as it
+	// does in an index expression (delete(m, 0) on a map[int8]T).
+	if k := n.child[2]; k.rval.IsValid() {
+		if mt := n.child[1].typ.TypeOf(); mt != nil && mt.Kind() == reflect.Map && mt.Key().Kind() != reflect.Interface {
+			value1 = genValueAs(k, mt.Key())
+		}
+	}
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
