@@ -2498,9 +2498,15 @@ func genRun(nod *node) error {
 				setExec(n.anc.child[3].start)
 			}
 			// continue in function body as there may be inner function definitions
-		case constDecl, varDecl:
+		case constDecl:
 			setExec(n.start)
 			return false
+		case varDecl:
+			setExec(n.start)
+			// sbir patch 48: walk on, to the bodies of the generic
+			// function instances made for the declaration's values
+			// (var n = G(5) made G[int] here, and its body had no code).
+			return true
 		}
 		return true
 	}, nil)
