@@ -57,6 +57,7 @@ import (
 var (
 	genN      = flag.Int("gen.n", 100, "how many generated programs TestGeneratedPrograms runs")
 	genSeed   = flag.Uint64("gen.seed", 1, "the first seed of TestGeneratedPrograms")
+	genSeeds  = flag.String("gen.seeds", "", "a file of seeds (one a line) TestGeneratedPrograms runs instead of -gen.seed and -gen.n: re-running the divergences of a large run")
 	genAll    = flag.Bool("gen.all", false, "generate the constructs of KNOWN_DIVERGENCES too")
 	genReport = flag.String("gen.report", "", "write TestGeneratedPrograms' report (rates, divergences, suspects) to this file")
 	genKeep   = flag.String("gen.keep", "", "write each diverging program to this directory (SEED.go, SEED.cellN.go, SEED.top.go)")
@@ -104,8 +105,7 @@ func TestGeneratedPrograms(t *testing.T) {
 	}
 	start := time.Now()
 	var cases []*genCase
-	for i := 0; i < *genN; i++ {
-		seed := *genSeed + uint64(i)
+	for _, seed := range genSeedList(t) {
 		p := progen.Generate(seed, progen.Options{Suffix: "_" + strconv.FormatUint(seed, 36), Avoid: avoid})
 		cases = append(cases, &genCase{p: p})
 	}
@@ -131,6 +131,30 @@ func TestGeneratedPrograms(t *testing.T) {
 	if n := checkListed(t, cases, list); n > 0 {
 		t.Logf("%d divergences are listed in %s", n, listedDivergences)
 	}
+}
+
+// genSeedList is -gen.n seeds from -gen.seed, or those of -gen.seeds.
+func genSeedList(t *testing.T) []uint64 {
+	t.Helper()
+	var seeds []uint64
+	if *genSeeds == "" {
+		for i := 0; i < *genN; i++ {
+			seeds = append(seeds, *genSeed+uint64(i))
+		}
+		return seeds
+	}
+	b, err := os.ReadFile(*genSeeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range strings.Fields(string(b)) {
+		seed, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			t.Fatalf("%s: word %d: %q is not a seed", *genSeeds, i+1, f)
+		}
+		seeds = append(seeds, seed)
+	}
+	return seeds
 }
 
 func confirm(r genResult) string {
@@ -425,7 +449,11 @@ func keepDiverging(t *testing.T, cases []*genCase) {
 func genSummary(cases []*genCase, took time.Duration) string {
 	var b strings.Builder
 	n := len(cases)
-	fmt.Fprintf(&b, "generated programs: %d (seeds %d..%d), %v\n", n, *genSeed, *genSeed+uint64(n)-1, took.Round(time.Second))
+	seeds := fmt.Sprintf("seeds %d..%d", *genSeed, *genSeed+uint64(n)-1)
+	if *genSeeds != "" {
+		seeds = "seeds of " + *genSeeds
+	}
+	fmt.Fprintf(&b, "generated programs: %d (%s), %v\n", n, seeds, took.Round(time.Second))
 	anyDiv := 0
 	for _, c := range cases {
 		for _, r := range c.results {
