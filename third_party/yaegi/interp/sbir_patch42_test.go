@@ -16,7 +16,7 @@ func TestSbirPrintSpacingOfDefinedStrings(t *testing.T) {
 	// String and Format methods.
 	mt := map[reflect.Value][]reflect.Type{}
 	for _, f := range []any{fmt.Print, fmt.Sprint, fmt.Fprint, fmt.Println} {
-		mt[reflect.ValueOf(f)] = []reflect.Type{reflect.TypeFor[fmt.Formatter](), reflect.TypeFor[fmt.Stringer]()}
+		mt[reflect.ValueOf(f)] = []reflect.Type{reflect.TypeOf((*fmt.Formatter)(nil)).Elem(), reflect.TypeOf((*fmt.Stringer)(nil)).Elem()}
 	}
 	if err := i.Use(interp.Exports{".": {"MapTypes": reflect.ValueOf(mt)}}); err != nil {
 		t.Fatal(err)
