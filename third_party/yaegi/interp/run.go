@@ -229,6 +229,18 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	}
 }
 
+// callDeferred calls a deferred function, and returns what it panicked
+// with when ok is false (sbir patch 57).
+func callDeferred(val []reflect.Value) (p interface{}, ok bool) {
+	defer func() {
+		if !ok {
+			p = recover()
+		}
+	}()
+	val[0].Call(val[1:])
+	return nil, true
+}
+
 // runFrame is runCfg's body; panicking reports a panic that runCfg must
 // raise again with pending.
 func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{}, panicking bool) {
@@ -249,7 +261,20 @@ func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{},
 			return
 		}
 		for _, val := range deferred {
-			val[0].Call(val[1:])
+			// sbir patch 57: a deferred call that panics replaces the
+			// frame's panic, and the deferred calls after it still run
+			// (one of them may recover it), as in gc.
+			p, ok := callDeferred(val)
+			if ok {
+				continue
+			}
+			if _, exit := p.(Exiter); exit {
+				pending, panicking = p, true
+				return
+			}
+			f.mutex.Lock()
+			f.recovered = p
+			f.mutex.Unlock()
 		}
 		f.mutex.Lock()
 		// sbir patch 8d: the root frame outlives this run (a REPL evaluates
@@ -378,7 +403,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
+					panic(assertionErrorf("interface conversion: nil is not %v", typID)) // sbir patch 55
 				}
 				return next
 			}
@@ -399,7 +424,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if len(m0) < len(m1) {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
+					panic(assertionErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID)) // sbir patch 55
 				}
 				return next
 			}
@@ -490,7 +515,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = v.IsValid()
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -498,7 +523,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(leftType, rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method))
+					panic(assertionErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method)) // sbir patch 55
 				}
 				return next
 			}
@@ -528,9 +553,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
 					if ctyp == nil {
-						panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+						panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 					}
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", ctyp.String(), rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is %s, not %s", assertTypeString(valueNodeType(val), ctyp), assertTypeString(typ, rtype))) // sbir patch 55
 				}
 				return next
 			}
@@ -555,7 +580,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -568,7 +593,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(v.Type(), rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method))
+					panic(assertionErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method)) // sbir patch 55
 				}
 				return next
 			}
@@ -588,7 +613,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok || !v.value.IsValid() {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -596,7 +621,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = canAssertTypes(v.value.Type(), rtype)
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -1068,24 +1093,15 @@ func _recover(n *node) {
 			return tnext
 		}
 
-		rec := anc.recovered
-		anc.recovered = nil
-		// sbir patch 19: panic panics with the reflect.Value of its
-		// argument (_panic), so recover gave the script a reflect.Value:
-		// recover() of panic("x") was not a string, and its methods
-		// were the script's. Recover what the script panicked with.
-		if v, ok := rec.(reflect.Value); ok {
-			if v.IsValid() {
-				v = valueInterfaceValue(v)
-			}
-			if v.IsValid() && v.Kind() == reflect.Interface {
-				v = v.Elem()
-			}
-			rec = new(runtime.PanicNilError) // as gc's panic(nil)
-			if v.IsValid() && v.CanInterface() {
-				rec = v.Interface()
-			}
+		if p, ok := scriptPanicOf(anc.recovered); ok {
+			// sbir patch 56: the script's own value, with its type, as
+			// an interface holds it.
+			anc.recovered = nil
+			dest(f).Set(reflect.ValueOf(p.value))
+			return tnext
 		}
+		rec := recoveredValue(anc.recovered)
+		anc.recovered = nil
 		// A compiled panic's value reaches the script as a result does
 		// (sbir patch 18b): heap.Init(nil) panics with a *reflect.ValueError.
 		n.interp.checkCallbackArgs([]reflect.Value{reflect.ValueOf(&rec).Elem()})
@@ -1104,8 +1120,43 @@ func _recover(n *node) {
 	}
 }
 
+// recoveredValue is what recover gives the script for a Go panic value.
+// sbir patch 19: panic panics with the reflect.Value of its argument
+// (_panic), so recover gave the script a reflect.Value: recover() of
+// panic("x") was not a string, and its methods were the script's.
+// Recover what the script panicked with.
+func recoveredValue(rec any) any {
+	v, ok := rec.(reflect.Value)
+	if !ok {
+		return rec
+	}
+	if p, ok := scriptPanicOf(v); ok {
+		// sbir patch 56: for a host, the value as an error or Stringer
+		// when it is one.
+		if p.shown.IsValid() {
+			return p.shown.Interface()
+		}
+		v = p.value.value
+	}
+	if v.IsValid() {
+		v = valueInterfaceValue(v)
+	}
+	if v.IsValid() && v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	if v.IsValid() && v.CanInterface() {
+		return v.Interface()
+	}
+	return new(runtime.PanicNilError) // as gc's panic(nil)
+}
+
+// Recovered returns what the script panicked with, as recover in the
+// script would return it: a host that runs deferred calls of its own
+// after a panic hands it to them (sbir patch 54).
+func (p Panic) Recovered() any { return recoveredValue(p.Value) }
+
 func _panic(n *node) {
-	value := genValue(n.child[1])
+	value := genPanicValue(n.child[1]) // sbir patch 56
 
 	n.exec = func(f *frame) bltn {
 		panic(value(f))
@@ -1177,6 +1228,13 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			f = f.clone()
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
+			def, start := def, start
+			if def.latest != nil {
+				// sbir patch 52: the latest declaration of the function
+				// or method, whenever the value was made.
+				def = currentDecl(def)
+				start = def.child[3].start
+			}
 			def.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
@@ -1527,6 +1585,13 @@ func call(n *node) {
 			bf = def.rval
 		}
 		f.mutex.Unlock()
+		if ok && def.latest != nil {
+			// sbir patch 52: a call of a function or method calls its
+			// latest declaration. (Outside the lock: it panics on
+			// another signature.)
+			def = currentDecl(def)
+			bf = def.rval
+		}
 
 		// Call bin func if defined
 		if bf.IsValid() {
@@ -2338,7 +2403,11 @@ func getMethod(n *node) {
 	next := getExec(n.tnext)
 
 	n.exec = func(f *frame) bltn {
-		nod := *(n.val.(*node))
+		m := n.val.(*node)
+		if m.latest != nil {
+			m = currentDecl(m) // sbir patch 52
+		}
+		nod := *m
 		nod.val = &nod
 		nod.recv = n.recv
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
