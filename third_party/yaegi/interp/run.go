@@ -1770,6 +1770,45 @@ func callDirect(v reflect.Value, in []reflect.Value) []reflect.Value {
 	return v.Call(in)
 }
 
+// gcPrintOperands passes operands of a defined string type to fmt.Print,
+// Sprint and Fprint as the strings they print as (sbir patch 42). Those
+// functions put a space between two operands when neither is a string,
+// and such an operand reaches them as a goValue, a struct, so they put
+// spaces where gc does not (fmt.Print(Name("a"), 1) printed "a 1", gc
+// prints "a1"). The text is the same: each operand prints as %v.
+func gcPrintOperands(a []interface{}) []interface{} {
+	for i, x := range a {
+		if g, ok := x.(goValue); ok && g.v.IsValid() && g.v.Kind() == reflect.String {
+			a[i] = fmt.Sprint(g)
+		}
+	}
+	return a
+}
+
+// spacedPrint reports whether f is fmt.Sprint or fmt.Fprint, whose
+// spacing depends on which operands are strings (sbir patch 42; the
+// interpreter's own Print is fixStdlib's).
+func spacedPrint(f reflect.Value) bool {
+	if !f.IsValid() || f.Kind() != reflect.Func {
+		return false
+	}
+	p := f.Pointer()
+	return p == reflect.ValueOf(fmt.Sprint).Pointer() || p == reflect.ValueOf(fmt.Fprint).Pointer()
+}
+
+// gcPrintValues is gcPrintOperands on the arguments of a call.
+func gcPrintValues(in []reflect.Value) []reflect.Value {
+	for i, v := range in {
+		if !v.IsValid() || !v.CanInterface() {
+			continue
+		}
+		if g, ok := v.Interface().(goValue); ok && g.v.IsValid() && g.v.Kind() == reflect.String {
+			in[i] = reflect.ValueOf(fmt.Sprint(g))
+		}
+	}
+	return in
+}
+
 // anyArgs returns in[from:] as the operands reflect.Value.Call would pass
 // to a ...interface{} parameter.
 func anyArgs(in []reflect.Value, from int) []interface{} {
@@ -1824,6 +1863,10 @@ func callBin(n *node) {
 	}
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
+	}
+	if spacedPrint(c0.rval) && n.action != aCallSlice { // sbir patch 42
+		direct := callFn
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return direct(v, gcPrintValues(in)) }
 	}
 	if n.interp.checkArg != nil && hasInterfaceResult(funcType) && !isFmtFunc(n.interp, c0.rval) {
 		// sbir patch 18b: results of interface type that a compiled
@@ -3839,6 +3882,13 @@ func _real(n *node) {
 func _delete(n *node) {
 	value0 := genValue(n.child[1]) // map
 	value1 := genValue(n.child[2]) // key
+	// sbir patch 47: a constant key takes the map's key type, as it
+	// does in an index expression (delete(m, 0) on a map[int8]T).
+	if k := n.child[2]; k.rval.IsValid() {
+		if mt := n.child[1].typ.TypeOf(); mt != nil && mt.Kind() == reflect.Map && mt.Key().Kind() != reflect.Interface {
+			value1 = genValueAs(k, mt.Key())
+		}
+	}
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
@@ -4134,6 +4184,14 @@ func convertLiteralValue(n *node, t reflect.Type) {
 		// Skip non-constant values, undefined target type or interface target type.
 	case n.rval.IsValid():
 		// Convert constant value to target type.
+		if u, ok := uintConstant(n.rval, t); ok { // sbir patch 45
+			n.rval = u
+			break
+		}
+		if x, ok := floatConstant(n.rval, t); ok { // sbir patch 46
+			n.rval = x
+			break
+		}
 		convertConstantValue(n)
 		n.rval = n.rval.Convert(t)
 	default:
