@@ -1487,6 +1487,9 @@ func xorConst(n *node) {
 // Assign operators
 
 func addAssign(n *node) {
+	if directMapUpdate(n, '+', n.child[1]) {
+		return // sbir patch S5
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2247,6 +2250,9 @@ func shrAssign(n *node) {
 }
 
 func subAssign(n *node) {
+	if directMapUpdate(n, '-', n.child[1]) {
+		return // sbir patch S5
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2426,6 +2432,9 @@ func xorAssign(n *node) {
 }
 
 func dec(n *node) {
+	if directMapUpdate(n, '-', nil) {
+		return // sbir patch S5
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0 := n.child[0]
@@ -2482,6 +2491,9 @@ func dec(n *node) {
 }
 
 func inc(n *node) {
+	if directMapUpdate(n, '+', nil) {
+		return // sbir patch S5
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0 := n.child[0]
