@@ -11,6 +11,9 @@ import (
 // Arithmetic operators
 
 func add(n *node) {
+	if directIntArith(n, "+") || directFloatArith(n, "+") || directStringArith(n, "+") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -428,6 +431,9 @@ func andNotConst(n *node) {
 }
 
 func mul(n *node) {
+	if directIntArith(n, "*") || directFloatArith(n, "*") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -708,6 +714,9 @@ func orConst(n *node) {
 }
 
 func quo(n *node) {
+	if directIntArith(n, "/") || directFloatArith(n, "/") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -893,6 +902,9 @@ func quoConst(n *node) {
 }
 
 func rem(n *node) {
+	if directIntArith(n, "%") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -1205,6 +1217,9 @@ func shrConst(n *node) {
 }
 
 func sub(n *node) {
+	if directIntArith(n, "-") || directFloatArith(n, "-") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -1490,6 +1505,9 @@ func addAssign(n *node) {
 	if directMapUpdate(n, '+', n.child[1]) {
 		return // sbir patch S5
 	}
+	if directIntAssign(n, "+") || directFloatAssign(n, "+") || directStringAssign(n, "+") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -1758,6 +1776,9 @@ func andNotAssign(n *node) {
 }
 
 func mulAssign(n *node) {
+	if directIntAssign(n, "*") || directFloatAssign(n, "*") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -1937,6 +1958,9 @@ func orAssign(n *node) {
 }
 
 func quoAssign(n *node) {
+	if directIntAssign(n, "/") || directFloatAssign(n, "/") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2049,6 +2073,9 @@ func quoAssign(n *node) {
 }
 
 func remAssign(n *node) {
+	if directIntAssign(n, "%") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2253,6 +2280,9 @@ func subAssign(n *node) {
 	if directMapUpdate(n, '-', n.child[1]) {
 		return // sbir patch S5
 	}
+	if directIntAssign(n, "-") || directFloatAssign(n, "-") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2435,6 +2465,9 @@ func dec(n *node) {
 	if directMapUpdate(n, '-', nil) {
 		return // sbir patch S5
 	}
+	if directIntAssign(n, "-") || directFloatAssign(n, "-") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0 := n.child[0]
@@ -2493,6 +2526,9 @@ func dec(n *node) {
 func inc(n *node) {
 	if directMapUpdate(n, '+', nil) {
 		return // sbir patch S5
+	}
+	if directIntAssign(n, "+") || directFloatAssign(n, "+") {
+		return // sbir patch S7
 	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
@@ -2632,6 +2668,9 @@ func posConst(n *node) {
 
 // sbir patch 20e: i0 == i1 is sbirEqualValues(i0, i1) in equal and notEqual.
 func equal(n *node) {
+	if directIntCompare(n, "==") || directFloatCompare(n, "==") || directStringCompare(n, "==") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -3232,6 +3271,9 @@ func equal(n *node) {
 }
 
 func greater(n *node) {
+	if directIntCompare(n, ">") || directFloatCompare(n, ">") || directStringCompare(n, ">") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -3560,6 +3602,9 @@ func greater(n *node) {
 }
 
 func greaterEqual(n *node) {
+	if directIntCompare(n, ">=") || directFloatCompare(n, ">=") || directStringCompare(n, ">=") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -3888,6 +3933,9 @@ func greaterEqual(n *node) {
 }
 
 func lower(n *node) {
+	if directIntCompare(n, "<") || directFloatCompare(n, "<") || directStringCompare(n, "<") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -4216,6 +4264,9 @@ func lower(n *node) {
 }
 
 func lowerEqual(n *node) {
+	if directIntCompare(n, "<=") || directFloatCompare(n, "<=") || directStringCompare(n, "<=") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -4544,6 +4595,9 @@ func lowerEqual(n *node) {
 }
 
 func notEqual(n *node) {
+	if directIntCompare(n, "!=") || directFloatCompare(n, "!=") || directStringCompare(n, "!=") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()

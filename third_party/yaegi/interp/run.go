@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"go/constant"
 	"reflect"
-	"sync/atomic"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // bltn type defines functions which run at CFG execution.

@@ -542,3 +542,96 @@ func main() {
 		t.Errorf("%.1f allocations per iteration of two callbacks, want at most 4", per)
 	}
 }
+
+// TestSbirDirectOperators checks sbir patch S7: arithmetic, assignment
+// operators and comparisons of ints, int64s, float64s and strings give
+// gc's results for every kind of operand: locals, constants, globals,
+// captured variables, fields, elements, named types; overflow, division
+// by zero and NaN included.
+func TestSbirDirectOperators(t *testing.T) {
+	runSpeedCases(t, []struct{ name, src, want string }{
+		{"operators", `package main
+
+import (
+	"fmt"
+	"math"
+)
+
+type meters float64
+type count int
+
+var g = 7
+
+type box struct {
+	n int
+	x float64
+	s string
+}
+
+func ints(a, b int) (int, int, int, int, int, bool, bool, bool, bool, bool, bool) {
+	return a + b, a - b, a * b, a / b, a % b, a == b, a != b, a < b, a <= b, a > b, a >= b
+}
+
+func anyRet(a int) any { return a * 2 }
+
+func pair(a float64) (float64, any) { return a + 1, a - 1 }
+
+func floats(a, b float64) (float64, float64, float64, float64, bool, bool, bool) {
+	return a + b, a - b, a * b, a / b, a < b, a == b, a >= b
+}
+
+func main() {
+	fmt.Println(ints(17, 5))
+	fmt.Println(ints(-17, 5))
+	fmt.Println(anyRet(21))
+	fmt.Println(pair(1.5))
+	fmt.Println(floats(1.5, 0.25))
+	fmt.Println(floats(1, 0))
+	nan := math.NaN()
+	fmt.Println(nan == nan, nan != nan, nan < 1, 1 >= nan)
+	x := math.MaxInt64
+	x++
+	y := int64(math.MinInt64)
+	y--
+	fmt.Println(x, y, x*2, -x/-1)
+	s, t := "abc", "abd"
+	u := s + t
+	u += "!"
+	fmt.Println(u, s < t, s == "abc", "b" > s, s+"x" != t)
+	var d meters = 2.5
+	d *= 2
+	var c count = 10
+	c -= 3
+	c %= 4
+	fmt.Println(d, c, d > 4, c == 3)
+	sum, i := 0, 0
+	for i = 0; i < 10; i++ {
+		if i%2 == 0 {
+			continue
+		}
+		sum += i * g
+	}
+	g += sum
+	fmt.Println(sum, i, g, 100-g, g/3)
+	b := box{n: 1, x: 1.5, s: "a"}
+	xs := []int{1, 2, 3}
+	fs := []float64{0.5}
+	b.n += 41
+	b.x *= 2
+	b.s += "b"
+	xs[1] *= 10
+	xs[2]++
+	fs[0] -= 1
+	fmt.Println(b, xs, fs)
+	k := 3
+	add := func(v int) int { k += v; return k * 2 }
+	fmt.Println(add(4), k, k > 5)
+	var i64 int64 = 1 << 40
+	i64 /= 3
+	fmt.Println(i64, i64%7, 1<<41 > i64)
+	defer func() { fmt.Println("recovered:", recover()) }()
+	zero := 0
+	fmt.Println(10 / zero)
+}`, "22 12 85 3 2 false true false false true true\n-12 -22 -85 -3 -2 false true true true false false\n42\n2.5 0.5\n1.75 1.25 0.375 6 false false true\n1 1 0 +Inf false false true\nfalse true false false\n-9223372036854775808 9223372036854775807 0 -9223372036854775808\nabcabd! true true true true\n5 3 true true\n175 10 182 -82 60\n{42 3 ab} [1 20 4] [-0.5]\n14 7 true\n366503875925 5 true\nrecovered: runtime error: integer divide by zero"},
+	})
+}
