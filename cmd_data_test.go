@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 func TestGenerateDataCommand(t *testing.T) {
@@ -170,11 +171,20 @@ func TestDownloadDataInterrupt(t *testing.T) {
 	}
 	select {
 	case <-streaming:
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.Scale(30 * time.Second)):
 		cmd.Process.Kill()
 		t.Fatal("the download did not start")
 	}
-	time.Sleep(100 * time.Millisecond) // let the client write what it received
+	// Interrupt once the client has written what it received, so that
+	// the interrupt finds a partial download to throw away.
+	deadline := time.Now().Add(testenv.Scale(30 * time.Second))
+	for partialDownload(cache) < int64(good.Len()) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the client did not write the %d bytes it received", good.Len())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
 	var exit *exec.ExitError
@@ -195,4 +205,17 @@ func TestDownloadDataInterrupt(t *testing.T) {
 			t.Errorf("temporary file left: %s", e.Name())
 		}
 	}
+}
+
+// partialDownload returns the size of the download in progress in cache
+// (dataset.Download's temporary file), 0 when there is none.
+func partialDownload(cache string) int64 {
+	tmps, _ := filepath.Glob(filepath.Join(cache, dataset.CSVFileName+".download-*"))
+	var n int64
+	for _, p := range tmps {
+		if st, err := os.Stat(p); err == nil {
+			n = max(n, st.Size())
+		}
+	}
+	return n
 }

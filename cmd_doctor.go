@@ -71,7 +71,7 @@ func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
 	}
 
 	fmt.Fprintf(out, "\nPer-notebook Go packages (//sbir:require)\n")
-	dir := sandbox.PackagesDir(env.Getenv)
+	dir := packagesDir(env.Getenv)
 	sets, err := pkgenv.List(dir)
 	if err != nil {
 		return err

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // TestMCPCommandUsage checks the flag combinations `mcp` refuses before it
@@ -102,7 +104,7 @@ func TestMCPHTTPKeepAliveExpires(t *testing.T) {
 	if string(b) != "ok" {
 		t.Fatalf("body %q", b)
 	}
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.SetReadDeadline(time.Now().Add(testenv.Scale(5 * time.Second)))
 	if _, err := br.ReadByte(); err != io.EOF {
 		t.Fatalf("idle keep-alive connection: read %v, want EOF (closed by the server)", err)
 	}

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
-	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
 const packagesUsage = `Usage: sbir-kernel packages <subcommand> [flags]
@@ -58,7 +59,7 @@ it was installed for. Environments in use by a running session are marked.`)
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
-	dir := sandbox.PackagesDir(env.Getenv)
+	dir := packagesDir(env.Getenv)
 	entries, err := pkgenv.List(dir)
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ trusted session declares them again.`)
 	if err != nil {
 		return usageError{"--budget: " + err.Error()}
 	}
-	dir := sandbox.PackagesDir(env.Getenv)
+	dir := packagesDir(env.Getenv)
 	rep, err := pkgenv.Prune(dir, budget)
 	if err != nil {
 		return err
@@ -173,4 +174,11 @@ func packagesPlural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// packagesDir is where per-notebook package environments are cached: the
+// packages directory of the kernel's cache directory (see
+// dataset.ConfigFromEnv), so that data and packages live side by side.
+func packagesDir(getenv func(string) string) string {
+	return filepath.Join(dataset.ConfigFromEnv(getenv).CacheDir, "packages")
 }

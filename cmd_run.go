@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/cellresult"
 	"github.com/sbirtools/sbir-kernel/dataset"
-	"github.com/sbirtools/sbir-kernel/mcpserver"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
@@ -33,9 +33,9 @@ needs --allow-packages (see 'sbir-kernel packages').
 
 With --json the result is one JSON object on standard output, also for usage
 and setup errors (see docs/agents.md for the shape, schema
-"sbir-kernel.run/1"): stdout, stderr, the last value as text, a frame value as
-columns and records (--max-rows), displays, and errors as {name, message, line,
-column, suggestion}. -c may be given once: put several statements in one -c
+"sbir-kernel.run/2"): stdout, stderr, the last value as text, a frame value's
+rows as exact typed records (--max-rows of them from --offset), displays, and
+errors as {name, message, line, column, suggestion}. -c may be given once: put several statements in one -c
 (separated by newlines or ;) or use a FILE.
 
 Exit status: 0 when the code ran, 1 when it failed (compile error, panic,
@@ -48,11 +48,11 @@ Example:
 // runOutput is the --json shape of `run` (docs/agents.md): the result of
 // the code as run_go returns it over MCP, plus what only a whole run has.
 type runOutput struct {
-	// Schema versions the shape: mcpserver.RunSchema.
+	// Schema versions the shape: cellresult.Schema.
 	Schema string `json:"schema"`
-	*mcpserver.CellResult
+	*cellresult.Result
 	// ValueBundle is the value's full MIME bundle (text/plain, text/html,
-	// Vega-Lite, ...), for callers that render it.
+	// the table representation, Vega-Lite, ...), for callers that render it.
 	ValueBundle map[string]any `json:"value_bundle,omitempty"`
 	// Data describes the awards data the code ran against.
 	Data *runData `json:"data,omitempty"`
@@ -71,140 +71,182 @@ const (
 	errSetup = "SetupError" // the data or the sandbox could not be prepared; exit status 1
 )
 
-// sessionLost is what the sandbox appends to the error of a cell whose
-// worker died; a one-shot run has no session to lose, so it is cut.
-const sessionLost = "; the worker was restarted and all variables of this session were lost"
+// runCommand is one `run`: its flags and the code.
+type runCommand struct {
+	env        *cliEnv
+	jsonMode   bool // --json: every outcome, usage errors included, is JSON on stdout
+	code       string
+	maxRows    int
+	offset     int
+	requireIso bool
+	limits     sandbox.Limits
+	pkgs       pkgenv.Options
+}
 
 func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
-	fs, apply := newFlagSet(env, "run", "[-c CODE | FILE | -]", runDescription)
-	var code string
-	haveC := false
-	fs.Func("c", "the code to run (once; use newlines or ; for several statements)", func(v string) error {
-		if haveC {
-			return errors.New("-c given more than once: put all the code in one -c (statements separated by newlines or ;) or in a FILE")
-		}
-		code, haveC = v, true
-		return nil
-	})
-	asJSON := fs.Bool("json", false, "print the result as one JSON object (docs/agents.md), errors included")
-	maxRows := fs.Int("max-rows", mcpserver.DefaultMaxRows, "with --json: most rows of a frame value given as records")
-	requireIso := fs.Bool("require-isolation", false, "refuse to run unless every sandbox isolation layer is active")
-	limits := sandbox.DefaultLimits()
-	limits.RegisterFlags(fs)
-	pkgs := pkgenv.Options{KernelVersion: version}
-	pkgs.RegisterFlags(fs)
-
-	// Under --json, flag errors become JSON on stdout: the flag package's
-	// own messages and the usage text are held back.
-	jsonMode := wantsJSON(args)
-	usage := fs.Usage
-	if jsonMode {
-		fs.SetOutput(io.Discard)
-		fs.Usage = func() {}
-	}
-	fail := func(name string, err error) error {
-		if !jsonMode {
-			return err
-		}
-		status := 1
-		var ue usageError
-		if errors.As(err, &ue) {
-			status = 2
-		}
-		if werr := writeRunJSON(env, &runOutput{Schema: mcpserver.RunSchema, CellResult: &mcpserver.CellResult{
-			Error: &mcpserver.CellError{Name: name, Message: err.Error()},
-		}}); werr != nil {
-			return werr
-		}
-		return exitError{code: status}
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			if jsonMode {
-				fs.SetOutput(env.Stderr)
-				usage()
-			}
-			return err
-		}
-		if !jsonMode {
-			return exitError{code: 2} // the flag package printed the problem and the usage
-		}
-		return fail(errUsage, usageError{err.Error()})
-	}
-	if err := apply(); err != nil {
-		return fail(errUsage, err)
-	}
-	if *maxRows < 1 {
-		return fail(errUsage, usageError{fmt.Sprintf("--max-rows %d: give at least 1", *maxRows)})
-	}
-	src, err := runSource(env, fs.Args(), code, haveC)
+	r, err := parseRun(env, args)
 	if err != nil {
-		return fail(errUsage, err)
+		return err
 	}
 	isolation := probeIsolation()
 	data, err := locateData(ctx, env)
 	if err != nil {
-		return fail(errSetup, exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)})
+		return r.fail(errSetup, exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)})
 	}
 	// The answer is printed first; then the run waits for a new Arrow file
 	// to be durable, so that the next run finds it cached.
 	defer data.WaitDurable(ctx)
 	sess, err := sandbox.NewSession(ctx, sandbox.Options{
-		Limits:           limits,
+		Limits:           r.limits,
 		DataPath:         data.ArrowPath,
-		RequireIsolation: *requireIso,
+		RequireIsolation: r.requireIso,
 		Isolation:        isolation(),
 		Logger:           env.Logger,
-		Packages:         packageOptions(env, pkgs),
+		Packages:         packageOptions(env, r.pkgs),
 	})
 	if err != nil {
-		return fail(errSetup, exitError{code: 1, err: err})
+		return r.fail(errSetup, exitError{code: 1, err: err})
 	}
 	defer sess.Close()
 	// The worker is up: the sync's writeback no longer slows its start.
 	data.StartSync()
+	if data.Synthetic && !r.jsonMode {
+		// Said once, before any output: the numbers that follow are made up.
+		fmt.Fprintf(env.Stderr, "note: the data is %s\n", data.Describe())
+	}
+	res, displays, err := r.execute(ctx, sess)
+	if err != nil {
+		return r.fail(errSetup, exitError{code: 1, err: err})
+	}
+	oneShot(res)
+	if err := r.report(res, displays, data); err != nil {
+		return err
+	}
+	if !res.Success {
+		return exitError{code: 1}
+	}
+	return nil
+}
 
+// parseRun reads run's flags and code. Under --json, flag errors become
+// JSON on stdout: the flag package's own messages and the usage text are
+// held back. The error returned is the command's.
+func parseRun(env *cliEnv, args []string) (*runCommand, error) {
+	r := &runCommand{env: env, jsonMode: wantsJSON(args), limits: sandbox.DefaultLimits(), pkgs: pkgenv.Options{KernelVersion: version}}
+	fs, apply := newFlagSet(env, "run", "[-c CODE | FILE | -]", runDescription)
+	haveC := false
+	fs.Func("c", "the code to run (once; use newlines or ; for several statements)", func(v string) error {
+		if haveC {
+			return errors.New("-c given more than once: put all the code in one -c (statements separated by newlines or ;) or in a FILE")
+		}
+		r.code, haveC = v, true
+		return nil
+	})
+	fs.Bool("json", false, "print the result as one JSON object (docs/agents.md), errors included")
+	fs.IntVar(&r.maxRows, "max-rows", cellresult.DefaultMaxRows, fmt.Sprintf("with --json: most rows of a frame value given as exact records (1 to %d)", cellresult.MaxRows))
+	fs.IntVar(&r.offset, "offset", 0, "with --json: position (0-based) of the first frame row given as records, to page through a large frame")
+	fs.BoolVar(&r.requireIso, "require-isolation", false, "refuse to run unless every sandbox isolation layer is active")
+	r.limits.RegisterFlags(fs)
+	r.pkgs.RegisterFlags(fs)
+	usage := fs.Usage
+	if r.jsonMode {
+		fs.SetOutput(io.Discard)
+		fs.Usage = func() {}
+	}
+	if err := fs.Parse(args); err != nil {
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			if r.jsonMode {
+				fs.SetOutput(env.Stderr)
+				usage()
+			}
+			return nil, err
+		case !r.jsonMode:
+			return nil, exitError{code: 2} // the flag package printed the problem and the usage
+		}
+		return nil, r.fail(errUsage, usageError{err.Error()})
+	}
+	if err := apply(); err != nil {
+		return nil, r.fail(errUsage, err)
+	}
+	if r.maxRows < 1 || r.maxRows > cellresult.MaxRows {
+		return nil, r.fail(errUsage, usageError{fmt.Sprintf("--max-rows %d: give 1 to %d, and page through a larger frame with --offset", r.maxRows, cellresult.MaxRows)})
+	}
+	if r.offset < 0 {
+		return nil, r.fail(errUsage, usageError{fmt.Sprintf("--offset %d: give the position of the first row, 0 or more", r.offset)})
+	}
+	code, err := runSource(env, fs.Args(), r.code, haveC)
+	if err != nil {
+		return nil, r.fail(errUsage, err)
+	}
+	r.code = code
+	return r, nil
+}
+
+// fail reports an error that stopped the run before or instead of the
+// code: as JSON under --json (the exit status 2 for usage errors, else 1),
+// else as the command's error.
+func (r *runCommand) fail(name string, err error) error {
+	if !r.jsonMode {
+		return err
+	}
+	status := 1
+	var ue usageError
+	if errors.As(err, &ue) {
+		status = 2
+	}
+	out := &runOutput{Schema: cellresult.Schema, Result: &cellresult.Result{Error: &cellresult.Error{Name: name, Message: err.Error()}}}
+	if werr := writeRunJSON(r.env, out); werr != nil {
+		return werr
+	}
+	return exitError{code: status}
+}
+
+// execute runs the code: without --json its output streams to the
+// command's stdout and stderr as it comes; with --json it is collected.
+func (r *runCommand) execute(ctx context.Context, sess *sandbox.Session) (*sandbox.Result, []sandbox.Display, error) {
 	var displays []sandbox.Display
-	h := &sandbox.Handlers{Display: func(d sandbox.Display) { displays = append(displays, d) }}
-	if !*asJSON {
+	h := &sandbox.Handlers{
+		Display: func(d sandbox.Display) { displays = append(displays, d) },
+		Rows:    sandbox.RowWindow{Offset: r.offset, Limit: r.maxRows},
+	}
+	if !r.jsonMode {
 		h.Stream = func(name, text string) {
 			if name == "stderr" {
-				io.WriteString(env.Stderr, text)
+				io.WriteString(r.env.Stderr, text)
 			} else {
-				io.WriteString(env.Stdout, text)
+				io.WriteString(r.env.Stdout, text)
 			}
 		}
 		h.Display = func(d sandbox.Display) {
 			if t, ok := d.Data["text/plain"].(string); ok {
-				io.WriteString(env.Stdout, strings.TrimSuffix(t, "\n")+"\n")
+				printWithNotes(r.env, t)
 			}
 		}
 	}
-	res, err := sess.Run(ctx, src, h)
-	if err != nil {
-		return fail(errSetup, exitError{code: 1, err: err})
-	}
-	oneShot(res)
-	if *asJSON {
+	res, err := sess.Run(ctx, r.code, h)
+	return res, displays, err
+}
+
+// report prints the outcome: the JSON object, or the value and the error.
+func (r *runCommand) report(res *sandbox.Result, displays []sandbox.Display, data *dataset.Source) error {
+	if r.jsonMode {
 		out := &runOutput{
-			Schema:      mcpserver.RunSchema,
-			CellResult:  mcpserver.NewCellResult(res, displays, *maxRows),
+			Schema:      cellresult.Schema,
+			Result:      cellresult.New(res, displays, r.maxRows),
 			ValueBundle: res.Value,
 			Data:        &runData{Description: data.Describe(), Synthetic: data.Synthetic, Rows: data.Rows},
 		}
-		if err := writeRunJSON(env, out); err != nil {
-			return err
+		if data.Synthetic {
+			out.Notice = cellresult.SyntheticNotice(data.Rows)
 		}
-	} else {
-		if t, ok := res.Value["text/plain"].(string); ok {
-			fmt.Fprintln(env.Stdout, t)
-		}
-		if !res.Success {
-			fmt.Fprintf(env.Stderr, "%s: %s\n", res.ErrorName, res.ErrorMessage)
-		}
+		return writeRunJSON(r.env, out)
+	}
+	if t, ok := res.Value["text/plain"].(string); ok {
+		printWithNotes(r.env, t)
 	}
 	if !res.Success {
-		return exitError{code: 1}
+		fmt.Fprintf(r.env.Stderr, "%s: %s\n", res.ErrorName, res.ErrorMessage)
 	}
 	return nil
 }
@@ -239,10 +281,6 @@ func releaseConversion(src *dataset.Source) {
 // oneShot rewords a result for a run that has no session to keep: a
 // worker that died lost nothing worth mentioning.
 func oneShot(res *sandbox.Result) {
-	res.ErrorMessage = strings.Replace(res.ErrorMessage, sessionLost, "", 1)
-	for i, l := range res.Traceback {
-		res.Traceback[i] = strings.Replace(l, sessionLost, "", 1)
-	}
 	res.Restarted = false
 }
 
@@ -280,7 +318,7 @@ func wantsJSON(args []string) bool {
 // command's environment: the cache directory and the logger. Without a
 // cache directory, cells that declare packages report why.
 func packageOptions(env *cliEnv, o pkgenv.Options) pkgenv.Options {
-	o.Dir = sandbox.PackagesDir(env.Getenv)
+	o.Dir = packagesDir(env.Getenv)
 	o.Logger = env.Logger
 	return o
 }
@@ -311,4 +349,21 @@ func runSource(env *cliEnv, rest []string, code string, haveC bool) (string, err
 		return "", fmt.Errorf("reading the code: %w", err)
 	}
 	return string(b), nil
+}
+
+// printWithNotes prints a value or display's text on standard output,
+// except its hints (lines starting "note: ", which award_data adds to a
+// frame, e.g. for a category value no row has), which go to standard
+// error: $(sbir-kernel run -c '...Count()') captures the answer alone.
+func printWithNotes(env *cliEnv, text string) {
+	var out, notes strings.Builder
+	for line := range strings.Lines(strings.TrimSuffix(text, "\n") + "\n") {
+		if strings.HasPrefix(line, "note: ") {
+			notes.WriteString(line)
+		} else {
+			out.WriteString(line)
+		}
+	}
+	io.WriteString(env.Stdout, out.String())
+	io.WriteString(env.Stderr, notes.String())
 }

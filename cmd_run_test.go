@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 )
 
@@ -54,16 +55,21 @@ func TestRunCommand(t *testing.T) {
 		jsonWant map[string]any
 	}{
 		{name: "print", args: []string{"-c", "fmt.Println(1)"}, status: 0, stdout: "1\n"},
-		{name: "value", args: []string{"-c", "award_data.Count()"}, status: 0, stdout: "2000\n"},
+		{name: "value", args: []string{"-c", "award_data.Count()"}, status: 0, stdout: "2000\n", stderr: "note: the data is 2,000 synthetic awards"},
+		{name: "hint on stderr", args: []string{"-c", `award_data.Where("Agency", "==", "NASA").Count()`}, status: 0, stdout: "0\n", stderr: `note: no row has Agency == "NASA"`},
+		{name: "frame hint on stderr", args: []string{"-c", `award_data.Where("Agency", "==", "NASA").Select("Agency")`}, status: 0, stdout: "  Agency\n[0 rows x 1 columns]\n", stderr: `note: no row has Agency == "NASA"`},
+		{name: "csv as text", args: []string{"-c", `award_data.ValueCounts("Phase").ToCSV()`}, status: 0, stdout: "Phase,Count\nPhase I,1385\nPhase II,615\n"},
 		{name: "file", args: []string{code}, status: 0, stdout: "40\n"},
 		{name: "stdin", args: []string{"-"}, stdin: `fmt.Print("in")`, status: 0, stdout: "in"},
 		{name: "cell error", args: []string{"-c", `panic("no")`}, status: 1, stderr: "Panic: no"},
 		{name: "refused", args: []string{"-c", `import "net"`}, status: 1, stderr: `NotAllowed: line 1, column 8: import "net" is not allowed`},
-		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"schema": "sbir-kernel.run/1", "stdout": "a\n", "success": true, "value": "7", "data.synthetic": true}},
+		{name: "json", args: []string{"--json", "-c", `fmt.Println("a"); 7`}, status: 0, jsonWant: map[string]any{"schema": "sbir-kernel.run/2", "stdout": "a\n", "success": true, "value": "7", "data.synthetic": true}},
 		{name: "json error", args: []string{"--json", "-c", "x := 1\nundefinedName"}, status: 1, jsonWant: map[string]any{"success": false, "error.name": "CompileError", "error.line": 2.0, "error.column": 1.0, "error.message": "undefined: undefinedName"}},
 		{name: "json suggestion", args: []string{"--json", "-c", `award_data.Where("Agncy", "==", "x")`}, status: 1, jsonWant: map[string]any{"error.name": "award_data.Error", "error.suggestion": `did you mean "Agency"?`}},
-		{name: "json frame", args: []string{"--json", "--max-rows", "2", "-c", `award_data.Head(5).Select("Company", "Award Year")`}, status: 0, jsonWant: map[string]any{"frame.columns.1": "Award Year", "frame.rows": 5.0, "frame.truncated": true, "frame.index.1": 1.0, "frame.records.2": nil}},
-		{name: "json usage error", args: []string{"--json", "--bogus"}, status: 2, jsonWant: map[string]any{"schema": "sbir-kernel.run/1", "success": false, "error.name": "UsageError", "error.message": "flag provided but not defined: -bogus"}},
+		{name: "json frame", args: []string{"--json", "--max-rows", "2", "-c", `award_data.Head(5).Select("Company", "Award Year")`}, status: 0, jsonWant: map[string]any{"frame.columns.1": "Award Year", "frame.types.1": "integer", "frame.rows": 5.0, "frame.truncated": true, "frame.next_offset": 2.0, "frame.index.1": 1.0, "frame.records.2": nil}},
+		{name: "json page", args: []string{"--json", "--max-rows", "2", "--offset", "3", "-c", `award_data.Head(5).Select("Company", "Award Year")`}, status: 0, jsonWant: map[string]any{"frame.offset": 3.0, "frame.index.0": 3.0, "frame.index.1": 4.0, "frame.truncated": nil}},
+		{name: "json max rows cap", args: []string{"--json", "--max-rows", "1001", "-c", "1"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError", "error.message": "--max-rows 1001: give 1 to 1000, and page through a larger frame with --offset"}},
+		{name: "json usage error", args: []string{"--json", "--bogus"}, status: 2, jsonWant: map[string]any{"schema": "sbir-kernel.run/2", "success": false, "error.name": "UsageError", "error.message": "flag provided but not defined: -bogus"}},
 		{name: "json no code", args: []string{"--json"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError", "error.message": "no code: use -c CODE, a FILE, or - for standard input"}},
 		{name: "json twice", args: []string{"--json", "-c", "1", "-c", "2"}, status: 2, jsonWant: map[string]any{"error.name": "UsageError"}},
 		{name: "json setup error", args: []string{"--json", "--max-code-bytes", "0", "-c", "1"}, status: 1, jsonWant: map[string]any{"error.name": "SetupError"}},
@@ -239,7 +245,7 @@ var updateRunGolden = flag.Bool("update-run-json", false, "rewrite testdata/run_
 
 // TestRunJSONGolden pins the --json contract (docs/agents.md): each case's
 // whole output is compared with testdata/run_json/NAME.json. Run with
-// -update-run-json after an intended change, and bump mcpserver.RunSchema
+// -update-run-json after an intended change, and bump cellresult.Schema
 // when a field changes meaning or goes away.
 func TestRunJSONGolden(t *testing.T) {
 	for _, tc := range []struct {
@@ -325,7 +331,7 @@ func TestReleaseConversion(t *testing.T) {
 			// The columns are about the size of the Arrow file; all but a
 			// quarter of that must go back (their unmapping runs in the
 			// background).
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(testenv.Scale(10 * time.Second))
 			for {
 				grown := rss() - before
 				if grown < src.ArrowSize/4 {

@@ -67,9 +67,7 @@ func (e *sandboxEvaluator) session(ctx context.Context) (*sandbox.Session, error
 func (e *sandboxEvaluator) Execute(ctx context.Context, code string, out kernel.Output) kernel.ExecuteResult {
 	sess, err := e.session(ctx)
 	if err != nil {
-		return kernel.ExecuteResult{Err: &kernel.ExecError{
-			Name: "SandboxError", Value: err.Error(), Traceback: []string{"SandboxError: " + err.Error()},
-		}}
+		return sandboxFailure(err)
 	}
 	res, err := sess.Run(ctx, code, &sandbox.Handlers{
 		Stream:     out.Stream,
@@ -87,22 +85,26 @@ func (e *sandboxEvaluator) Execute(ctx context.Context, code string, out kernel.
 		},
 	})
 	if err != nil {
-		return kernel.ExecuteResult{Err: &kernel.ExecError{
-			Name: "SandboxError", Value: err.Error(), Traceback: []string{"SandboxError: " + err.Error()},
-		}}
+		return sandboxFailure(err)
 	}
 	var r kernel.ExecuteResult
 	if res.Value != nil {
 		r.Value = &kernel.DisplayData{Data: res.Value}
 	}
-	if !res.Success {
-		tb := res.Traceback
-		if len(tb) == 0 {
-			tb = []string{res.ErrorName + ": " + res.ErrorMessage}
-		}
-		r.Err = &kernel.ExecError{Name: res.ErrorName, Value: res.ErrorMessage, Traceback: tb}
+	var ce *sandbox.CellError
+	if errors.As(res.Err(), &ce) {
+		r.Err = &kernel.ExecError{Name: ce.Class, Value: ce.Message, Traceback: ce.Traceback}
 	}
 	return r
+}
+
+// sandboxFailure is the result of a cell the sandbox could not run at all
+// (it did not start, or no worker can be started).
+func sandboxFailure(err error) kernel.ExecuteResult {
+	msg := err.Error()
+	return kernel.ExecuteResult{Err: &kernel.ExecError{
+		Name: sandbox.ClassSandboxError, Value: msg, Traceback: sandbox.Traceback(sandbox.ClassSandboxError, msg),
+	}}
 }
 
 func (e *sandboxEvaluator) Complete(ctx context.Context, code string, cursor int) (kernel.Completion, error) {

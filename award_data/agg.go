@@ -27,13 +27,16 @@ func parseAggSpec(spec string) (aggSpec, error) {
 		return aggSpec{}, errorf("Agg", "%q is not a statistic; write \"stat(column)\" or \"stat(column) as Name\", e.g. \"sum(Award Amount) as Total\"; stats: %s", spec, statList)
 	}
 	a := aggSpec{stat: strings.ToLower(m[1]), column: m[2], name: m[3]}
+	if alias, ok := statAliases[a.stat]; ok {
+		a.stat = alias
+	}
 	if _, ok := statNames[a.stat]; !ok {
 		s := suggest(a.stat, strings.Split(statList, ", "), 1)
 		hint := ""
 		if len(s) > 0 {
 			hint = " (did you mean " + quote(s[0]) + "?)"
 		}
-		return aggSpec{}, errorf("Agg", "%q: unknown statistic %q%s; use one of %s", spec, m[1], hint, statList)
+		return aggSpec{}, errorf("Agg", "%q: unknown statistic %q%s; use one of %s", spec, m[1], hint, statList).at(spec)
 	}
 	if a.stat == "quantile" {
 		i := strings.LastIndex(a.column, ",")

@@ -1,6 +1,7 @@
 package award_data
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -29,6 +30,14 @@ var statNames = map[string]string{
 	"count": "rows in the group (no column needed)", "sum": "sum", "mean": "average", "median": "median",
 	"min": "smallest value", "max": "largest value", "std": "sample standard deviation", "var": "sample variance",
 	"nunique": "distinct values", "first": "first non-null value", "last": "last non-null value", "quantile": "quantile q, e.g. quantile(Award Amount, 0.9)",
+}
+
+// statAliases are other names people use for the statistics (pandas',
+// SQL's and spreadsheets').
+var statAliases = map[string]string{
+	"average": "mean", "avg": "mean", "total": "sum", "size": "count", "len": "count",
+	"distinct": "nunique", "countdistinct": "nunique", "count_distinct": "nunique",
+	"minimum": "min", "maximum": "max", "stdev": "std", "variance": "var", "p50": "median",
 }
 
 const statList = "count, sum, mean, median, min, max, std, var, nunique, first, last, quantile"
@@ -68,9 +77,25 @@ func (g Grouped) each(op string, columns []string, stat func(c *columnar.Vector)
 
 func numeric(op string, c *columnar.Vector) error {
 	if !c.Numeric() {
-		return wrongType(op, c, "int or float", "")
+		return wrongType(op, c, "int or float", shareHint(c))
 	}
 	return nil
+}
+
+// shareHint points from a statistic on a category column (the mean of
+// "Woman Owned") to Share, which answers what was meant: the fraction of
+// rows with a value.
+func shareHint(c *columnar.Vector) string {
+	if c.Kind != columnar.KindCategory || len(c.Dict) == 0 {
+		return ""
+	}
+	v := c.Dict[0]
+	for _, d := range c.Dict {
+		if d == "Y" || d == "Yes" || d == "true" {
+			v = d
+		}
+	}
+	return fmt.Sprintf("for the share of rows where it is %q, use Share: GroupBy(\"State\").Share(%q, \"==\", %q)", v, c.Name, v)
 }
 
 // Sum returns the sum of numeric columns in each group, skipping nulls
@@ -105,22 +130,27 @@ func (g Grouped) sum(c *columnar.Vector) (*columnar.Vector, error) {
 		return &columnar.Vector{Name: c.Name, Kind: columnar.KindFloat, N: len(out), Floats: out, AggName: "Sum"}, nil
 	}
 	// Rows are visited in f's order, so each group's sum adds its values
-	// in the same order whatever the selection's form.
+	// in the same order whatever the selection's form; the sums are
+	// compensated (see columnar.Sums).
+	sums := columnar.NewSums(len(g.rep))
 	g.chunks(func(ids, rows []int32) {
 		if c.Valid == nil {
 			for j, r := range rows {
 				if v := vals[r]; v == v {
-					out[ids[j]] += v
+					sums.Add(int(ids[j]), v)
 				}
 			}
 			return
 		}
 		for j, r := range rows {
 			if v := c.Float(int(r)); !math.IsNaN(v) {
-				out[ids[j]] += v
+				sums.Add(int(ids[j]), v)
 			}
 		}
 	})
+	for id := range out {
+		out[id] = sums.Value(id)
+	}
 	return &columnar.Vector{Name: c.Name, Kind: columnar.KindFloat, N: len(out), Floats: out, AggName: "Sum"}, nil
 }
 
@@ -133,7 +163,35 @@ func (g Grouped) sum(c *columnar.Vector) (*columnar.Vector, error) {
 func (g Grouped) Mean(columns ...string) Frame { return g.each("Mean", columns, g.mean) }
 
 func (g Grouped) mean(c *columnar.Vector) (*columnar.Vector, error) {
+	if c.Kind == columnar.KindInt && !c.HasNulls() && g.codes != nil {
+		return g.intMean(c), nil
+	}
 	return g.moments("Mean", c, func(n int, sum, _ float64) (float64, bool) { return sum / float64(n), n > 0 })
+}
+
+// intMean is Mean of an int column without nulls over a category key's
+// codes (a boolean's share per agency): exact int sums per code, folded
+// into the groups.
+func (g Grouped) intMean(c *columnar.Vector) *columnar.Vector {
+	perCode := make([]int64, len(g.slot))
+	n := make([]int64, len(g.slot))
+	for i, code := range g.codes {
+		perCode[code] += c.Ints[i]
+		n[code]++
+	}
+	sum := make([]float64, len(g.rep))
+	cnt := make([]int64, len(g.rep))
+	for code := range perCode {
+		if n[code] > 0 {
+			sum[g.slot[code]] += float64(perCode[code])
+			cnt[g.slot[code]] += n[code]
+		}
+	}
+	out := columnar.NewFloatResult(c.Name, len(g.rep), "Mean")
+	for id := range sum {
+		out.Floats[id] = sum[id] / float64(cnt[id])
+	}
+	return out
 }
 
 // moments accumulates count, sum and sum of squares (about a shift, for
@@ -142,7 +200,7 @@ func (g Grouped) moments(op string, c *columnar.Vector, fn func(n int, sum, sumS
 	if err := numeric(op, c); err != nil {
 		return nil, err
 	}
-	sum := make([]float64, len(g.rep))
+	sums := columnar.NewSums(len(g.rep))
 	sq := make([]float64, len(g.rep))
 	cnt := make([]int, len(g.rep))
 	shift := make([]float64, len(g.rep))
@@ -158,17 +216,18 @@ func (g Grouped) moments(op string, c *columnar.Vector, fn func(n int, sum, sumS
 				seen[id], shift[id] = true, v
 			}
 			d := v - shift[id]
-			sum[id] += v
+			sums.Add(int(id), v)
 			sq[id] += d * d
 			cnt[id]++
 		}
 	})
 	out := columnar.NewFloatResult(c.Name, len(g.rep), op)
-	for id := range sum {
+	for id := range sq {
 		// sq holds Σ(v-shift)²; convert to Σ(v-mean)² for fn.
-		dm := sum[id]/math.Max(float64(cnt[id]), 1) - shift[id]
+		sum := sums.Value(id)
+		dm := sum/math.Max(float64(cnt[id]), 1) - shift[id]
 		centered := sq[id] - float64(cnt[id])*dm*dm
-		v, ok := fn(cnt[id], sum[id], math.Max(centered, 0))
+		v, ok := fn(cnt[id], sum, math.Max(centered, 0))
 		if !ok {
 			out.SetNull(id)
 			continue

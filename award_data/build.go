@@ -28,7 +28,8 @@ type Column struct {
 
 // Col names a slice of values as a column for NewFrame. The slice may hold
 // strings (text; "" is null), integers (int), floats (NaN is null), bools
-// (text "true"/"false"), time.Time (date; the zero time is null), or any
+// (a boolean column: prints true/false, counts as 1/0), time.Time (date;
+// the zero time is null), or any
 // (each value one of those, nil for null).
 //
 // Example:
@@ -181,13 +182,15 @@ func vectorOf(op, name string, items []any) (*columnar.Vector, error) {
 	n := len(items)
 	kind := columnar.KindText
 	found := false
+	isBool := false
 	for _, it := range items {
 		if k, ok := valueKind(it); ok {
 			kind, found = k, true
+			_, isBool = it.(bool)
 			break
 		}
 	}
-	v := &columnar.Vector{Name: name, Kind: kind, N: n}
+	v := &columnar.Vector{Name: name, Kind: kind, N: n, Bool: isBool}
 	if !found {
 		v.Offs = make([]int32, n+1)
 		for i := 0; i < n; i++ {
@@ -214,11 +217,15 @@ func vectorOf(op, name string, items []any) (*columnar.Vector, error) {
 			}
 			continue
 		}
-		if k != kind && !(kind == columnar.KindFloat && k == columnar.KindInt) {
+		if _, b := it.(bool); k != kind && !(kind == columnar.KindFloat && k == columnar.KindInt) || b != isBool {
 			return nil, errorf(op, "column %q: value %d is %T %v but earlier values are %s; use one type per column", name, i, it, it, kind)
 		}
 		switch kind {
 		case columnar.KindInt:
+			if b, isBool := it.(bool); isBool {
+				v.Ints[i] = int64(columnar.B2I(b))
+				continue
+			}
 			v.Ints[i] = reflect.ValueOf(it).Convert(reflect.TypeOf(int64(0))).Int()
 		case columnar.KindFloat:
 			f, _ := toFloat(it)
@@ -252,7 +259,7 @@ func valueKind(x any) (columnar.Kind, bool) {
 	case string:
 		return columnar.KindText, v != ""
 	case bool:
-		return columnar.KindText, true
+		return columnar.KindInt, true
 	case time.Time:
 		return columnar.KindDate, !v.IsZero()
 	case float32, float64:

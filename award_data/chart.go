@@ -1,6 +1,7 @@
 package award_data
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -20,7 +21,8 @@ const maxChartPoints = 5000
 
 // A Chart is a Vega-Lite v5 chart made from a Frame by Bar, Line, Scatter
 // or Histogram. As a cell's last expression (or with display.Show) it is
-// drawn by JupyterLab; other clients get a text rendering. Its methods
+// drawn by JupyterLab; other clients get a PNG drawn in Go, and text
+// clients a text rendering. SVG and PNG give the drawing as images. Its methods
 // return a changed copy, so options chain.
 //
 // Example:
@@ -450,6 +452,7 @@ func (c Chart) Spec() string {
 }
 
 func (c Chart) spec() map[string]any {
+	values, _ := c.plotted()
 	x := map[string]any{"field": field(c.x), "type": c.xType, "title": c.x}
 	y := map[string]any{"field": field(c.y), "type": c.yType, "title": c.y}
 	if c.yearX {
@@ -485,7 +488,7 @@ func (c Chart) spec() map[string]any {
 	case c.mark == "bar":
 		x["sort"] = nil
 	case c.mark == "line":
-		mark["point"] = len(c.values) <= 100
+		mark["point"] = len(values) <= 100
 	}
 	if c.horiz {
 		enc["x"], enc["y"] = y, x
@@ -504,7 +507,7 @@ func (c Chart) spec() map[string]any {
 		"$schema":  "https://vega.github.io/schema/vega-lite/v5.json",
 		"width":    c.width,
 		"height":   height,
-		"data":     map[string]any{"values": c.values},
+		"data":     map[string]any{"values": values},
 		"mark":     mark,
 		"encoding": enc,
 	}
@@ -516,18 +519,75 @@ func (c Chart) spec() map[string]any {
 
 func (c Chart) fullTitle() string {
 	t := c.title
-	if c.note != "" {
+	for _, note := range []string{c.note, c.logNote()} {
+		if note == "" {
+			continue
+		}
 		if t != "" {
 			t += " "
 		}
-		t += "(" + c.note + ")"
+		t += "(" + note + ")"
 	}
 	return t
 }
 
+// plotted returns the values the chart draws, and how many it leaves
+// out. The one rule for logarithmic axes, the same in Vega-Lite, the SVG
+// and the PNG: a value at or below zero has no place on a log axis, so
+// its row is left out (a histogram's empty bins too) and the title says
+// how many were.
+func (c Chart) plotted() ([]map[string]any, int) {
+	if !c.logX && !c.logY {
+		return c.values, 0
+	}
+	yField := c.y
+	if c.binned {
+		yField = "Count"
+	}
+	kept := make([]map[string]any, 0, len(c.values))
+	dropped := 0
+	for _, v := range c.values {
+		okY, nonPosY := logValue(v[yField])
+		okX, nonPosX := logValue(v[c.x])
+		switch {
+		case c.logY && nonPosY || c.logX && nonPosX:
+			dropped++
+		case c.logY && !okY || c.logX && !okX:
+			// A null: never drawn on any axis, not counted.
+		default:
+			kept = append(kept, v)
+		}
+	}
+	return kept, dropped
+}
+
+// logValue reports whether a chart value goes on a log axis (a number
+// above zero) and whether it is a number at or below zero.
+func logValue(v any) (ok, nonPositive bool) {
+	x, isNum := numericValue(v)
+	return isNum && x > 0, isNum && x <= 0
+}
+
+// logNote says how many rows a log axis left out; "" when none.
+func (c Chart) logNote() string {
+	_, dropped := c.plotted()
+	if dropped == 0 {
+		return ""
+	}
+	what := "rows"
+	if c.binned {
+		what = "empty bins"
+	} else if dropped == 1 {
+		what = "row"
+	}
+	return fmt.Sprintf("%s %s at or below 0 left out of the log axis", groupThousands(itoa(dropped)), what)
+}
+
 // MIMEBundle returns the chart as a Jupyter MIME bundle: the Vega-Lite
-// specification (application/vnd.vegalite.v5+json) and the text of
-// String as "text/plain". A Chart with an error gives only the error text.
+// specification (application/vnd.vegalite.v5+json, drawn by JupyterLab),
+// the drawing of PNG (image/png, base64, shown by every other client:
+// nbconvert's HTML, GitHub, the classic Notebook) and the text of String
+// as "text/plain". A Chart with an error gives only the error text.
 //
 // Example:
 //
@@ -536,7 +596,14 @@ func (c Chart) MIMEBundle() map[string]any {
 	if c.err != nil {
 		return map[string]any{"text/plain": c.String()}
 	}
-	return map[string]any{VegaLiteMIME: json.RawMessage(c.Spec()), SVGMIME: c.SVG(), "text/plain": c.String()}
+	// No image/svg+xml: nbconvert's HTML export prefers SVG to PNG, and
+	// Debian's nbconvert 6.5 then strips it to its text, so a bundle with
+	// both shows no picture there. Chart.SVG gives the same drawing.
+	return map[string]any{
+		VegaLiteMIME: json.RawMessage(c.Spec()),
+		PNGMIME:      base64.StdEncoding.EncodeToString(c.layout().png()),
+		"text/plain": c.String(),
+	}
 }
 
 // String renders the chart as text, for clients without Vega-Lite: bar

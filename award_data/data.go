@@ -13,7 +13,8 @@ import (
 
 // loaded is the session's state: the award data the package-level
 // functions read (set once by Use, in the worker, before any cell runs)
-// and the display settings (SetDisplay). It is the package's only
+// the display settings (SetDisplay) and the rows of a frame its table
+// representation carries (SetRecordWindow). It is the package's only
 // package-level variable that changes: a worker process serves one
 // session, so session state and process state are the same thing.
 var loaded atomic.Pointer[session]
@@ -23,6 +24,7 @@ type session struct {
 	t       *columnar.Table
 	report  *dataset.LoadReport
 	display DisplayOptions
+	records recordWindow
 }
 
 // current returns the session's state (never nil).

@@ -27,6 +27,14 @@
 // and Download export a frame (cells have no files). Bar, Line, Scatter
 // and Histogram turn a Frame into a chart.
 //
+// What pandas users reach for next is here under pandas' names: window
+// functions down the rows or within groups (PctChange, Diff, Shift,
+// CumSum, Rolling, Rank), bins (Cut, QCut), per-group rows (First, Last,
+// Head, Tail, IdxMax, IdxMin), text (WordCounts, Lower, Upper, Extract,
+// Explode), dates (Year, Month, DatePart), reshaping (DropDuplicates,
+// Melt, Unstack), Corr, comparisons and and/or in Compute, and nulls in
+// Go loops (DropNull, FillNull, Row.FloatOK). docs/pandas.md maps them.
+//
 // All of this runs as compiled Go over the Arrow columns (the engine is
 // internal/columnar). Calls from a cell are cheap, but a Go loop in a
 // cell costs about 50 times a compiled one: prefer Where to Filter,
@@ -69,7 +77,7 @@
 // and 120 characters wide, text cut at 40 characters, numbers with
 // thousands separators, shares as percentages); SetDisplay and
 // Frame.Display change the limits. As a cell's last expression a Frame
-// also shows as an HTML table, and a Chart as Vega-Lite with an SVG
+// also shows as an HTML table, and a Chart as Vega-Lite with a PNG
 // drawn in Go for clients without it: both have a MIMEBundle method,
 // which the kernel and display.Show use.
 package award_data

@@ -26,6 +26,7 @@ func quote(s string) string { return strconv.Quote(s) }
 type Error struct {
 	Op  string // the method that failed, e.g. "Where"
 	Msg string // what was wrong and what to do
+	Arg string // the argument that was wrong as given (e.g. "Agncy"), when one was; the kernel points at it
 }
 
 // Error returns the message prefixed with "award_data: " and the operation.
@@ -40,6 +41,12 @@ func errorf(op, format string, args ...any) *Error {
 	return &Error{Op: op, Msg: fmt.Sprintf(format, args...)}
 }
 
+// at records the argument the error is about.
+func (e *Error) at(arg string) *Error {
+	e.Arg = arg
+	return e
+}
+
 // unknownColumn builds the error for a name that is not a column, with the
 // closest names as suggestions.
 func unknownColumn(op, name string, names []string) *Error {
@@ -50,7 +57,7 @@ func unknownColumn(op, name string, names []string) *Error {
 	} else {
 		msg += "; the columns are " + quoteList(names, ", ")
 	}
-	return &Error{Op: op, Msg: msg}
+	return &Error{Op: op, Msg: msg, Arg: name}
 }
 
 func quoteList(xs []string, sep string) string {

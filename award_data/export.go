@@ -131,6 +131,10 @@ func appendCSVRow(buf []byte, cols []*columnar.Vector, i int) []byte {
 		case columnar.KindCategory:
 			buf = appendCSVField(buf, c.Dict[c.Codes[i]])
 		case columnar.KindInt:
+			if c.Bool {
+				buf = strconv.AppendBool(buf, c.Ints[i] != 0)
+				break
+			}
 			buf = strconv.AppendInt(buf, c.Ints[i], 10)
 		case columnar.KindFloat:
 			if v := c.Floats[i]; !math.IsNaN(v) {
@@ -203,6 +207,9 @@ func goValue(c *columnar.Vector, i int) any {
 	}
 	switch c.Kind {
 	case columnar.KindInt:
+		if c.Bool {
+			return c.Ints[i] != 0
+		}
 		return c.Ints[i]
 	case columnar.KindFloat:
 		if math.IsNaN(c.Floats[i]) {
@@ -252,6 +259,8 @@ func (f Frame) ToJSON(path ...string) string {
 				b.WriteString("null")
 			case int64:
 				b.WriteString(strconv.FormatInt(v, 10))
+			case bool:
+				b.WriteString(strconv.FormatBool(v))
 			case float64:
 				if math.IsInf(v, 0) {
 					b.WriteString("null")

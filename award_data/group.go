@@ -117,7 +117,7 @@ func groupByCategory(f Frame, c *columnar.Vector) Grouped {
 			}
 		}
 	}
-	rank := columnar.DictRank(c.Dict)
+	rank := c.CategoryRank()
 	byRank := make([]int32, len(c.Dict)) // code of each rank
 	for code, r := range rank {
 		byRank[r] = int32(code)

@@ -39,11 +39,9 @@ func (f Frame) Join(other Frame, how string, on ...string) Frame {
 	if other.err != nil {
 		return errFrame(errorf(op, "the other frame has an error: %v", other.err))
 	}
-	how = strings.ToLower(strings.TrimSpace(how))
-	switch how {
-	case "inner", "left", "right", "outer":
-	default:
-		return errFrame(errorf(op, "how is %q; use \"inner\", \"left\", \"right\" or \"outer\", e.g. Join(other, \"left\", \"Company\")", how))
+	how, err := f.joinHow(how)
+	if err != nil {
+		return errFrame(err)
 	}
 	if len(on) == 0 {
 		return errFrame(errorf(op, "name the key columns after how, e.g. Join(other, \"inner\", \"Company\")"))
@@ -144,6 +142,21 @@ func (f Frame) Join(other Frame, how string, on ...string) Frame {
 		cols = append(cols, v)
 	}
 	return frameOf(columnar.NewTable(cols, false))
+}
+
+// joinHow checks Join's how: "inner", "left", "right" or "outer", any
+// case; a column name there means the keys came first.
+func (f Frame) joinHow(how string) (string, error) {
+	const op = "Join"
+	h := strings.ToLower(strings.TrimSpace(how))
+	switch h {
+	case "inner", "left", "right", "outer":
+		return h, nil
+	}
+	if _, err := f.lookup(op, how); err == nil {
+		return "", errorf(op, "how is %q, a column; how comes before the keys: Join(other, \"left\", %q) (how is \"inner\", \"left\", \"right\" or \"outer\", as pandas' merge(how=))", how, how).at(how)
+	}
+	return "", errorf(op, "how is %q; use \"inner\", \"left\", \"right\" or \"outer\", e.g. Join(other, \"left\", \"Company\")", h).at(how)
 }
 
 // joinClass groups kinds that compare with each other.

@@ -1,6 +1,7 @@
 package award_data
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"math"
@@ -112,6 +113,8 @@ func formatCells(c *columnar.Vector, rows []int, width int) []string {
 			switch {
 			case c.IsNull(i):
 				out[k] = nullCellText
+			case c.Bool:
+				out[k] = c.FormatValue(i)
 			case year:
 				out[k] = strconv.FormatInt(c.Ints[i], 10)
 			default:
@@ -400,9 +403,16 @@ func (g *grid) limitColumns(n int) {
 	g.gapCol = half
 }
 
-// MIMEBundle returns f as a Jupyter MIME bundle: "text/plain" (String)
-// and "text/html" (HTML). The kernel calls it when a Frame is the last
-// expression of a cell; display.Show(f) uses it too.
+// MIMEBundle returns f as a Jupyter MIME bundle: "text/plain" (String),
+// "text/html" (HTML) and "application/vnd.dataresource+json", the rows as
+// exact typed data in the Table Schema JSON pandas writes with
+// to_json(orient="table"): the first 20 rows (DisplayOptions.Rows) with
+// every column, numbers to the last digit, text whole, nulls as null, NaN
+// and infinities as the strings "NaN", "Infinity" and "-Infinity", dates
+// as "2006-01-02T00:00:00.000", at most 256 KiB, and "frame" saying {"rows",
+// "offset", "truncated"}. Over MCP and `sbir-kernel run --json` it becomes
+// the result's frame.records. The kernel calls MIMEBundle when a Frame is
+// the last expression of a cell; display.Show(f) uses it too.
 //
 // Example:
 //
@@ -412,7 +422,11 @@ func (f Frame) MIMEBundle() map[string]any {
 	if f.err != nil {
 		return map[string]any{"text/plain": f.String()}
 	}
-	return map[string]any{"text/plain": f.String(), "text/html": f.HTML()}
+	b := map[string]any{"text/plain": f.String(), "text/html": f.HTML()}
+	if r := f.dataResource(); r != nil {
+		b[dataResourceMIME] = json.RawMessage(r)
+	}
+	return b
 }
 
 // formatPercent shows a fraction as a percentage with one decimal:

@@ -87,6 +87,9 @@ func (f Frame) Sort(columns ...any) Frame {
 				c, err, desc = c2, nil, false
 			}
 		}
+		if err != nil && isDirectionWord(strings.ToLower(strings.TrimSpace(sc.name))) {
+			return errFrame(directionError("Sort", sc.name, cols))
+		}
 		if err != nil {
 			return errFrame(err)
 		}
@@ -102,6 +105,30 @@ func (f Frame) Sort(columns ...any) Frame {
 	g := f.withRows(nil)
 	g.sorted = &lazySort{src: f.rowList(), keys: keys}
 	return g
+}
+
+// directionWords are what people write for a direction where Sort wants
+// an Order: pandas' and SQL's words.
+var directionWords = map[string]bool{
+	"desc": true, "descending": true, "asc": true, "ascending": true,
+	"ascending=false": true, "ascending=true": true, "reverse": true,
+}
+
+func isDirectionWord(s string) bool { return directionWords[s] }
+
+// directionError explains a direction written as a string in Sort.
+func directionError(op, word string, cols []sortColumn) error {
+	prev := "Award Amount"
+	for i, c := range cols {
+		if c.name == word && i > 0 {
+			prev = strings.TrimPrefix(cols[i-1].name, "-")
+		}
+	}
+	dir := "award_data.Descending"
+	if w := strings.ToLower(word); strings.HasPrefix(w, "asc") && w != "ascending=false" {
+		dir = "award_data.Ascending"
+	}
+	return errorf(op, "%q is not a column; a direction follows the column as %s (or false, as pandas' ascending=False): %s(%q, %s)", word, dir, op, prev, dir).at(word)
 }
 
 // lazySort is a Sort not yet done: the rows before it and its keys. It

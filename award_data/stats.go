@@ -60,7 +60,7 @@ func (f Frame) numbers(op, name string) []float64 {
 	f.must()
 	c := f.mustColumn(op, name)
 	if !c.Numeric() {
-		panic(wrongType(op, c, "int or float", ""))
+		panic(wrongType(op, c, "int or float", shareHint(c)))
 	}
 	out := make([]float64, 0, f.Len())
 	for k := 0; k < f.Len(); k++ {
@@ -81,23 +81,23 @@ func (f Frame) Sum(column string) float64 {
 	f.must()
 	c := f.mustColumn("Sum", column)
 	if !c.Numeric() {
-		panic(wrongType("Sum", c, "int or float", ""))
+		panic(wrongType("Sum", c, "int or float", shareHint(c)))
 	}
-	s := 0.0
+	s := columnar.NewSums(1) // compensated: cents sum to cents
 	if c.Kind == columnar.KindFloat && c.Valid == nil && f.all {
 		for _, v := range c.Floats[:f.Len()] {
 			if v == v {
-				s += v
+				s.Add(0, v)
 			}
 		}
-		return s
+		return s.Value(0)
 	}
 	for k := 0; k < f.Len(); k++ {
 		if v := c.Float(f.row(k)); !math.IsNaN(v) {
-			s += v
+			s.Add(0, v)
 		}
 	}
-	return s
+	return s.Value(0)
 }
 
 // Mean returns the average of a numeric column over f's rows, skipping
@@ -111,11 +111,11 @@ func (f Frame) Mean(column string) float64 {
 	if len(v) == 0 {
 		return math.NaN()
 	}
-	s := 0.0
+	s := columnar.NewSums(1)
 	for _, x := range v {
-		s += x
+		s.Add(0, x)
 	}
-	return s / float64(len(v))
+	return s.Value(0) / float64(len(v))
 }
 
 // Median returns the median of a numeric column over f's rows, skipping

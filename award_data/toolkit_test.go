@@ -250,7 +250,7 @@ func TestPivot(t *testing.T) {
 	}{
 		{PivotOptions{Rows: "Agency"}, "set Rows and Columns"},
 		{PivotOptions{Rows: "Agency", Columns: "Agency", Values: "Award Amount"}, "pick two columns"},
-		{PivotOptions{Rows: "Agency", Columns: "Phase", Values: "Award Amount", Agg: "total"}, `unknown statistic "total"`},
+		{PivotOptions{Rows: "Agency", Columns: "Phase", Values: "Award Amount", Agg: "grand"}, `unknown statistic "grand"`},
 		{PivotOptions{Rows: "Agency", Columns: "Abstract", Values: "Award Amount"}, "a pivot takes at most"},
 	} {
 		if err := Pivot(tc.o).Err(); tc.want == "a pivot takes at most" {

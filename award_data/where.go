@@ -94,7 +94,10 @@ func (f Frame) Where(column, op string, value any) Frame {
 	}
 	o, ok := parseOp(op)
 	if !ok {
-		return errFrame(errorf("Where", "unknown operator %q; use one of %s", op, opList))
+		return errFrame(errorf("Where", "unknown operator %q; use one of %s", op, opList).at(op))
+	}
+	if c.Bool {
+		value = boolAsInt(value)
 	}
 	g, err := f.where(c, o, value)
 	if err != nil {
@@ -280,6 +283,29 @@ func opString(o op) string {
 		}
 	}
 	return "?"
+}
+
+// boolAsInt turns a Go bool, "true" or "false" (or a slice of them) into
+// the 1 or 0 a boolean column holds; other values pass unchanged.
+func boolAsInt(v any) any {
+	switch x := v.(type) {
+	case bool:
+		return columnar.B2I(x)
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "true":
+			return 1
+		case "false":
+			return 0
+		}
+	case []bool:
+		out := make([]int, len(x))
+		for i, b := range x {
+			out[i] = columnar.B2I(b)
+		}
+		return out
+	}
+	return v
 }
 
 // ---- text and category ----

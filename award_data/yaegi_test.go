@@ -71,7 +71,7 @@ func TestThroughYaegi(t *testing.T) {
 		{`award_data.ValueCounts("Agency").Bar("Agency", "Count").Title("x").String()`, award_data.ValueCounts("Agency").Bar("Agency", "Count").Title("x").String()},
 		{`award_data.Where("Agncy", "==", 1).Err().Error()`, `award_data: Where: unknown column "Agncy" (did you mean "Agency"?)`},
 		{`fmt.Sprint(award_data.Where("Agncy", "==", 1))`, `award_data: Where: unknown column "Agncy" (did you mean "Agency"?)`},
-		{`len(award_data.Head(2).MIMEBundle())`, 2},
+		{`len(award_data.Head(2).MIMEBundle())`, 3},
 		{`award_data.Tail(2).Drop("Abstract").Sample(1, 3).String()`, award_data.Tail(2).Drop("Abstract").Sample(1, 3).String()},
 		{`award_data.Describe().Len()`, 42},
 		{`award_data.Unique("Phase").Strings("Phase")`, award_data.Unique("Phase").Strings("Phase")},

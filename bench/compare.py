@@ -19,6 +19,9 @@ Every engine answers the same questions on the same CSV:
             to the printed answer; the table's note gives the time until
             the process exits with the Arrow file durable)
   Memory    growth of the kernel's processes over N trivial cells
+  Operations  what pandas users reach for (bench/pandas_ops.py), sbir and
+            pandas only: window functions, bins, per-group rows, text,
+            dates, reshaping, comparisons; warm, answers compared
 
 The two kernels run cells through jupyter_client, timed from sending
 execute_request to the kernel's status idle for it (all output received).
@@ -39,6 +42,7 @@ import subprocess
 import sys
 import time
 
+from pandas_ops import OPS, PANDAS_SETUP, pandas_answer_code, parse_sbir_answer, sbir_answer_code
 from procfs import children_by_parent, host_reported_kib, minor_faults, tree_rss_kib
 
 try:
@@ -235,6 +239,10 @@ class KernelEngine:
         return res
 
 
+    def prepare_ops(self, csv):
+        """Readies a started kernel for the operations: the data loaded."""
+
+
 class SbirKernel(KernelEngine):
     trivial = "1"
     print_one = 'import "strings"\nfmt.Print(strings.Repeat("x", 1<<20))'
@@ -316,6 +324,12 @@ class SbirKernel(KernelEngine):
                 self.first_faults[key] = statistics.median(faults)
         return firsts
 
+    def op_cell(self, key):
+        return OPS[key][1]
+
+    def op_answer(self, key):
+        return parse_sbir_answer(key, self.conn.execute(sbir_answer_code(key))[1])
+
     def worker_pid(self):
         kids = children_by_parent().get(kernel_pid(self.km), [])
         return kids[0] if len(kids) == 1 else None
@@ -357,11 +371,24 @@ class PandasKernel(KernelEngine):
 
     def load(self, csv):
         setup = ("import pandas as pd\n"
-                 f"df = pd.read_csv({csv!r}, dtype={{c: 'category' for c in {CATEGORIES!r}}}, low_memory=False)")
+                 f"df = pd.read_csv({csv!r}, dtype={{c: 'category' for c in {CATEGORIES!r}}}, low_memory=False, "
+                 # Only an empty field is null, as in award_data ("N/A" is text).
+                 "keep_default_na=False, na_values=[''])")
         return self.conn.execute(setup)[0]
 
     def query(self, key):
         return PANDAS[key]
+
+    def prepare_ops(self, csv):
+        self.load(csv)
+        self.conn.execute(PANDAS_SETUP)
+
+    def op_cell(self, key):
+        return OPS[key][3]
+
+    def op_answer(self, key):
+        out = self.conn.execute(pandas_answer_code(key))[1].strip()
+        return json.loads(out) if out.startswith("{") else float(out)
 
     def answer(self, key):
         expr = PANDAS[key]
@@ -404,6 +431,34 @@ def interleaved_output(kernels, runs):
     return out
 
 
+def interleaved_ops(kernels, csv, runs):
+    """Times the operations of pandas_ops.OPS in fresh kernels taking turns
+    run by run (the first kernel leads in even runs, the other in odd
+    ones), each warm (after one untimed run), and reads their answers: on
+    a busy machine, a slow moment weighs on both alike. Returns {engine
+    name: {key: {"warm": [...], "answer": ...}}}."""
+    out = {k.name: {} for k in kernels}
+    for k in kernels:
+        k.start()
+    try:
+        for k in kernels:
+            k.conn.execute(k.trivial)
+            k.prepare_ops(csv)
+        for key in OPS:
+            for k in kernels:
+                k.conn.execute(k.op_cell(key))
+                out[k.name][key] = {"warm": []}
+            for i in range(runs):
+                for k in (kernels if i % 2 == 0 else kernels[::-1]):
+                    out[k.name][key]["warm"].append(k.conn.execute(k.op_cell(key))[0])
+            for k in kernels:
+                out[k.name][key]["answer"] = k.op_answer(key)
+    finally:
+        for k in kernels:
+            k.stop()
+    return out
+
+
 def node_engine(name, csv, args):
     out = subprocess.run(["node", os.path.join(args.node_dir, "engines.mjs"), name, csv, str(args.runs)],
                          cwd=args.node_dir, capture_output=True, text=True, check=False)
@@ -431,6 +486,14 @@ def compare_answers(results):
     """Returns a list of differences between engines' answers."""
     diffs = []
     ref = results[0]
+    with_ops = [r for r in results if "ops" in r]
+    for key in OPS if len(with_ops) > 1 else []:
+        want = with_ops[0]["ops"][key]["answer"]
+        for r in with_ops[1:]:
+            got = r["ops"][key]["answer"]
+            if not same(want, got):
+                diffs.append(f"{key}: {r['engine']} answered {json.dumps(got)[:400]}\n"
+                             f"    but {with_ops[0]['engine']} answered {json.dumps(want)[:400]}")
     for key, _ in QUESTIONS:
         want = ref["questions"][key]["answer"]
         for r in results[1:]:
@@ -493,6 +556,15 @@ def table(results, extra):
             lines += ["sbir's worker page faults per run, first / warm (a new process faults in its heap as "
                       "it grows): " + "; ".join(f"{text} {q[key]['first_faults']:.0f} / {q[key]['warm_faults']:.0f}"
                                                 for key, text in QUESTIONS) + "."]
+    if all("ops" in by[n] for n in ("sbir", "pandas") if n in by) and "sbir" in by and "pandas" in by:
+        lines += ["", "### Operations pandas users reach for (issue 31)", "",
+                  "| | sbir | ipykernel + pandas | pandas ÷ sbir |", "|---|---|---|---|"]
+        for key, op in OPS.items():
+            s_, p_ = med(by["sbir"]["ops"][key]["warm"]), med(by["pandas"]["ops"][key]["warm"])
+            lines.append(f"| {op[0]} | {fmt_s(s_)} | {fmt_s(p_)} | {ratio(p_, s_)} |")
+        lines += ["", "Warm runs (after one untimed run), medians, in fresh kernels of their own taking turns run "
+                      "by run; each cell as an analyst types it in each kernel (bench/pandas_ops.py), displayed "
+                      "as in a notebook."]
     lines += ["", "### Loading", "", head, sep]
     row("CSV → typed table", lambda r: r.get("load"))
     if extra.get("sbir_load_durable"):
@@ -566,6 +638,8 @@ def main():
     p.add_argument("--mem-cells", type=int, default=5000, help="trivial cells for memory growth (default 5000)")
     p.add_argument("--engines", default="sbir,pandas,duckdb,polars")
     p.add_argument("--check", action="store_true", help="exit 1 if the engines' answers differ")
+    p.add_argument("--no-ops", dest="ops", action="store_false",
+                   help="skip the operations of pandas_ops.py (sbir and pandas only)")
     p.add_argument("--json", help="also write all measurements to this file")
     p.add_argument("--sequential-output", action="store_true",
                    help="time the output cells in each kernel's own run instead of both kernels taking turns")
@@ -594,6 +668,13 @@ def main():
         for r in results:
             r.update(times.get(r["engine"], {}))
 
+    if args.ops and "sbir" in names and "pandas" in names:
+        print("compare: the operations of pandas_ops.py, sbir and ipykernel taking turns...", file=sys.stderr, flush=True)
+        ops = interleaved_ops([SbirKernel("sbir", args.sbir_kernel, args),
+                               PandasKernel("pandas", args.python_kernel, args)], csv, args.runs)
+        for r in results:
+            if r["engine"] in ops:
+                r["ops"] = ops[r["engine"]]
     sbir = next((r for r in results if r["engine"] == "sbir"), {})
     extra = {"mem_cells": args.mem_cells, "sbir_load_rss_mib": sbir.get("load_rss_mib"),
              "sbir_load_durable": sbir.get("load_durable"), "sbir_load_runs": sbir.get("load_runs", []),
@@ -606,7 +687,8 @@ def main():
         for d in diffs:
             print("- " + d)
     else:
-        print(f"All {len(results)} engines gave the same answers to the {len(QUESTIONS)} questions "
+        ops = f" and sbir and pandas to the {len(OPS)} operations" if sum("ops" in r for r in results) > 1 else ""
+        print(f"All {len(results)} engines gave the same answers to the {len(QUESTIONS)} questions{ops} "
               "(counts equal, sums and medians to a cent, the same top-20 list).")
     print(f"\nMedians of {args.runs} runs; cells timed from execute_request to idle through jupyter_client; "
           "ratios are the other engine's time ÷ sbir's (above 1× means sbir is faster)."

@@ -3,13 +3,17 @@
 # awards CSV, in one run; prints a markdown table with every ratio and
 # checks that all engines gave the same answers (see bench/compare.py).
 #
-# Usage: bench/compare.sh [--check] [--json FILE] [--engines LIST] CSV
+# Usage: bench/compare.sh [--check] [--json FILE] [--engines LIST] [--no-ops] CSV
 #        bench/compare.sh --setup        (only install the Node packages)
 #
 #   CSV      an awards CSV; for the full-scale numbers of docs/performance.md:
 #              go run . generate-data -rows 219500 -seed 1 -o /tmp/award_data.csv
 #   --check  exit non-zero if the engines' answers differ (CI)
 #   --engines  comma-separated subset of sbir,pandas,duckdb,polars (default all)
+#   --no-ops   skip the operations pandas users reach for (bench/pandas_ops.py:
+#              PctChange, Rolling, Cut, QCut, IdxMax, Rank, Head per group,
+#              WordCounts, Lower, Extract, Month, DropDuplicates, Unstack, Corr,
+#              comparisons in Compute), timed for sbir and pandas
 #
 # Environment: RUNS (timed runs per measurement, median; default 5),
 # MEM_CELLS (trivial cells for the memory row; default 5000),
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--setup) setup_only=1 ;;
 	--json) args+=(--json "$2"); shift ;;
 	--engines) args+=(--engines "$2"); shift ;;
+	--no-ops) args+=(--no-ops) ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "compare.sh: unknown flag $1 (see --help)" >&2; exit 2 ;;
 	*) csv=$1 ;;

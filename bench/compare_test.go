@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // result is the part of compare.py's --json output the test reads.
@@ -55,7 +56,7 @@ func TestCompareSmallFile(t *testing.T) {
 	}
 
 	out := filepath.Join(dir, "results.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(8*time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "compare.sh", "--check", "--json", out, csv)
 	cmd.Env = append(os.Environ(), "RUNS=2", "MEM_CELLS=50", "TMPDIR="+dir)

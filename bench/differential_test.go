@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // The differential test: many queries generated from a seed, answered by
@@ -68,7 +70,7 @@ func TestDifferentialDuckDB(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(5*time.Minute))
 	defer cancel()
 	bin := filepath.Join(dir, "sbir-kernel")
 	build := exec.CommandContext(ctx, goTool(), "build", "-o", bin, ".")

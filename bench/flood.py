@@ -47,6 +47,10 @@ import zmq
 
 from scale import children  # descendants of a pid, thread by thread
 
+# The tests run this on loaded machines: their waits (not the measurements)
+# grow with SBIR_TEST_SLOW, as the Go tests' limits do.
+SLOW = float(os.environ.get("SBIR_TEST_SLOW") or 1)
+
 CELLS = {
     "warm": 'fmt.Println("warm", {n})',
     "println": 'for i := 0; i < {n}; i++ {{ fmt.Println(i) }}',
@@ -154,7 +158,7 @@ def run_case(kc, sock, kernel_pid, name, count, timeout, stall=None):
             break
     res["to_idle_s"] = round(time.monotonic() - t0, 3)
     try:
-        reply = kc.get_shell_msg(timeout=10)
+        reply = kc.get_shell_msg(timeout=10 * SLOW)
         res["reply_status"] = reply["content"].get("status")
     except Exception as e:  # report, don't hide
         res["reply_status"] = f"no execute_reply: {type(e).__name__}"
@@ -177,7 +181,7 @@ def run_case(kc, sock, kernel_pid, name, count, timeout, stall=None):
     return res
 
 
-def subscribe(kc, sock, timeout=60):
+def subscribe(kc, sock, timeout=60 * SLOW):
     """Sends kernel_info until our iopub socket sees the kernel's status
     (a SUB socket receives nothing until its subscription has reached the
     kernel), and drains what is left."""
@@ -185,7 +189,7 @@ def subscribe(kc, sock, timeout=60):
     while time.monotonic() < deadline:
         kc.kernel_info()
         try:
-            kc.get_shell_msg(timeout=10)
+            kc.get_shell_msg(timeout=10 * SLOW)
         except Exception:
             continue
         if sock.poll(500):
@@ -250,7 +254,7 @@ def main():
             subscribe(kc, sock)
             kernel_pid = km.provisioner.pid
             # Start the worker and settle the kernel before measuring.
-            run_case(kc, sock, kernel_pid, "warm", 1, 60)
+            run_case(kc, sock, kernel_pid, "warm", 1, 60 * SLOW)
             for name, count in cases:
                 res = run_case(kc, sock, kernel_pid, name, count, args.timeout, stall)
                 results.append(res)

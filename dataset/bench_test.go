@@ -207,6 +207,23 @@ func BenchmarkOpen(b *testing.B) {
 	b.ReportMetric(rssAfter-rssBefore, "RSS-delta-MB")
 }
 
+// BenchmarkVerify reads every string offset and dictionary index of the
+// full-scale file (Dataset.Verify, which Locate runs before using a
+// cached file), its pages already in memory.
+func BenchmarkVerify(b *testing.B) {
+	d, err := OpenFile(fullScaleArrow(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := d.Verify(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkGenerateFullScale writes 219,500 synthetic rows to io.Discard.
 func BenchmarkGenerateFullScale(b *testing.B) {
 	for i := 0; i < b.N; i++ {

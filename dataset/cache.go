@@ -216,8 +216,14 @@ func Locate(ctx context.Context, cfg Config) (*Source, error) {
 		}
 	}
 
-	if ok := src.check(id); ok {
+	err := src.check(id)
+	if err == nil {
 		return src, nil
+	}
+	if errors.Is(err, ErrInvalidArrow) {
+		// Changed on disk since its conversion: say so, and convert again.
+		logger.Warn("the cached Arrow file is corrupt; converting the CSV again", "arrow", src.ArrowPath, "err", err)
+		src.Warnings = append(src.Warnings, fmt.Sprintf("the cached Arrow file was corrupt (%v); it was converted again", err))
 	}
 	// Conversion needed: it requires a writable directory.
 	if err := probeWritable(cacheDir); err != nil {
@@ -231,7 +237,7 @@ func Locate(ctx context.Context, cfg Config) (*Source, error) {
 		src.Warnings = append(src.Warnings, fmt.Sprintf("cache directory %s is not writable (%v); using %s", cacheDir, err, alt))
 		logger.Warn("cache directory not writable; using a temporary directory", "dir", cacheDir, "err", err, "using", alt)
 		src.ArrowPath = filepath.Join(alt, filepath.Base(src.ArrowPath))
-		if ok := src.check(id); ok {
+		if src.check(id) == nil {
 			return src, nil
 		}
 	}
@@ -257,15 +263,23 @@ func csvFileID(path string) (sourceID, error) {
 	return fileID(path, f, st)
 }
 
-// check reports whether src.ArrowPath is a valid, durable Arrow file
-// converted from the CSV identified by id, filling in what it learns.
-func (src *Source) check(id sourceID) bool {
+// check returns nil when src.ArrowPath is a valid, durable Arrow file
+// converted from the CSV identified by id, filling in what it learns, and
+// otherwise why not: an error wrapping ErrInvalidArrow when the file is
+// durable but fails validation.
+func (src *Source) check(id sourceID) error {
 	st, err := os.Stat(src.ArrowPath)
-	if err != nil || !durable(src.ArrowPath, st.Size(), id) {
-		return false
+	if err != nil {
+		return err
 	}
-	return src.inspect(id) == nil
+	if !durable(src.ArrowPath, st.Size(), id) {
+		return errNotDurable
+	}
+	return src.inspect(id)
 }
+
+// errNotDurable: an Arrow file without its marker (see durable.go).
+var errNotDurable = errors.New("no durable conversion of this CSV")
 
 // inspect validates src.ArrowPath and checks that it was converted from
 // the CSV identified by id, filling in what it learns.
@@ -275,6 +289,9 @@ func (src *Source) inspect(id sourceID) error {
 		return err
 	}
 	defer d.Close()
+	if err := d.Verify(); err != nil {
+		return err
+	}
 	if got, _ := d.Metadata(MetaSource); got != id.String() {
 		return fmt.Errorf("%s was converted from %s, not %s", src.ArrowPath, got, id)
 	}
@@ -306,7 +323,7 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 		}
 	}()
 	// Another process may have converted while this one waited.
-	if src.check(id) {
+	if src.check(id) == nil {
 		return nil
 	}
 	// Only the lock holder creates temporary files, so any left here come

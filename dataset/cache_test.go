@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // TestMain lets the test binary act as a second process: with
@@ -310,7 +312,7 @@ func TestLocateKilledConversion(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Wait for the temporary file, then kill the process mid-conversion.
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testenv.Scale(30 * time.Second))
 	var tmps []string
 	for len(tmps) == 0 && time.Now().Before(deadline) {
 		tmps, _ = filepath.Glob(filepath.Join(cache, "*.tmp-*"))

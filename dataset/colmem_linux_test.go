@@ -14,6 +14,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // vmFlags returns the VmFlags line of the mapping holding addr in
@@ -75,7 +77,7 @@ func TestColumnMemory(t *testing.T) {
 
 	big = nil
 	m.release()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testenv.Scale(10 * time.Second))
 	// Unmapped, or mapped again by the Go runtime (without dc).
 	for strings.Contains(vmFlags(t, addr), " dc") {
 		if time.Now().After(deadline) {
@@ -154,7 +156,7 @@ func columnMappings(t *testing.T) int {
 // an earlier test (which the kernel would merge with it into one
 // mapping): the test first waits for their background unmapping.
 func TestMapColumnAligned(t *testing.T) {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testenv.Scale(10 * time.Second))
 	for columnMappings(t) > 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d column mappings of earlier tests still mapped after 10 s", columnMappings(t))
@@ -244,7 +246,7 @@ func TestDropWriter(t *testing.T) {
 func TestLocateUnmapsColumnsAtSync(t *testing.T) {
 	waitColumnMappings := func(want func(int) bool, what string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(testenv.Scale(10 * time.Second))
 		for n := columnMappings(t); !want(n); n = columnMappings(t) {
 			if time.Now().After(deadline) {
 				t.Fatalf("%d column mappings 10 s on, want %s", n, what)

@@ -68,172 +68,229 @@ type DownloadResult struct {
 // temporary file is left behind. Errors say what happened and what to do.
 func Download(ctx context.Context, opts DownloadOptions) (*DownloadResult, error) {
 	start := time.Now()
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+	d, err := newDownload(opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.URL == "" {
-		opts.URL = DefaultURL
-	}
-	if opts.CacheDir == "" {
-		return nil, errors.New("no cache directory: set SBIR_CACHE_DIR or HOME")
-	}
-	progress := opts.Progress
-	if progress == nil {
-		progress = func(Stage, int64, int64) {}
-	}
-	if err := probeWritable(opts.CacheDir); err != nil {
-		return nil, fmt.Errorf("cannot write to the cache directory %s: %w; set SBIR_CACHE_DIR to a writable directory", opts.CacheDir, err)
-	}
-	csvPath := filepath.Join(opts.CacheDir, CSVFileName)
-	arrowPath := filepath.Join(opts.CacheDir, ArrowFileName)
-
 	// One download at a time per cache directory.
-	dlock := flock.New(csvPath+".lock", flock.SetPermissions(0o644))
-	if ok, err := dlock.TryLockContext(ctx, 100*time.Millisecond); !ok {
-		if err == nil {
-			err = ctx.Err()
-		}
-		return nil, fmt.Errorf("waiting for another download into %s: %w", opts.CacheDir, err)
+	unlock, err := lockFile(ctx, d.csvPath+".lock", 100*time.Millisecond, "waiting for another download into "+d.opts.CacheDir)
+	if err != nil {
+		return nil, err
 	}
-	defer dlock.Unlock()
+	defer unlock()
+	defer d.cleanup()
 	// Only the lock holder creates download files: any left here come from
 	// a download that was killed.
-	if stale, _ := filepath.Glob(csvPath + ".download-*"); len(stale) > 0 {
+	if stale, _ := filepath.Glob(d.csvPath + ".download-*"); len(stale) > 0 {
 		for _, p := range stale {
 			os.Remove(p)
 		}
 	}
+	n, err := d.fetch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	report, id, err := d.convert(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.install(ctx, id); err != nil {
+		return nil, err
+	}
+	return &DownloadResult{URL: d.opts.URL, CSVPath: d.csvPath, ArrowPath: d.arrowPath, Bytes: n, Report: report, Elapsed: time.Since(start)}, nil
+}
 
-	body, total, err := openURL(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer body.Close()
+// download is one Download in progress: its options with their defaults,
+// where its files go, and the temporary files it removes at the end.
+type download struct {
+	opts      DownloadOptions
+	logger    *slog.Logger
+	progress  func(stage Stage, done, total int64)
+	csvPath   string
+	arrowPath string
+	tmpCSV    *os.File
+	tmpArrow  *os.File
+	temps     []string // removed by cleanup, unless installed
+}
 
-	tmpCSV, err := os.CreateTemp(opts.CacheDir, CSVFileName+".download-*")
-	if err != nil {
-		return nil, fmt.Errorf("creating a temporary file in %s: %w", opts.CacheDir, err)
+// newDownload checks opts and fills in their defaults.
+func newDownload(opts DownloadOptions) (*download, error) {
+	d := &download{opts: opts, logger: opts.Logger, progress: opts.Progress}
+	if d.logger == nil {
+		d.logger = slog.New(slog.DiscardHandler)
 	}
-	cleanup := []string{tmpCSV.Name()}
-	defer func() {
-		tmpCSV.Close()
-		for _, p := range cleanup {
-			os.Remove(p)
-		}
-	}()
-	logger.Info("downloading awards CSV", "url", opts.URL, "to", tmpCSV.Name())
-	n, err := copyWithProgress(ctx, tmpCSV, body, total, progress)
-	if err != nil {
-		return nil, describeTransferError(err, opts.URL, n, total, opts.CacheDir)
+	if d.opts.URL == "" {
+		d.opts.URL = DefaultURL
 	}
-	if total >= 0 && n != total {
-		return nil, fmt.Errorf("download of %s cut off: got %s of %s; run the command again", opts.URL, bytesize.Approx(n), bytesize.Approx(total))
+	if d.opts.CacheDir == "" {
+		return nil, errors.New("no cache directory: set SBIR_CACHE_DIR or HOME")
 	}
-	if err := tmpCSV.Sync(); err != nil {
-		return nil, describeTransferError(err, opts.URL, n, total, opts.CacheDir)
+	if d.progress == nil {
+		d.progress = func(Stage, int64, int64) {}
 	}
-	if err := tmpCSV.Chmod(0o644); err != nil {
-		return nil, err
+	if err := probeWritable(d.opts.CacheDir); err != nil {
+		return nil, fmt.Errorf("cannot write to the cache directory %s: %w; set SBIR_CACHE_DIR to a writable directory", d.opts.CacheDir, err)
 	}
-	if err := sniffCSV(tmpCSV, opts.URL); err != nil {
-		return nil, err
-	}
+	d.csvPath = filepath.Join(d.opts.CacheDir, CSVFileName)
+	d.arrowPath = filepath.Join(d.opts.CacheDir, ArrowFileName)
+	return d, nil
+}
 
-	// Convert before installing anything: a file that does not convert
-	// never replaces good data. The Arrow file records the identity the
-	// CSV will have after the rename (same content, size and mtime).
-	st, err := tmpCSV.Stat()
-	if err != nil {
-		return nil, err
-	}
-	id, err := fileID(csvPath, tmpCSV, st)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := tmpCSV.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	tmpArrow, err := os.CreateTemp(opts.CacheDir, ArrowFileName+".tmp-*")
-	if err != nil {
-		return nil, fmt.Errorf("creating a temporary file in %s: %w", opts.CacheDir, err)
-	}
-	cleanup = append(cleanup, tmpArrow.Name())
-	defer tmpArrow.Close()
-	copts := ConvertOptions{
-		Logger:   logger,
-		Metadata: map[string]string{MetaSource: id.String()},
-		Progress: func(done, total int64) { progress(StageConvert, done, total) },
-	}
-	mem := &columnMemory{}
-	report, err := convertTo(ctx, tmpCSV, st.Size(), tmpArrow, copts, mem)
-	mem.release()
-	if err == nil {
-		err = syncClose(tmpArrow)
-	}
-	if err != nil {
-		if errors.Is(err, syscall.ENOSPC) {
-			return nil, diskFull(opts.CacheDir, err)
-		}
-		var ut *errUnterminated
-		if errors.As(err, &ut) {
-			return nil, fmt.Errorf("the download from %s is incomplete or damaged: %w; run the command again", opts.URL, err)
-		}
-		return nil, fmt.Errorf("the download from %s was not installed: %w", opts.URL, err)
-	}
-	if report.TruncatedLine > 0 {
-		return nil, fmt.Errorf("the download from %s is incomplete: it ends in the middle of the record starting at line %d; run the command again",
-			opts.URL, report.TruncatedLine)
-	}
-	if report.Rows == 0 {
-		return nil, fmt.Errorf("%w: the download from %s holds no awards (%d records skipped); the previous data is kept", ErrNotAwardsCSV, opts.URL, report.Skipped)
-	}
-
-	// Install both files under the Arrow lock, so that Locate never pairs
-	// the new CSV with a conversion of the old one.
-	alock := flock.New(arrowPath+".lock", flock.SetPermissions(0o644))
-	if ok, err := alock.TryLockContext(ctx, 50*time.Millisecond); !ok {
+// lockFile takes the file lock at path, polling every poll until ctx
+// ends; what names the wait in the error.
+func lockFile(ctx context.Context, path string, poll time.Duration, what string) (unlock func(), err error) {
+	l := flock.New(path, flock.SetPermissions(0o644))
+	if ok, err := l.TryLockContext(ctx, poll); !ok {
 		if err == nil {
 			err = ctx.Err()
 		}
-		return nil, fmt.Errorf("locking %s: %w", alock.Path(), err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	defer alock.Unlock()
+	return func() { l.Unlock() }, nil
+}
+
+// cleanup closes the temporary files and removes those not installed.
+func (d *download) cleanup() {
+	for _, f := range []*os.File{d.tmpCSV, d.tmpArrow} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	for _, p := range d.temps {
+		os.Remove(p)
+	}
+}
+
+// fetch streams the CSV into a temporary file and checks it: the length
+// announced, that it is durable, and that it looks like the awards CSV.
+// It returns its size.
+func (d *download) fetch(ctx context.Context) (int64, error) {
+	body, total, err := openURL(ctx, d.opts)
+	if err != nil {
+		return 0, err
+	}
+	defer body.Close()
+	if d.tmpCSV, err = os.CreateTemp(d.opts.CacheDir, CSVFileName+".download-*"); err != nil {
+		return 0, fmt.Errorf("creating a temporary file in %s: %w", d.opts.CacheDir, err)
+	}
+	d.temps = append(d.temps, d.tmpCSV.Name())
+	d.logger.Info("downloading awards CSV", "url", d.opts.URL, "to", d.tmpCSV.Name())
+	n, err := copyWithProgress(ctx, d.tmpCSV, body, total, d.progress)
+	if err != nil {
+		return n, describeTransferError(err, d.opts.URL, n, total, d.opts.CacheDir)
+	}
+	if total >= 0 && n != total {
+		return n, fmt.Errorf("download of %s cut off: got %s of %s; run the command again", d.opts.URL, bytesize.Approx(n), bytesize.Approx(total))
+	}
+	if err := d.tmpCSV.Sync(); err != nil {
+		return n, describeTransferError(err, d.opts.URL, n, total, d.opts.CacheDir)
+	}
+	if err := d.tmpCSV.Chmod(0o644); err != nil {
+		return n, err
+	}
+	return n, sniffCSV(d.tmpCSV, d.opts.URL)
+}
+
+// convert converts the fetched CSV into a temporary Arrow file, before
+// anything is installed: a file that does not convert never replaces good
+// data. The Arrow file records id, the identity the CSV will have after
+// its rename (same content, size and mtime).
+func (d *download) convert(ctx context.Context) (report *LoadReport, id sourceID, err error) {
+	st, err := d.tmpCSV.Stat()
+	if err != nil {
+		return nil, id, err
+	}
+	if id, err = fileID(d.csvPath, d.tmpCSV, st); err != nil {
+		return nil, id, err
+	}
+	if _, err := d.tmpCSV.Seek(0, io.SeekStart); err != nil {
+		return nil, id, err
+	}
+	if d.tmpArrow, err = os.CreateTemp(d.opts.CacheDir, ArrowFileName+".tmp-*"); err != nil {
+		return nil, id, fmt.Errorf("creating a temporary file in %s: %w", d.opts.CacheDir, err)
+	}
+	d.temps = append(d.temps, d.tmpArrow.Name())
+	copts := ConvertOptions{
+		Logger:   d.logger,
+		Metadata: map[string]string{MetaSource: id.String()},
+		Progress: func(done, total int64) { d.progress(StageConvert, done, total) },
+	}
+	mem := &columnMemory{}
+	report, err = convertTo(ctx, d.tmpCSV, st.Size(), d.tmpArrow, copts, mem)
+	mem.release()
+	if err == nil {
+		err = syncClose(d.tmpArrow)
+	}
+	if err != nil {
+		return nil, id, d.convertError(err)
+	}
+	if report.TruncatedLine > 0 {
+		return nil, id, fmt.Errorf("the download from %s is incomplete: it ends in the middle of the record starting at line %d; run the command again",
+			d.opts.URL, report.TruncatedLine)
+	}
+	if report.Rows == 0 {
+		return nil, id, fmt.Errorf("%w: the download from %s holds no awards (%d records skipped); the previous data is kept", ErrNotAwardsCSV, d.opts.URL, report.Skipped)
+	}
+	return report, id, nil
+}
+
+// convertError says why a downloaded CSV did not convert.
+func (d *download) convertError(err error) error {
+	if errors.Is(err, syscall.ENOSPC) {
+		return diskFull(d.opts.CacheDir, err)
+	}
+	var ut *errUnterminated
+	if errors.As(err, &ut) {
+		return fmt.Errorf("the download from %s is incomplete or damaged: %w; run the command again", d.opts.URL, err)
+	}
+	return fmt.Errorf("the download from %s was not installed: %w", d.opts.URL, err)
+}
+
+// install renames the CSV and the Arrow file into place under the Arrow
+// lock, so that Locate never pairs the new CSV with a conversion of the
+// old one, records where they came from, and marks the Arrow file durable
+// (durable.go).
+func (d *download) install(ctx context.Context, id sourceID) error {
+	unlock, err := lockFile(ctx, d.arrowPath+".lock", 50*time.Millisecond, "locking "+d.arrowPath+".lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	// The old Arrow file's marker goes first (durable.go): the new files
-	// are synced, but their renames are not durable until the directory is.
-	if err := removeMarker(arrowPath); err != nil {
-		return nil, fmt.Errorf("installing %s: %w", arrowPath, err)
+	// The old Arrow file's marker goes first: the new files are synced,
+	// but their renames are not durable until the directory is.
+	if err := removeMarker(d.arrowPath); err != nil {
+		return fmt.Errorf("installing %s: %w", d.arrowPath, err)
 	}
-	if err := os.Rename(tmpCSV.Name(), csvPath); err != nil {
-		return nil, fmt.Errorf("installing %s: %w", csvPath, err)
+	if err := os.Rename(d.tmpCSV.Name(), d.csvPath); err != nil {
+		return fmt.Errorf("installing %s: %w", d.csvPath, err)
 	}
-	if err := os.Rename(tmpArrow.Name(), arrowPath); err != nil {
+	if err := os.Rename(d.tmpArrow.Name(), d.arrowPath); err != nil {
 		// The new CSV is in place; Locate will convert it again.
-		return nil, fmt.Errorf("installing %s: %w", arrowPath, err)
+		return fmt.Errorf("installing %s: %w", d.arrowPath, err)
 	}
 	// Record where the data came from, so that doctor and the kernel banner
 	// call it real only when it is the SBIR program's file. Best effort: a
 	// missing record only makes the description less specific.
-	if err := writeFileAtomic(filepath.Join(opts.CacheDir, SourceFileName), []byte(opts.URL+"\n")); err != nil {
-		logger.Warn("could not record the download's origin", "err", err)
+	if err := writeFileAtomic(filepath.Join(d.opts.CacheDir, SourceFileName), []byte(d.opts.URL+"\n")); err != nil {
+		d.logger.Warn("could not record the download's origin", "err", err)
 	}
-	if err := syncDirOf(arrowPath); err != nil {
-		return nil, fmt.Errorf("installing %s: %w; Locate will convert it again", arrowPath, err)
+	if err := syncDirOf(d.arrowPath); err != nil {
+		return fmt.Errorf("installing %s: %w; Locate will convert it again", d.arrowPath, err)
 	}
-	ast, err := os.Stat(arrowPath)
+	ast, err := os.Stat(d.arrowPath)
 	if err == nil {
-		err = writeMarker(arrowPath, durableMarker{ArrowBytes: ast.Size(), Source: id})
+		err = writeMarker(d.arrowPath, durableMarker{ArrowBytes: ast.Size(), Source: id})
 	}
 	if err != nil {
 		if errors.Is(err, syscall.ENOSPC) {
-			err = diskFull(opts.CacheDir, err)
+			err = diskFull(d.opts.CacheDir, err)
 		}
-		return nil, fmt.Errorf("installing %s: %w; Locate will convert it again", arrowPath, err)
+		return fmt.Errorf("installing %s: %w; Locate will convert it again", d.arrowPath, err)
 	}
-	return &DownloadResult{URL: opts.URL, CSVPath: csvPath, ArrowPath: arrowPath, Bytes: n, Report: report, Elapsed: time.Since(start)}, nil
+	return nil
 }
 
 // openURL opens the data at opts.URL: http(s), file:// or a plain path.

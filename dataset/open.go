@@ -41,10 +41,11 @@ type Dataset struct {
 // OpenFile memory-maps an Arrow file written by Convert and validates its
 // structure: the Arrow magic at both ends, one record batch, the canonical
 // columns with their types, the format version and the stored load report,
-// whose row count must match. Column data is not read: the pages are loaded
-// by the kernel when a column is first used, and shared between processes
-// mapping the same file. Errors for files that fail validation wrap
-// ErrInvalidArrow.
+// whose row count must match, and the shape of every column's data
+// (validate.go; Verify reads every row's offsets and indices). Column data
+// is not read otherwise: its pages are loaded by the kernel when a column
+// is first used, and shared between processes mapping the same file.
+// Errors for files that fail validation wrap ErrInvalidArrow.
 func OpenFile(path string) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -144,6 +145,9 @@ func (d *Dataset) init() error {
 	if int(rec.NumCols()) != len(fields) {
 		return fmt.Errorf("%d columns in the record batch, %d in the schema", rec.NumCols(), len(fields))
 	}
+	if err := validateColumns(rec, checkShape); err != nil {
+		return err
+	}
 	// The data columns, then the indexes (indexes.go); checkSchema made
 	// sure no data column follows an index.
 	nd := len(fields)
@@ -163,6 +167,23 @@ func (d *Dataset) init() error {
 		a.Retain()
 		d.indexArrays = append(d.indexArrays, a)
 		d.indexes = append(d.indexes, ix)
+	}
+	return nil
+}
+
+// Verify reads every string offset and dictionary index of the file's
+// columns and indexes, which OpenFile checks only at their ends
+// (validate.go): Locate calls it before it uses a cached file, so that one
+// changed on disk is converted again rather than making cells panic. The
+// error wraps ErrInvalidArrow.
+func (d *Dataset) Verify() error {
+	if err := validateColumns(d.rec, checkRows); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrInvalidArrow, d.path, err)
+	}
+	for i, a := range d.indexArrays {
+		if err := validateData(a.Data(), checkRows); err != nil {
+			return fmt.Errorf("%w: %s: index %q: %w", ErrInvalidArrow, d.path, d.indexes[i].Column, err)
+		}
 	}
 	return nil
 }

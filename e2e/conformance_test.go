@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // conformanceResult is one line of `python3 -m unittest -v` output.
@@ -78,7 +80,7 @@ func failureSections(out, name string) string {
 // runConformance runs one KernelTests class of testdata/scripts/conformance.py.
 func runConformance(t *testing.T, j *jupyterEnv, class string, allowedSkips map[string]bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(5*time.Minute))
 	defer cancel()
 	dir, _ := filepath.Abs(filepath.Join("testdata", "scripts"))
 	cmd := j.command(ctx, systemPython, "-m", "unittest", "-v", "conformance."+class)

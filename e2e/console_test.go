@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // tmuxSession is a terminal that a test types into and reads from.
@@ -21,7 +23,7 @@ type tmuxSession struct {
 
 func (s *tmuxSession) run(args ...string) string {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(10*time.Second))
 	defer cancel()
 	cmd := s.j.command(ctx, s.tmux, append([]string{"-L", s.socket, "-f", "/dev/null"}, args...)...)
 	cmd.SysProcAttr = nil // the tmux server must outlive this client
@@ -50,9 +52,10 @@ func (s *tmuxSession) typeLine(text string) {
 func (s *tmuxSession) key(k string) { s.run("send-keys", "-t", "console", k) }
 
 // waitFor waits until the screen matches re, and fails with the screen
-// otherwise.
+// otherwise, after timeout (scaled by SBIR_TEST_SLOW).
 func (s *tmuxSession) waitFor(what string, re *regexp.Regexp, timeout time.Duration) string {
 	s.t.Helper()
+	timeout = testenv.Scale(timeout)
 	deadline := time.Now().Add(timeout)
 	for {
 		scr := s.screen()
@@ -76,9 +79,11 @@ var emptyPromptAtEnd = regexp.MustCompile(`(?m)^In \[\d+\]: *\n*\z`)
 func (s *tmuxSession) prompts() int { return len(promptLine.FindAllString(s.screen(), -1)) }
 
 // waitForNewPrompt waits for an empty prompt beyond the first `before`
-// prompts, and returns the screen.
+// prompts, and returns the screen; it fails after timeout (scaled by
+// SBIR_TEST_SLOW).
 func (s *tmuxSession) waitForNewPrompt(what string, before int, timeout time.Duration) string {
 	s.t.Helper()
+	timeout = testenv.Scale(timeout)
 	deadline := time.Now().Add(timeout)
 	for {
 		scr := s.screen()
@@ -128,13 +133,15 @@ func (s *tmuxSession) exit(consoleBug bool) {
 	}
 }
 
-// interruptEndlessLoop types an endless loop, presses Ctrl-C after a
-// moment, and returns the screen once a new prompt is shown.
+// interruptEndlessLoop types an endless loop, presses Ctrl-C once the
+// loop spins in the kernel's worker, and returns the screen once a new
+// prompt is shown.
 func (s *tmuxSession) interruptEndlessLoop(timeout time.Duration) (string, time.Duration) {
 	s.t.Helper()
 	before := s.prompts()
+	base := s.j.cpuTicks()
 	s.typeLine("for {}")
-	time.Sleep(1500 * time.Millisecond)
+	s.j.waitSpinning(s.t, base)
 	if scr := s.screen(); len(promptLine.FindAllString(scr, -1)) > before && emptyPromptAtEnd.MatchString(scr) {
 		s.t.Fatalf("an endless loop finished on its own. Screen:\n%s", lastLines(scr, 20))
 	}
@@ -209,7 +216,7 @@ func TestE2EConsole(t *testing.T) {
 			// console never submits a cell again (its fallback waits for an
 			// empty last line that splitlines() cannot produce). Wait for
 			// the kernel's 5 s limit instead, as the user has to.
-			time.Sleep(6 * time.Second)
+			s.j.waitKernelsIdle(t, 30*time.Second)
 		}
 		before = s.prompts()
 		s.typeLine(`fmt.Println("still here", add(40, 2))`)

@@ -3,11 +3,14 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // floodResult is the part of one bench/flood.py result line the test reads.
@@ -46,9 +49,14 @@ func TestE2EOutputFlood(t *testing.T) {
 	// 200,000 lines of 0..199,999 are 1,288,890 bytes: 240,314 over 1 MiB.
 	// 40,000 Markdown displays are charged about 22 MB against 16 MiB.
 	const cases = "println:200000,markdown:40000"
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// The budgets, not the clock, must end the cells: on a loaded machine
+	// 40,000 displays took longer than the default 30 s cell limit, and
+	// the cell failed with Timeout before its displays reached 16 MiB.
+	limit := floodCellLimit()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*limit)
 	defer cancel()
-	cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", cases, "--timeout", "180")
+	cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", cases,
+		"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--install-arg=--cell-timeout="+limit.String())
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -116,9 +124,10 @@ func TestE2EOutputFlood(t *testing.T) {
 		// A client that stops reading for 5 s mid-flood is disconnected
 		// (3 s stall timeout) and loses the output sent meanwhile, but
 		// gets the idle status when it reconnects.
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*limit)
 		defer cancel()
-		cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", "2000:5", "--timeout", "90")
+		cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", "2000:5",
+			"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--install-arg=--cell-timeout="+limit.String())
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
@@ -136,6 +145,10 @@ func TestE2EOutputFlood(t *testing.T) {
 		}
 	})
 }
+
+// floodCellLimit is the flood kernels' cell time limit: far past what the
+// cells need (seconds on a quiet machine), scaled by SBIR_TEST_SLOW.
+func floodCellLimit() time.Duration { return testenv.Scale(5 * time.Minute) }
 
 // atoiCommas parses a count written with thousands separators.
 func atoiCommas(s string) int {

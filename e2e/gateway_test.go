@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // cellResult is one cell's outcome as server_client.py reports it.
@@ -77,9 +79,10 @@ func (j *jupyterEnv) hangingClient(t *testing.T, base, token, kernel string) (*e
 }
 
 // waitProcesses waits until the number of kernel and worker processes of
-// j.bin satisfies ok, and returns the last count.
+// j.bin satisfies ok, at most timeout (scaled by SBIR_TEST_SLOW), and
+// returns the last count.
 func (j *jupyterEnv) waitProcesses(timeout time.Duration, ok func(n int) bool) (map[int]string, bool) {
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(testenv.Scale(timeout))
 	for {
 		procs := j.kernelProcesses()
 		if ok(len(procs)) {
@@ -262,8 +265,9 @@ func TestE2EKernelGateway(t *testing.T) {
 	})
 
 	t.Run("a client vanishes mid-cell", func(t *testing.T) {
+		base := j.cpuTicks()
 		client, kid := j.hangingClient(t, srvURL, srvToken, "sbir-short")
-		time.Sleep(500 * time.Millisecond)
+		j.waitSpinning(t, base) // the cell runs
 		syscall.Kill(-client.Process.Pid, syscall.SIGKILL)
 		client.Wait()
 		// Kernels outlive their browser tab in Jupyter; the cell ends at the

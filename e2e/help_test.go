@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // helpRequest is one request of testdata/scripts/help_client.py.
@@ -74,7 +76,7 @@ func TestE2EHelp(t *testing.T) {
 		reqs[i] = c.req
 	}
 	in, _ := json.Marshal(reqs)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	cmd := j.command(ctx, j.pythonExe, "help_client.py", "sbir")
 	cmd.Dir, _ = filepath.Abs(filepath.Join("testdata", "scripts"))

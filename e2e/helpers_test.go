@@ -4,8 +4,11 @@ package e2e
 // sbir-kernel binary, install its kernelspec into a private Jupyter data
 // directory, and drive real Jupyter clients from Debian's packages.
 //
-// Without SBIR_E2E=1 a test whose client is missing skips and says which
-// Debian package provides it; with SBIR_E2E=1 (CI) a missing client fails.
+// They run only under SBIR_E2E=1 (what .ci/run sets), and then a missing
+// client is a failure that says which package provides it: together they
+// take longer than go test's default 10-minute timeout allows a package,
+// so the README's `go test work` leaves them to CI (and to developers who
+// ask: `SBIR_E2E=1 go test -timeout 30m ./e2e`).
 
 import (
 	"bytes"
@@ -20,24 +23,40 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // systemPython is Debian's interpreter, the one the Jupyter packages are
 // installed for (the first python3 on PATH may be another one).
 const systemPython = "/usr/bin/python3"
 
-// e2eMandatory reports whether missing clients are failures (SBIR_E2E=1).
-func e2eMandatory() bool { return os.Getenv("SBIR_E2E") == "1" }
+// TestMain runs the package's tests only under SBIR_E2E=1.
+func TestMain(m *testing.M) {
+	if os.Getenv("SBIR_E2E") != "1" {
+		fmt.Println("e2e: skipped: the end-to-end tests with real Jupyter clients run under SBIR_E2E=1 (.ci/run sets it; .ci/setup.d installs the clients)")
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "sbir-e2e-build-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if builtKernel, err = buildOnce(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
-// requireClient skips the test when a client is missing, or fails it under
-// SBIR_E2E=1.
+// requireClient fails the test, naming the Debian packages that provide
+// the missing client.
 func requireClient(t *testing.T, missing string, debianPackages string) {
 	t.Helper()
-	msg := fmt.Sprintf("%s (install the Debian packages: apt-get install -y --no-install-recommends %s)", missing, debianPackages)
-	if e2eMandatory() {
-		t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s", msg)
-	}
-	t.Skipf("skipping: %s; set SBIR_E2E=1 to make this a failure", msg)
+	t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s (install the Debian packages: apt-get install -y --no-install-recommends %s)", missing, debianPackages)
 }
 
 // requireCommand returns the path of a command, or skips/fails.
@@ -107,9 +126,6 @@ type jupyterEnv struct {
 // worker) is still running, and kills any it finds.
 func newJupyterEnv(t *testing.T) *jupyterEnv {
 	t.Helper()
-	if testing.Short() && !e2eMandatory() {
-		t.Skip("end-to-end test skipped in -short mode (it builds the kernel and starts real clients)")
-	}
 	root := t.TempDir()
 	j := &jupyterEnv{t: t, root: root, bin: buildKernel(t, root), dataDir: filepath.Join(root, "data"), pythonExe: systemPython}
 	home := filepath.Join(root, "home")
@@ -137,6 +153,8 @@ func newJupyterEnv(t *testing.T) *jupyterEnv {
 		// runs on the embedded sample, never on a user's download.
 		"SBIR_CACHE_DIR="+filepath.Join(root, "cache"),
 		"PYTHONDONTWRITEBYTECODE=1",
+		// The client scripts scale their own waits as the tests do.
+		testenv.EnvSlow+"="+strconv.FormatFloat(testenv.Slow(), 'g', -1, 64),
 		// Debian's debugpy prints a frozen-modules warning on every start.
 		"PYDEVD_DISABLE_FILE_VALIDATION=1",
 	)
@@ -144,20 +162,42 @@ func newJupyterEnv(t *testing.T) *jupyterEnv {
 	return j
 }
 
-// buildKernel compiles the package under test into dir.
-func buildKernel(t *testing.T, dir string) string {
-	t.Helper()
+// builtKernel is the sbir-kernel binary TestMain builds once for the
+// package's tests.
+var builtKernel string
+
+// buildOnce compiles the command under test (CGO_ENABLED=0, as released)
+// into dir, for TestMain.
+func buildOnce(dir string) (string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("the go command is needed to build the kernel for end-to-end tests: %v", err)
+		return "", fmt.Errorf("the go command is needed to build the kernel for end-to-end tests: %w", err)
 	}
 	bin := filepath.Join(dir, "sbir-kernel")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(5*time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, goTool, "build", "-o", bin, "..")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		return "", fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// buildKernel copies the binary TestMain built into dir: each test has
+// one of its own, so that its kernel and worker processes are told apart
+// from other tests' by their executable's path (and a copy takes a
+// fraction of a second where a build took seconds of a loaded machine,
+// for each of some twenty tests).
+func buildKernel(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "sbir-kernel")
+	b, err := os.ReadFile(builtKernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	real, err := filepath.EvalSymlinks(bin)
 	if err != nil {
@@ -237,7 +277,8 @@ func (j *jupyterEnv) kernelProcesses() map[int]string {
 // checkNoStrayProcesses fails the test if kernel or worker processes of
 // this binary outlive it (after a grace period), then kills them.
 func (j *jupyterEnv) checkNoStrayProcesses() {
-	deadline := time.Now().Add(5 * time.Second)
+	grace := testenv.Scale(5 * time.Second)
+	deadline := time.Now().Add(grace)
 	var left map[int]string
 	for {
 		left = j.kernelProcesses()
@@ -249,7 +290,7 @@ func (j *jupyterEnv) checkNoStrayProcesses() {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	j.t.Errorf("stray processes of %s remain 5 s after the test ended (killing them): %v", j.bin, left)
+	j.t.Errorf("stray processes of %s remain %v after the test ended (killing them): %v", j.bin, grace, left)
 	for pid := range left {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
@@ -262,4 +303,69 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// cpuTicks sums the CPU time, in clock ticks (10 ms on Linux), that the
+// live kernel and worker processes of j.bin have used.
+func (j *jupyterEnv) cpuTicks() int64 {
+	var total int64
+	for pid := range j.kernelProcesses() {
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil {
+			continue
+		}
+		// utime and stime are the 12th and 13th fields after the command.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			s, _ := strconv.ParseInt(f[12], 10, 64)
+			total += u + s
+		}
+	}
+	return total
+}
+
+// waitSpinning waits until the kernel and worker processes have used a
+// third of a second of CPU more than base (from cpuTicks): a cell that
+// loops is running, not still on its way to the kernel. The wait is an
+// event (CPU used), so a loaded machine only makes it longer.
+func (j *jupyterEnv) waitSpinning(t *testing.T, base int64) {
+	t.Helper()
+	deadline := time.Now().Add(testenv.Scale(60 * time.Second))
+	for j.cpuTicks()-base < 33 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the endless cell did not start spinning within %v", testenv.Scale(60*time.Second))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitKernelsIdle waits until every kernel with a connection file in the
+// private runtime directory answers kernel_info on its shell channel: a
+// kernel answers shell requests in order, so the reply comes once the cell
+// it runs has ended.
+func (j *jupyterEnv) waitKernelsIdle(t *testing.T, timeout time.Duration) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(j.root, "runtime", "kernel-*.json"))
+	if len(files) == 0 {
+		t.Fatal("no kernel connection file in the runtime directory")
+	}
+	const ask = `import sys
+from jupyter_client import BlockingKernelClient
+kc = BlockingKernelClient(connection_file=sys.argv[1])
+kc.load_connection_file()
+kc.start_channels()
+kc.kernel_info()
+kc.get_shell_msg(timeout=float(sys.argv[2]))
+kc.stop_channels()
+`
+	timeout = testenv.Scale(timeout)
+	for _, f := range files {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout+testenv.Scale(30*time.Second))
+		out, err := j.command(ctx, systemPython, "-c", ask, f, strconv.FormatFloat(timeout.Seconds(), 'f', 1, 64)).CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("the kernel of %s did not answer kernel_info within %v: %v\n%s", filepath.Base(f), timeout, err, lastLines(string(out), 10))
+		}
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // hubUsers are the local system users the JupyterHub test creates.
@@ -187,7 +189,7 @@ c.JupyterHub.load_roles = [
 			t.Fatalf("starting %s's server: %d %v %s", name, code, err, body)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(testenv.Scale(2 * time.Minute))
 	for _, name := range hubUsers {
 		for {
 			if ready, _ := api.serverReady(t, name); ready {
@@ -303,7 +305,7 @@ c.JupyterHub.load_roles = [
 			"--url="+base+"/hub/api", "--timeout=5", "--cull-every=2")
 		culler.Env = append(culler.Env, "JUPYTERHUB_API_TOKEN="+cullerToken)
 		c := startServer(t, "jupyterhub-idle-culler", culler)
-		deadline := time.Now().Add(90 * time.Second)
+		deadline := time.Now().Add(testenv.Scale(90 * time.Second))
 		for {
 			if _, exists := api.serverReady(t, alice); !exists {
 				break

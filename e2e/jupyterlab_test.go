@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // labLine is one line of testdata/lab/lab.js's output: a check, or the
@@ -89,7 +91,7 @@ func TestE2EJupyterLab(t *testing.T) {
 	shots := artifactDir(t, j.root, "jupyterlab-screenshots")
 
 	script, _ := filepath.Abs(filepath.Join("testdata", "lab", "lab.js"))
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(6*time.Minute))
 	defer cancel()
 	cmd := j.command(ctx, node, script)
 	cmd.Env = append(cmd.Env, "NODE_PATH="+nodeModulesDir(), "LAB_URL="+url, "LAB_TOKEN="+token,
@@ -201,7 +203,7 @@ func TestE2EJupyterLabClockSkew(t *testing.T) {
 	os.MkdirAll(notebooks, 0o755)
 	lab, url, token := startLab(t, j, notebooks)
 	script, _ := filepath.Abs(filepath.Join("testdata", "lab", "clock_skew.js"))
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	cmd := j.command(ctx, node, script)
 	cmd.Env = append(cmd.Env, "NODE_PATH="+nodeModulesDir(), "LAB_URL="+url, "LAB_TOKEN="+token,

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // lifecycleReport is what testdata/scripts/kernel_lifecycle.py prints.
@@ -47,7 +49,7 @@ func TestE2EKernelManager(t *testing.T) {
 // checks into a test failure or a log line.
 func runLifecycle(t *testing.T, j *jupyterEnv, args ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	stdout, stderr, err := j.python(ctx, "kernel_lifecycle.py", args...)
 	var rep lifecycleReport
@@ -79,7 +81,7 @@ func TestE2EClientKilled(t *testing.T) {
 	requirePython(t, map[string]string{"jupyter_client": "python3-jupyter-client"})
 	j := newJupyterEnv(t)
 	j.install()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(2*time.Minute))
 	defer cancel()
 	dir, _ := filepath.Abs(filepath.Join("testdata", "scripts"))
 	cmd := j.command(ctx, systemPython, filepath.Join(dir, "crashing_client.py"), "sbir")
@@ -108,7 +110,7 @@ func TestE2EClientKilled(t *testing.T) {
 	}
 	cmd.Wait()
 	killed := time.Now()
-	for time.Since(killed) < 10*time.Second {
+	for time.Since(killed) < testenv.Scale(10*time.Second) {
 		if len(j.kernelProcesses()) == 0 {
 			t.Logf("kernel and workers exited %v after their client was killed", time.Since(killed).Round(10*time.Millisecond))
 			return

@@ -19,10 +19,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
-// mcpServerFlags are the limits the client scenarios expect.
-var mcpServerFlags = []string{"--cell-timeout", "2s", "--kill-grace", "1s", "--max-output-bytes", "65536", "--max-sessions", "3", "--heap-limit", "512MiB"}
+// mcpServerFlags are the limits the client scenarios expect: a short time
+// limit (2 s, scaled by SBIR_TEST_SLOW) that a cell sleeping an hour
+// reaches while the quick calls of the scenario fit in it.
+var mcpServerFlags = []string{"--cell-timeout", testenv.Scale(2 * time.Second).String(), "--kill-grace", testenv.Scale(time.Second).String(),
+	"--max-output-bytes", "65536", "--max-sessions", "3", "--heap-limit", "512MiB"}
 
 // mcpCacheDir is where 30-mcp.sh installs the clients by default.
 func mcpCacheDir() string {
@@ -94,9 +99,9 @@ func mcpHTTPServer(t *testing.T, j *jupyterEnv, args ...string) string {
 		go func() { cmd.Wait(); close(done) }()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(testenv.Scale(10 * time.Second)):
 			cmd.Process.Kill()
-			t.Errorf("the MCP HTTP server did not stop within 10 s of SIGINT")
+			t.Errorf("the MCP HTTP server did not stop within %v of SIGINT", testenv.Scale(10*time.Second))
 		}
 	})
 	urlRE := regexp.MustCompile(`on (http://\S+/mcp)`)
@@ -109,7 +114,7 @@ func mcpHTTPServer(t *testing.T, j *jupyterEnv, args ...string) string {
 		close(lines)
 	}()
 	var seen []string
-	timeout := time.After(30 * time.Second)
+	timeout := time.After(testenv.Scale(30 * time.Second))
 	for {
 		select {
 		case l, ok := <-lines:
@@ -134,7 +139,7 @@ func mcpHTTPServer(t *testing.T, j *jupyterEnv, args ...string) string {
 // mcpRunClient runs one client scenario and fails with its output.
 func mcpRunClient(t *testing.T, j *jupyterEnv, dir string, name string, args ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = j.env
@@ -267,8 +272,8 @@ func (s *mcpStdio) recv() map[string]any {
 			if _, ok := m["id"]; ok {
 				return m
 			}
-		case <-time.After(30 * time.Second):
-			s.t.Fatalf("no answer within 30 s; stderr:\n%s", s.errb)
+		case <-time.After(testenv.Scale(30 * time.Second)):
+			s.t.Fatalf("no answer within %v; stderr:\n%s", testenv.Scale(30*time.Second), s.errb)
 		}
 	}
 }
@@ -331,9 +336,10 @@ func TestMCPDisconnectMidCall(t *testing.T) {
 		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_go","arguments":{"code":"1","session":%q}}}`, 10+i, session))
 		s.recv()
 	}
+	base := j.cpuTicks()
 	s.send(`{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"run_go","arguments":{"code":"time.Sleep(time.Hour)","session":"one"}}}`)
 	s.send(`{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"run_go","arguments":{"code":"for {}","session":"two"}}}`)
-	time.Sleep(time.Second)
+	j.waitSpinning(t, base) // the calls run
 	if n := len(j.kernelProcesses()); n < 3 {
 		t.Fatalf("%d processes of the binary, want the server and two workers: %v", n, j.kernelProcesses())
 	}
@@ -346,10 +352,10 @@ func TestMCPDisconnectMidCall(t *testing.T) {
 		if err != nil {
 			t.Errorf("the server exited with %v after its client left; stderr:\n%s", err, s.errb)
 		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("the server still runs 15 s after its client left; stderr:\n%s", s.errb)
+	case <-time.After(testenv.Scale(15 * time.Second)):
+		t.Fatalf("the server still runs %v after its client left; stderr:\n%s", testenv.Scale(15*time.Second), s.errb)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testenv.Scale(10 * time.Second))
 	for len(j.kernelProcesses()) > 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("orphaned processes after the client left: %v", j.kernelProcesses())

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,16 +10,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // multiline is a notebook string field: JSON holds it as a string or as a
-// list of lines.
+// list of lines. A JSON output (a MIME type ending in +json) is an object:
+// it is kept as its JSON text.
 type multiline string
 
 func (m *multiline) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
 		*m = multiline(s)
+		return nil
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		*m = multiline(t)
 		return nil
 	}
 	var parts []string
@@ -129,7 +137,7 @@ func requireNotebookClients(t *testing.T) string {
 func (j *jupyterEnv) nbconvert(jupyter, name string, extra ...string) (string, string, error) {
 	src, _ := filepath.Abs(filepath.Join("testdata", "notebooks", name+".ipynb"))
 	outDir := filepath.Join(j.root, "out")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	args := append([]string{"nbconvert", "--to", "notebook", "--execute", src,
 		"--output-dir", outDir, "--output", name + ".nbconvert",
@@ -145,7 +153,7 @@ func (j *jupyterEnv) runNotebook(t *testing.T, name string, args ...string) (not
 	src, _ := filepath.Abs(filepath.Join("testdata", "notebooks", name+".ipynb"))
 	dst := filepath.Join(j.root, "out", fmt.Sprintf("%s.run%d.ipynb", name, time.Now().UnixNano()))
 	os.MkdirAll(filepath.Dir(dst), 0o755)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 	defer cancel()
 	stdout, stderr, _ := j.python(ctx, "run_notebook.py", append([]string{src, dst}, args...)...)
 	var res runResult
@@ -163,6 +171,21 @@ type runResult struct {
 
 // TestE2ENotebooks executes the notebooks in testdata/notebooks with
 // nbconvert and nbclient, the engine papermill uses.
+// frameResult checks cell-8's award_data.Head(3): an execute_result with
+// the text and HTML tables, and the rows as data.
+func frameResult(c nbCell) bool {
+	o, ok := c.output("execute_result")
+	var table struct {
+		Schema struct {
+			Fields []struct{ Name, Type string }
+		}
+		Data []map[string]any
+	}
+	err := json.Unmarshal([]byte(o.Data["application/vnd.dataresource+json"]), &table)
+	return ok && strings.Contains(string(o.Data["text/html"]), "<table") && strings.Contains(string(o.Data["text/plain"]), "Company") &&
+		err == nil && len(table.Data) == 3 && len(table.Schema.Fields) == 43 && table.Schema.Fields[1].Name == "Company"
+}
+
 func TestE2ENotebooks(t *testing.T) {
 	jupyter := requireNotebookClients(t)
 	j := newJupyterEnv(t)
@@ -190,10 +213,7 @@ func TestE2ENotebooks(t *testing.T) {
 				return ok && strings.Contains(string(o.Data["text/html"]), "<b>SBIR</b>") && o.Data["text/plain"] != ""
 			}, "display_data with text/html and text/plain"},
 			{"cell-7", func(c nbCell) bool { return plain(c) == "true" }, `execute_result "true" (the data is loaded)`},
-			{"cell-8", func(c nbCell) bool {
-				o, ok := c.output("execute_result")
-				return ok && strings.Contains(string(o.Data["text/html"]), "<table") && strings.Contains(string(o.Data["text/plain"]), "Company")
-			}, "a frame as execute_result with an HTML table and a text table"},
+			{"cell-8", frameResult, "a frame as execute_result with an HTML table, a text table and its rows as data (application/vnd.dataresource+json: the index and 42 columns)"},
 		}
 		for _, ck := range checks {
 			c := nb.cell(t, ck.id)
@@ -252,14 +272,12 @@ func TestE2ENotebooks(t *testing.T) {
 	})
 
 	t.Run("a cell over the time limit", func(t *testing.T) {
-		started := time.Now()
 		_, out, err := j.nbconvert(jupyter, "timeout", "--ExecutePreprocessor.kernel_name=sbir-short")
 		if err == nil {
 			t.Errorf("nbconvert succeeded on an endless cell:\n%s", lastLines(out, 20))
 		}
-		if took := time.Since(started); took > 90*time.Second {
-			t.Errorf("the 2 s cell limit took %v to end the run: nbclient's own 120 s timeout ended it?", took)
-		}
+		// Which limit ended the cell (the kernel's 2 s, not nbclient's
+		// own) is read from the error below, not from the clock.
 
 		nb, res := j.runNotebook(t, "timeout", "--kernel", "sbir-short")
 		cell := nb.cell(t, "cell-1")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 )
 
@@ -36,7 +37,7 @@ func TestE2EPackages(t *testing.T) {
 	execute := func(kernel string) notebook {
 		t.Helper()
 		out := filepath.Join(j.root, "out-"+kernel)
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(3*time.Minute))
 		defer cancel()
 		cmd := j.command(ctx, jupyter, "nbconvert", "--to", "notebook", "--execute", nbPath,
 			"--ExecutePreprocessor.kernel_name="+kernel, "--allow-errors",

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // logVersions logs the PyPI versions a test ran against.
@@ -33,7 +35,7 @@ func logVersions(t *testing.T, j *jupyterEnv, dists ...string) {
 // Debian's).
 func runVenvConformance(t *testing.T, j *jupyterEnv, class string, allowedSkips map[string]bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(5*time.Minute))
 	defer cancel()
 	dir, _ := filepath.Abs(filepath.Join("testdata", "scripts"))
 	cmd := j.command(ctx, j.pythonExe, "-m", "unittest", "-v", "conformance."+class)
@@ -128,7 +130,7 @@ func TestE2EPyPINbclient(t *testing.T) {
 // translator, when goTranslator is true) and returns the executed notebook.
 func (j *jupyterEnv) papermill(t *testing.T, goTranslator bool, src string, args ...string) (notebook, string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(2*time.Minute))
 	defer cancel()
 	dst := filepath.Join(j.root, "out", "papermill-"+strings.ReplaceAll(t.Name(), "/", "_")+".ipynb")
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 const setupScript = ".ci/setup.d/10-jupyter-pypi.sh"
@@ -58,18 +60,14 @@ func nodeModulesDir() string {
 	return filepath.Join(ciCacheDir(), "node", "node_modules")
 }
 
-// requirePyPI skips the test (or fails it under SBIR_E2E=1) unless the
-// virtualenv exists and imports every module; it returns the venv's python.
+// requirePyPI fails the test unless the virtualenv exists and imports
+// every module; it returns the venv's python.
 func requirePyPI(t *testing.T, modules ...string) string {
 	t.Helper()
 	py := filepath.Join(venvDir(), "bin", "python")
 	missing := func(what string) {
 		t.Helper()
-		msg := fmt.Sprintf("%s (create it with: bash %s, or point SBIR_E2E_VENV at a virtualenv holding the PyPI Jupyter stack)", what, setupScript)
-		if e2eMandatory() {
-			t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s", msg)
-		}
-		t.Skipf("skipping: %s; set SBIR_E2E=1 to make this a failure", msg)
+		t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s (create it with: bash %s, or point SBIR_E2E_VENV at a virtualenv holding the PyPI Jupyter stack)", what, setupScript)
 	}
 	if _, err := os.Stat(py); err != nil {
 		missing("the PyPI virtualenv " + venvDir() + " does not exist")
@@ -88,11 +86,7 @@ func requireNode(t *testing.T, browser bool, packages ...string) string {
 	t.Helper()
 	fail := func(what string) {
 		t.Helper()
-		msg := fmt.Sprintf("%s (install with: bash %s)", what, setupScript)
-		if e2eMandatory() {
-			t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s", msg)
-		}
-		t.Skipf("skipping: %s; set SBIR_E2E=1 to make this a failure", msg)
+		t.Fatalf("SBIR_E2E=1 makes this test mandatory, but %s (install with: bash %s)", what, setupScript)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -199,8 +193,10 @@ func startServer(t *testing.T, name string, cmd *exec.Cmd) *server {
 }
 
 // stop sends SIGTERM to the server and waits for it, then kills its
-// process group. It reports whether the server exited within grace.
+// process group. It reports whether the server exited within grace
+// (scaled by SBIR_TEST_SLOW).
 func (s *server) stop(grace time.Duration) bool {
+	grace = testenv.Scale(grace)
 	select {
 	case <-s.done:
 		return true
@@ -241,6 +237,7 @@ func (s *server) waitOK(t *testing.T, url string, timeout time.Duration) {
 
 func (s *server) waitStatus(t *testing.T, url string, timeout time.Duration, ok func(int) bool) {
 	t.Helper()
+	timeout = testenv.Scale(timeout)
 	deadline := time.Now().Add(timeout)
 	client := &http.Client{Timeout: 2 * time.Second}
 	for time.Now().Before(deadline) {
@@ -264,7 +261,7 @@ func (s *server) waitStatus(t *testing.T, url string, timeout time.Duration, ok 
 // environment's python and returns its last stdout line (a JSON report).
 func (j *jupyterEnv) runJSONScript(t *testing.T, timeout time.Duration, script string, args ...string) (report string, stderr string, err error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(timeout))
 	defer cancel()
 	stdout, stderr, err := j.python(ctx, script, args...)
 	return lastLines(stdout, 1), stderr, err

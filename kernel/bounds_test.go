@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -73,12 +75,12 @@ func TestSlowIOPubKeepsKernelMemoryBounded(t *testing.T) {
 	// What the kernel holds for iopub is then at least the statuses of
 	// the requests answered (plus "starting") minus what was sent.
 	maxQueued := int64(0)
-	deadline := time.After(30 * time.Second)
+	deadline := time.After(3 * waitTime)
 	for replies := int64(1); replies <= requests; replies++ {
 		select {
 		case <-shell.out:
 		case <-deadline:
-			t.Fatalf("%d of %d replies in 30 s", replies-1, requests)
+			t.Fatalf("%d of %d replies in %v", replies-1, requests, 3*waitTime)
 		}
 		maxQueued = max(maxQueued, 1+replies-iopub.sent.Load())
 	}
@@ -135,7 +137,9 @@ func TestPreAuthPeersTogetherBounded(t *testing.T) {
 			break
 		}
 	}
-	time.Sleep(500 * time.Millisecond) // let the readers take what was sent
+	// Measure once the kernel has read everything that was sent, or
+	// closed the connections whose bytes did not fit.
+	waitUnreadDrained(t, k.conn.ShellPort)
 	var after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -186,11 +190,21 @@ func TestQueuedRequestsBoundedInBytes(t *testing.T) {
 			}
 		}
 	}()
-	select {
-	case <-sent:
-	case <-time.After(3 * time.Second):
+	// Measure once the kernel's reader waits for room in the queue (the
+	// bound at work), or, without a bound, once it has read every request.
+	deadline := time.Now().Add(waitTime)
+	for !goroutineWaitingIn("kernel.(*byteBudget).acquire") {
+		select {
+		case <-sent:
+			waitUnreadDrained(t, k.conn.ShellPort)
+			deadline = time.Now() // measure now
+		default:
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond)
 	var after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -230,4 +244,55 @@ func TestHistorySearchStopsAtItsDeadline(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "time limit") || !strings.Contains(err.Error(), "simpler pattern") {
 		t.Fatalf("search past its deadline: %v", err)
 	}
+}
+
+// waitUnreadDrained waits until the connections accepted on 127.0.0.1:port
+// hold no bytes received but unread by this process (the kernel's readers
+// took everything peers sent, or closed their connections), failing the
+// test after waitTime. It reads the receive queues from /proc/net/tcp, and
+// skips the test where there is none.
+func waitUnreadDrained(t *testing.T, port int) {
+	t.Helper()
+	deadline := time.Now().Add(waitTime)
+	for {
+		n, err := unreadOnPort(port)
+		if err != nil {
+			t.Skipf("reading TCP receive queues: %v", err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the kernel left %d bytes unread on port %d for %v", n, port, waitTime)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// unreadOnPort sums the receive queues of the IPv4 TCP sockets whose local
+// port is port: bytes the kernel received on its listening port's
+// connections and did not read yet.
+func unreadOnPort(port int) (int64, error) {
+	b, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		return 0, err
+	}
+	suffix := fmt.Sprintf(":%04X", port)
+	var total int64
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 5 || !strings.HasSuffix(f[1], suffix) || f[3] == "0A" { // 0A: listening
+			continue
+		}
+		_, rx, ok := strings.Cut(f[4], ":")
+		if !ok {
+			return 0, fmt.Errorf("/proc/net/tcp: queue field %q", f[4])
+		}
+		n, err := strconv.ParseInt(rx, 16, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/net/tcp: queue field %q: %w", f[4], err)
+		}
+		total += n
+	}
+	return total, nil
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-zeromq/zmq4"
 	"github.com/google/uuid"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // testKey signs the messages of every test kernel.
@@ -145,7 +147,7 @@ func (k *testKernel) connect() *testClient {
 	go c.read(c.iopub, c.iopubC)
 	// Like jupyter_client's wait_for_ready: ask for kernel_info until
 	// iopub delivers (a SUB misses what is published before it joins).
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitTime)
 	for {
 		id := c.send(c.shell, "kernel_info_request", map[string]any{})
 		c.reply(c.shellC, id)
@@ -242,7 +244,10 @@ func (c *testClient) execute(code string, extra map[string]any) string {
 	return c.send(c.shell, "execute_request", content)
 }
 
-const waitTime = 10 * time.Second
+// waitTime is how long a test waits for what must come (a reply, an
+// idle): long on purpose, and scaled by SBIR_TEST_SLOW, since it bounds
+// only a failure.
+var waitTime = testenv.Scale(10 * time.Second)
 
 // reply waits for the reply to request id on ch.
 func (c *testClient) reply(ch <-chan *Message, id string) *Message {

@@ -13,9 +13,9 @@ func (s *server) handleShutdown(r *request) error {
 		return err
 	}
 	content := map[string]any{"status": "ok", "restart": c.Restart}
-	s.reply(r, "shutdown_reply", content)
-	s.pub.publish("shutdown_reply", &r.msg.Header, content)
-	s.pendingShutdown.Store(&Shutdown{Restart: c.Restart, Reason: "shutdown_request"})
+	s.reply(r, msgShutdownReply, content)
+	s.pub.publish(msgShutdownReply, &r.msg.Header, content)
+	s.pendingShutdown.Store(&Shutdown{Restart: c.Restart, Reason: msgShutdownRequest})
 	return nil
 }
 
@@ -39,7 +39,7 @@ func (s *server) handleInterrupt(r *request) error {
 		}
 		t.Stop()
 	}
-	s.reply(r, "interrupt_reply", map[string]string{"status": "ok"})
+	s.reply(r, msgInterruptReply, map[string]string{"status": "ok"})
 	return nil
 }
 

@@ -79,6 +79,15 @@ type ExecError struct {
 
 func (e *ExecError) Error() string { return e.Name + ": " + e.Value }
 
+// newExecError is the kernel's own cell error (name one of the Error*
+// constants) with its traceback: the one line Error returns, the only
+// place that line is spelled.
+func newExecError(name, value string) *ExecError {
+	e := &ExecError{Name: name, Value: value}
+	e.Traceback = []string{e.Error()}
+	return e
+}
+
 // Completion is the answer to a complete_request.
 type Completion struct {
 	Matches     []string

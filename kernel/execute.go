@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 )
 
 // executeRequest is the content of execute_request.
@@ -42,14 +44,19 @@ func (s *server) handleExecute(r *request) error {
 	count := s.count
 	limit := s.cfg.maxCodeBytes()
 	refused := codeTooLarge("the cell", len(c.Code), limit)
+	// The cell can be interrupted from before its execute_input goes
+	// out: a client that interrupts once it has seen execute_input (for
+	// all it knows, the cell runs) must reach the cell, not an interrupt
+	// that finds nothing running yet.
+	ctx, stop := s.interruptible(s.ctx)
 	if !c.Silent {
 		code := c.Code
 		if refused != nil {
 			// Echo no more than the limit: a refused 10 MiB cell must not
 			// cost 10 MiB on every subscriber.
-			code = truncateUTF8(code, limit) + fmt.Sprintf("\n… [cell of %d bytes refused; first %d shown]", len(c.Code), limit)
+			code = textcut.Prefix(code, limit) + fmt.Sprintf("\n… [cell of %d bytes refused; first %d shown]", len(c.Code), limit)
 		}
-		s.pub.publish("execute_input", parent, executeInputContent{Code: code, ExecutionCount: count})
+		s.pub.publish(msgExecuteInput, parent, executeInputContent{Code: code, ExecutionCount: count})
 	}
 
 	// An interrupt_reply waits for this cell's error to be published:
@@ -71,13 +78,14 @@ func (s *server) handleExecute(r *request) error {
 		res.Err = refused
 	} else {
 		out := &cellOutput{s: s, parent: parent, req: r, silent: c.Silent, stdin: c.AllowStdin}
-		res = s.run(c.Code, out)
+		res = s.execute(ctx, c.Code, out)
 		out.finish()
 	}
+	stop()
 
 	if res.Err != nil {
 		if !c.Silent {
-			s.pub.publish("error", parent, newErrorContent("", res.Err))
+			s.pub.publish(msgError, parent, newErrorContent("", res.Err))
 		}
 		// A cell refused as too large is not kept: twenty 10 MiB cells
 		// must not cost 200 MiB of history.
@@ -91,7 +99,7 @@ func (s *server) handleExecute(r *request) error {
 			// the reply with a new request must not see it aborted.
 			s.abortN = len(s.shellQ)
 		}
-		s.reply(r, "execute_reply", executeErrorReplyContent{
+		s.reply(r, msgExecuteReply, executeErrorReplyContent{
 			errorContent:    newErrorContent("error", res.Err),
 			ExecutionCount:  count,
 			UserExpressions: map[string]any{},
@@ -106,7 +114,7 @@ func (s *server) handleExecute(r *request) error {
 		data := mimeBundle(res.Value.Data)
 		text, _ = data["text/plain"].(string)
 		if !c.Silent {
-			s.pub.publish("execute_result", parent, executeResultContent{
+			s.pub.publish(msgExecuteResult, parent, executeResultContent{
 				ExecutionCount: count, Data: data, Metadata: nonNilMap(res.Value.Metadata),
 			})
 		}
@@ -114,21 +122,13 @@ func (s *server) handleExecute(r *request) error {
 	if storeHistory {
 		s.hist.add(count, c.Code, text, hasValue)
 	}
-	s.reply(r, "execute_reply", executeReplyContent{
+	s.reply(r, msgExecuteReply, executeReplyContent{
 		Status:          "ok",
 		ExecutionCount:  count,
 		UserExpressions: s.userExpressions(c.UserExpressions),
 		Payload:         []any{},
 	})
 	return nil
-}
-
-// run calls the evaluator with a context the interrupt cancels, turning
-// a panic into a cell error so a broken evaluator cannot kill the kernel.
-func (s *server) run(code string, out Output) ExecuteResult {
-	ctx, cancel := s.interruptible(s.ctx)
-	defer cancel()
-	return s.execute(ctx, code, out)
 }
 
 // interruptible returns a context that an interrupt cancels, until cancel
@@ -152,7 +152,7 @@ func (s *server) execute(ctx context.Context, code string, out Output) (res Exec
 		if p := recover(); p != nil {
 			s.log.Error("evaluator panicked", "panic", p, "stack", string(debug.Stack()))
 			v := fmt.Sprintf("the evaluator failed: %v", p)
-			res = ExecuteResult{Err: &ExecError{Name: ErrorKernel, Value: v, Traceback: []string{ErrorKernel + ": " + v}}}
+			res = ExecuteResult{Err: newExecError(ErrorKernel, v)}
 		}
 	}()
 	return s.ev.Execute(ctx, code, out)
@@ -178,7 +178,7 @@ func (s *server) userExpressions(exprs map[string]string) map[string]any {
 	switch limit := s.cfg.maxCodeBytes(); {
 	case len(names) > maxUserExpressions:
 		v := fmt.Sprintf("%d user_expressions; the limit is %d", len(names), maxUserExpressions)
-		refused = &ExecError{Name: ErrorCodeTooLarge, Value: v, Traceback: []string{ErrorCodeTooLarge + ": " + v}}
+		refused = newExecError(ErrorCodeTooLarge, v)
 	default:
 		refused = codeTooLarge("user_expressions together", total, limit)
 	}
@@ -219,7 +219,7 @@ func stoppedExpression(timedOut bool, timeout time.Duration) *ExecError {
 	if timedOut {
 		name, v = ErrorTimeout, fmt.Sprintf("user_expressions share a %v deadline; it passed", timeout)
 	}
-	return &ExecError{Name: name, Value: v, Traceback: []string{name + ": " + v}}
+	return newExecError(name, v)
 }
 
 // abort answers an execute request queued behind a failed cell with
@@ -229,5 +229,5 @@ func (s *server) abort(r *request) {
 	s.pub.status("busy", parent)
 	defer s.pub.status("idle", parent)
 	s.log.Info("aborting queued execute_request after an error", "msg_id", parent.MsgID)
-	s.send(r.sock, r.msg.Identities, "execute_reply", parent, map[string]string{"status": "aborted"})
+	s.send(r.sock, r.msg.Identities, msgExecuteReply, parent, map[string]string{"status": "aborted"})
 }

@@ -34,18 +34,18 @@ func newHandlers() map[string]handler {
 		t[msgType] = handler{fn: fn, shell: shell, control: control}
 	}
 	const onShell, onControl = true, true
-	add("kernel_info_request", (*server).handleKernelInfo, onShell, onControl)
-	add("execute_request", (*server).handleExecute, onShell, false)
-	add("complete_request", (*server).handleComplete, onShell, false)
-	add("inspect_request", (*server).handleInspect, onShell, false)
-	add("is_complete_request", (*server).handleIsComplete, onShell, false)
-	add("history_request", (*server).handleHistory, onShell, onControl)
-	add("comm_info_request", (*server).handleCommInfo, onShell, onControl)
-	add("comm_open", (*server).handleCommOpen, onShell, false)
-	add("comm_msg", (*server).handleCommIgnored, onShell, false)
-	add("comm_close", (*server).handleCommIgnored, onShell, false)
-	add("shutdown_request", (*server).handleShutdown, onShell, onControl)
-	add("interrupt_request", (*server).handleInterrupt, false, onControl)
+	add(msgKernelInfoRequest, (*server).handleKernelInfo, onShell, onControl)
+	add(msgExecuteRequest, (*server).handleExecute, onShell, false)
+	add(msgCompleteRequest, (*server).handleComplete, onShell, false)
+	add(msgInspectRequest, (*server).handleInspect, onShell, false)
+	add(msgIsCompleteRequest, (*server).handleIsComplete, onShell, false)
+	add(msgHistoryRequest, (*server).handleHistory, onShell, onControl)
+	add(msgCommInfoRequest, (*server).handleCommInfo, onShell, onControl)
+	add(msgCommOpen, (*server).handleCommOpen, onShell, false)
+	add(msgCommMsg, (*server).handleCommIgnored, onShell, false)
+	add(msgCommClose, (*server).handleCommIgnored, onShell, false)
+	add(msgShutdownRequest, (*server).handleShutdown, onShell, onControl)
+	add(msgInterruptRequest, (*server).handleInterrupt, false, onControl)
 	return t
 }
 
@@ -60,7 +60,7 @@ func (s *server) dispatch(r *request) {
 	// of their own, so that they pass a queue filled by ordinary requests
 	// and output but a flood of them is bounded too.
 	room := publishQueueBytes
-	if msgType == "interrupt_request" || msgType == "shutdown_request" {
+	if msgType == msgInterruptRequest || msgType == msgShutdownRequest {
 		room = 2 * publishQueueBytes
 	}
 	s.pub.waitRoom(room)
@@ -142,7 +142,7 @@ func decodeContent(r *request, v any) error {
 }
 
 func (s *server) handleKernelInfo(r *request) error {
-	s.reply(r, "kernel_info_reply", s.info)
+	s.reply(r, msgKernelInfoReply, s.info)
 	return nil
 }
 
@@ -171,7 +171,7 @@ func (s *server) handleComplete(r *request) error {
 	if matches == nil {
 		matches = []string{}
 	}
-	s.reply(r, "complete_reply", completeReplyContent{
+	s.reply(r, msgCompleteReply, completeReplyContent{
 		Status: "ok", Matches: matches, CursorStart: start, CursorEnd: end, Metadata: nonNilMap(comp.Metadata),
 	})
 	return nil
@@ -197,7 +197,7 @@ func (s *server) handleInspect(r *request) error {
 	if in.Found {
 		data = mimeBundle(in.Data)
 	}
-	s.reply(r, "inspect_reply", inspectReplyContent{Status: "ok", Found: in.Found, Data: data, Metadata: nonNilMap(in.Metadata)})
+	s.reply(r, msgInspectReply, inspectReplyContent{Status: "ok", Found: in.Found, Data: data, Metadata: nonNilMap(in.Metadata)})
 	return nil
 }
 
@@ -211,7 +211,7 @@ func (s *server) handleIsComplete(r *request) error {
 	if len(c.Code) > s.cfg.maxCodeBytes() {
 		// Too large to run, so not a cell: "invalid" makes a console run
 		// it anyway, and the execute_request gets the explanation.
-		s.reply(r, "is_complete_reply", isCompleteReplyContent{Status: "invalid"})
+		s.reply(r, msgIsCompleteReply, isCompleteReplyContent{Status: "invalid"})
 		return nil
 	}
 	status, indent := s.ev.IsComplete(c.Code)
@@ -222,7 +222,7 @@ func (s *server) handleIsComplete(r *request) error {
 	default:
 		status, indent = "unknown", ""
 	}
-	s.reply(r, "is_complete_reply", isCompleteReplyContent{Status: status, Indent: indent})
+	s.reply(r, msgIsCompleteReply, isCompleteReplyContent{Status: status, Indent: indent})
 	return nil
 }
 
@@ -247,7 +247,7 @@ func clampCursor(code string, pos *int) int {
 }
 
 func (s *server) handleCommInfo(r *request) error {
-	s.reply(r, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
+	s.reply(r, msgCommInfoReply, map[string]any{"status": "ok", "comms": map[string]any{}})
 	return nil
 }
 
@@ -262,7 +262,7 @@ func (s *server) handleCommOpen(r *request) error {
 		return err
 	}
 	s.log.Info("closing comm for unknown target", "target_name", c.TargetName, "comm_id", c.CommID)
-	s.pub.publish("comm_close", &r.msg.Header, map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+	s.pub.publish(msgCommClose, &r.msg.Header, map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
 	return nil
 }
 

@@ -19,20 +19,21 @@ func (s *server) heartbeatLoop() {
 			continue
 		}
 		if err := s.t.heartbeat.Send(frames); err != nil && s.ctx.Err() == nil {
-			s.log.Warn("heartbeat echo failed", "err", err)
+			s.peers.warn(eventEchoFailed, "heartbeat", err)
 		}
 	}
 }
 
 // keepReceiving reports whether a loop whose Recv failed with err goes on:
 // false once the socket is closed or the kernel stops. Other errors come
-// from one peer's bad message; they are logged, and the loop pauses
-// briefly so that a stream of them cannot spin a core.
+// from one peer's bad message; they are logged (rate-limited: peers
+// without the key can cause them at will), and the loop pauses briefly so
+// that a stream of them cannot spin a core.
 func (s *server) keepReceiving(socket string, err error) bool {
 	if s.ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 		return false
 	}
-	s.log.Warn("dropping a message that could not be received", "socket", socket, "err", err)
+	s.peers.warn(eventRecvError, socket, err)
 	select {
 	case <-s.ctx.Done():
 		return false

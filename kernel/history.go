@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 )
 
 // historySession is the session number of this kernel's history entries.
@@ -50,7 +52,7 @@ type history struct {
 
 func (h *history) add(line int, input, output string, hasOutput bool) {
 	if len(output) > maxHistoryOutputBytes {
-		output = truncateUTF8(output, maxHistoryOutputBytes) + "…"
+		output = textcut.Prefix(output, maxHistoryOutputBytes) + "…"
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -248,6 +250,6 @@ func (s *server) handleHistory(r *request) error {
 			items = append(items, []any{historySession, e.line, e.input})
 		}
 	}
-	s.reply(r, "history_reply", map[string]any{"status": "ok", "history": items})
+	s.reply(r, msgHistoryReply, map[string]any{"status": "ok", "history": items})
 	return nil
 }

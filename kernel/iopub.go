@@ -73,7 +73,7 @@ func publishStream[S ~string | ~[]byte](p *publisher, parent *Header, name strin
 		buf = make([]byte, 0, size)
 	}
 	raw := appendStreamJSON(buf, name, text)
-	pub, ok := p.encodeRaw("stream", parent, raw)
+	pub, ok := p.encodeRaw(msgStream, parent, raw)
 	if !ok {
 		return
 	}
@@ -111,7 +111,7 @@ func (p *publisher) waitRoom(limit int) {
 // status publishes a kernel status (starting, busy, idle). It never
 // waits and is never dropped.
 func (p *publisher) status(state string, parent *Header) {
-	pub, ok := p.encode("status", parent, statusContent{State: state})
+	pub, ok := p.encode(msgStatus, parent, statusContent{State: state})
 	if !ok {
 		return
 	}
@@ -256,7 +256,7 @@ func (p *publisher) send(pub publication) {
 			return
 		}
 		p.log.Warn("send on iopub", "msg_type", pub.msgType, "err", err)
-		if pub.msgType != "status" {
+		if pub.msgType != msgStatus {
 			return
 		}
 		p.mu.Lock()

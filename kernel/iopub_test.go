@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -48,11 +49,19 @@ func TestStatusNeverDroppedOutputThrottled(t *testing.T) {
 		}
 		close(outputDone)
 	}()
-	time.Sleep(100 * time.Millisecond)
-	select {
-	case <-outputDone:
-		t.Fatal("40 MiB of output queued on a stalled socket: the queue is unbounded")
-	default:
+	// The output must come to wait for room (nothing leaves the queue
+	// while the socket is stalled), not finish.
+	deadline := time.Now().Add(waitTime)
+	for !goroutineWaitingIn("kernel.(*publisher).enqueueOutput") {
+		select {
+		case <-outputDone:
+			t.Fatal("40 MiB of output queued on a stalled socket: the queue is unbounded")
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the output neither waited for room nor finished within %v", waitTime)
+		}
+		time.Sleep(time.Millisecond)
 	}
 	p.mu.Lock()
 	queued := p.qBytes
@@ -102,10 +111,35 @@ func TestStreamFlushedByTimer(t *testing.T) {
 	}
 	o.finish()
 	o.Stream("stdout", "late")
-	time.Sleep(3 * streamFlushInterval)
-	if len(sock.out) != 0 {
-		t.Error("output after the cell finished was published")
+	// Dropped at once: nothing pending and no timer that could publish it.
+	o.mu.Lock()
+	pending, timer := len(o.pending), o.timer != nil
+	o.mu.Unlock()
+	if len(sock.out) != 0 || pending != 0 || timer {
+		t.Errorf("output after the cell finished: %d messages published, %d bytes pending, timer set %v", len(sock.out), pending, timer)
 	}
+}
+
+// goroutineWaitingIn reports whether a goroutine of this process waits on
+// a sync.Cond inside fn (a function name as stack traces print it, e.g.
+// "kernel.(*publisher).enqueueOutput"): the event a test of a bound
+// waits for, instead of sleeping and hoping the bound was reached.
+func goroutineWaitingIn(fn string) bool {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, fn+"(") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestLargeWriteSplitBetweenCharacters: a write over streamFlushBytes goes

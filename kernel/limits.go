@@ -3,7 +3,6 @@ package kernel
 import (
 	"fmt"
 	"time"
-	"unicode/utf8"
 )
 
 // Error class names (ename) of the errors the kernel itself reports. An
@@ -61,16 +60,5 @@ func codeTooLarge(what string, n, limit int) *ExecError {
 		return nil
 	}
 	v := fmt.Sprintf("%s is %d bytes; the limit is %d bytes (the kernel's --max-code-bytes): split it into smaller cells, and load data with award_data rather than pasting it", what, n, limit)
-	return &ExecError{Name: ErrorCodeTooLarge, Value: v, Traceback: []string{ErrorCodeTooLarge + ": " + v}}
-}
-
-// truncateUTF8 returns at most n bytes of s, cut at a rune boundary.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return newExecError(ErrorCodeTooLarge, v)
 }

@@ -74,10 +74,21 @@ func (b *byteBudget) close() {
 }
 
 // recv returns the next valid message on sock, logging and skipping bad
-// ones; ok is false once the socket is closed.
+// ones; ok is false once the socket is closed. The connection of a valid
+// message is trusted from then on (trustingSocket).
 func (s *server) recv(name string, sock socket) (m *Message, ok bool) {
+	ts, _ := sock.(trustingSocket)
 	for {
-		frames, err := sock.Recv()
+		var (
+			frames [][]byte
+			trust  func()
+			err    error
+		)
+		if ts != nil {
+			frames, trust, err = ts.RecvTrust()
+		} else {
+			frames, err = sock.Recv()
+		}
 		if err != nil {
 			if !s.keepReceiving(name, err) {
 				return nil, false
@@ -89,8 +100,11 @@ func (s *server) recv(name string, sock socket) (m *Message, ok bool) {
 			err = s.replay.check(signatureOf(frames), m.Header.Date)
 		}
 		if err != nil {
-			s.log.Warn("dropping bad message", "socket", name, "frames", len(frames), "err", err)
+			s.peers.warn(eventBadMessage, name, err, "frames", len(frames))
 			continue
+		}
+		if trust != nil {
+			trust() // its peer has the key
 		}
 		return m, true
 	}
@@ -111,7 +125,7 @@ func (s *server) shellLoop() {
 		r := &request{sock: s.t.shell, channel: "shell", msg: m}
 		if s.abortN > 0 {
 			s.abortN--
-			if m.Header.MsgType == "execute_request" {
+			if m.Header.MsgType == msgExecuteRequest {
 				s.abort(r)
 				continue
 			}

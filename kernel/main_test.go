@@ -20,6 +20,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) == "1" && len(os.Args) > 1 {
 		os.Exit(serveHelper(os.Args[len(os.Args)-1]))
 	}
+	if spec := os.Getenv(attackEnv); spec != "" {
+		os.Exit(runAttack(spec))
+	}
 	os.Exit(m.Run())
 }
 

@@ -123,9 +123,9 @@ func (o *cellOutput) Display(d DisplayData) {
 		return
 	}
 	o.flushLocked()
-	msgType := "display_data"
+	msgType := msgDisplayData
 	if d.Update {
-		msgType = "update_display_data"
+		msgType = msgUpdateDisplayData
 	}
 	o.s.pub.publish(msgType, o.parent, displayContent(d))
 }
@@ -141,7 +141,7 @@ func (o *cellOutput) ClearOutput(wait bool) {
 		return
 	}
 	o.flushLocked()
-	o.s.pub.publish("clear_output", o.parent, map[string]bool{"wait": wait})
+	o.s.pub.publish(msgClearOutput, o.parent, map[string]bool{"wait": wait})
 }
 
 // Input implements Output: it sends input_request on the stdin socket to

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 )
 
 // Replay defence. jupyter_client's Session remembers a fixed number of
@@ -119,7 +121,7 @@ func (g *replayGuard) check(sig []byte, date string) error {
 	}
 	d, err := parseHeaderDate(date)
 	if err != nil {
-		return fmt.Errorf("%w: %q", errNoDate, truncateUTF8(date, 64))
+		return fmt.Errorf("%w: %q", errNoDate, textcut.Prefix(date, 64))
 	}
 	// Hex is case-insensitive: "AB" and "ab" are the same signature.
 	key := newSigKey(strings.ToLower(string(sig)))

@@ -120,6 +120,7 @@ type server struct {
 	replay   *replayGuard
 	session  string
 	log      *slog.Logger
+	peers    *peerLog // what peers without the key make the kernel log
 	t        transport
 	pub      *publisher
 	handlers map[string]handler
@@ -177,6 +178,7 @@ func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, 
 		replay:     newReplayGuard(time.Now(), cfg.replayWindow(), maxReplayEntries),
 		session:    uuid.NewString(),
 		log:        log,
+		peers:      newPeerLog(log, peerLogWindow),
 		t:          t,
 		handlers:   newHandlers(),
 		ctx:        ctx,
@@ -222,6 +224,7 @@ func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, 
 	// The shell goroutine may still be inside an Execute that ignores its
 	// context; the other loops end with their sockets.
 	waitTimeout(&wg, 100*time.Millisecond)
+	s.peers.close()
 	if closeErr != nil {
 		return res, fmt.Errorf("kernel: close evaluator: %w", closeErr)
 	}

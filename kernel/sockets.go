@@ -37,6 +37,16 @@ type freeingSender interface {
 	SendFreeing(frames [][]byte, written func()) error
 }
 
+// trustingSocket is implemented by a socket that can tell its peers apart
+// (zmq4's ROUTER with WithTrustedPeers, patch 11). RecvTrust is Recv, and
+// returns trust, which marks the connection the message came on as one
+// with the key: the kernel calls it once the message's signature
+// verified, and from then on peers without the key can neither crowd out
+// that connection's messages nor take its place.
+type trustingSocket interface {
+	RecvTrust() (frames [][]byte, trust func(), err error)
+}
+
 // transport holds the five sockets of a kernel.
 type transport struct {
 	shell, control, stdin, iopub, heartbeat socket
@@ -54,15 +64,22 @@ func (t transport) close() {
 type zmqSocket struct{ s zmq4.Socket }
 
 func (z zmqSocket) Recv() ([][]byte, error) {
+	frames, _, err := z.RecvTrust()
+	return frames, err
+}
+
+// RecvTrust implements trustingSocket. (Trust does nothing for sockets
+// other than a ROUTER.)
+func (z zmqSocket) RecvTrust() ([][]byte, func(), error) {
 	m, err := z.s.Recv()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			// zmq4 reports its socket's context, cancelled by Close.
-			return nil, fmt.Errorf("%w: %w", net.ErrClosed, err)
+			return nil, nil, fmt.Errorf("%w: %w", net.ErrClosed, err)
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return m.Frames, nil
+	return m.Frames, m.Trust, nil
 }
 
 func (z zmqSocket) Send(frames [][]byte) error {
@@ -120,11 +137,13 @@ const (
 	// connections of a shell, control or stdin socket together may hold
 	// before the kernel receives it (zmq4.WithMaxPendingBytes): without
 	// it, peers without the key each holding an unfinished message at the
-	// limit made the kernel hold 1024 × 65 MiB per socket. Past it, the
-	// connection whose bytes do not fit is closed: a client then
-	// reconnects, and its message is lost, which happens only when
-	// several messages near the size limit arrive at once (or peers
-	// without the key hold the budget, as they can hold every connection).
+	// limit made the kernel hold 1024 × 65 MiB per socket. Past it,
+	// unfinished messages of peers without the key are dropped to make
+	// room (largest first, zmq4.WithTrustedPeers), never for another such
+	// peer's larger message; when that is not enough, the connection whose
+	// bytes do not fit is closed: a client then reconnects, and its
+	// message is lost, which happens only when several messages near the
+	// size limit arrive at once.
 	pendingMessages = 4
 )
 
@@ -143,7 +162,8 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 		return append(slices.Clip(common), zmq4.WithMaxMsgSize(maxMsg))
 	}
 	maxRequest := int64(maxFrame) + envelopeSlack
-	request := append(with(maxRequest), zmq4.WithMaxPendingBytes(pendingMessages*maxRequest))
+	// Peers without the key give way to those with it (trustingSocket).
+	request := append(with(maxRequest), zmq4.WithMaxPendingBytes(pendingMessages*maxRequest), zmq4.WithTrustedPeers())
 	small := with(smallMsgBytes)
 	var t transport
 	specs := []struct {
@@ -186,7 +206,7 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 	// on reconnecting it gets the last status again, so that it is never
 	// left waiting for an idle the kernel has already sent. Status
 	// messages go out with their type as topic (publisher.encodeRaw).
-	if err := iopub.SetOption(zmq4.OptionLastValue, "status"); err != nil {
+	if err := iopub.SetOption(zmq4.OptionLastValue, msgStatus); err != nil {
 		t.close()
 		return transport{}, ci, fmt.Errorf("set iopub last value: %w", err)
 	}

@@ -14,7 +14,7 @@ func (s *server) input(ctx context.Context, r *request, prompt string, password 
 	for len(s.stdinQ) > 0 {
 		<-s.stdinQ
 	}
-	m, err := newMessage("input_request", s.session, &r.msg.Header, map[string]any{"prompt": prompt, "password": password})
+	m, err := newMessage(msgInputRequest, s.session, &r.msg.Header, map[string]any{"prompt": prompt, "password": password})
 	if err != nil {
 		return "", fmt.Errorf("input: %w", err)
 	}
@@ -33,7 +33,7 @@ func (s *server) input(ctx context.Context, r *request, prompt string, password 
 		case <-s.ctx.Done():
 			return "", s.ctx.Err()
 		case rep := <-s.stdinQ:
-			if rep.Header.MsgType != "input_reply" {
+			if rep.Header.MsgType != msgInputReply {
 				s.log.Warn("ignoring unexpected message on stdin", "msg_type", rep.Header.MsgType)
 				continue
 			}

@@ -46,7 +46,7 @@ func zmtpReady(typ string) []byte {
 // passes. It returns what was read.
 func rawZMTP(t testing.TB, port int, payload []byte) []byte {
 	t.Helper()
-	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 2*time.Second)
+	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), waitTime)
 	if err != nil {
 		t.Fatalf("dial %d: %v", port, err)
 	}

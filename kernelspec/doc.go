@@ -23,8 +23,8 @@
 // in place, so it is also how a kernelspec is updated after the binary moves
 // or the limits change.
 //
-// The logos are drawn by this package (a bar chart and a coin on a Go-blue
-// tile), so the binary needs no asset files.
+// The logos (a bar chart and a coin on a Go-blue tile) are embedded in the
+// binary, so it needs no asset files.
 //
 // The package does not start kernels and does not talk to Jupyter; `jupyter
 // kernelspec list` is the way to see what Jupyter found.

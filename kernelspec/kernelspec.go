@@ -302,22 +302,6 @@ type file struct {
 	data []byte
 }
 
-// logoFiles renders the three logos.
-func logoFiles() ([]file, error) {
-	var files []file
-	for _, l := range []struct {
-		name string
-		size int
-	}{{logo32, 32}, {logo64, 64}} {
-		png, err := LogoPNG(l.size)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, file{l.name, png})
-	}
-	return append(files, file{logoSVG, LogoSVG()}), nil
-}
-
 // writeFileAtomic writes data to path through a temporary file in the same
 // directory, then renames it over path. Unchanged files are not rewritten.
 func writeFileAtomic(path string, data []byte) error {

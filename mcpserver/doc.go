@@ -18,8 +18,10 @@
 // expire after Options.IdleTimeout without calls, and are capped in number
 // (Options.MaxSessions) and in total heap budget (Options.MaxMemory).
 //
-// Results are [CellResult] values, the same shape `sbir-kernel run --json`
-// prints (there with a schema field, see [RunSchema]).
+// run_go's results are [cellresult.Result] values, the shape
+// `sbir-kernel run --json` prints too (there with a schema field, see
+// [cellresult.Schema]): a frame value's rows come as exact records, read
+// from the table representation award_data produces, a page at a time.
 package mcpserver
 
-//go:generate go run ./internal/apidocgen -o apidocs.json ../award_data ../display
+//go:generate go run ./internal/apidocgen -o apidocs.json -pandas ../docs/pandas.md -hide award_data.Use,award_data.SetRecordWindow,display.SetSink ../award_data ../display

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -14,24 +15,66 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // BearerAuth serves next only to requests carrying
 // "Authorization: Bearer <token>"; the others get 401 with a
-// WWW-Authenticate header, and a body that says what to send.
+// WWW-Authenticate header and a body that says what to send. The check is
+// the Go SDK's auth.RequireBearerToken, with a verifier that compares the
+// token in constant time; the SDK's streamable HTTP handler then binds
+// each MCP session to the verified token's user, so that a request with
+// another identity cannot use a session it learned the id of.
 func BearerAuth(token string, next http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="sbir-kernel mcp"`)
-			http.Error(w, "sbir-kernel mcp: missing or wrong bearer token: send the header \"Authorization: Bearer <token>\" with the token the server printed or was given with --token", http.StatusUnauthorized)
-			return
+	want := []byte(token)
+	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
+		if subtle.ConstantTimeCompare([]byte(got), want) != 1 {
+			return nil, fmt.Errorf("%w: wrong bearer token", auth.ErrInvalidToken)
 		}
-		next.ServeHTTP(w, r)
+		// The token does not expire: it lives as long as the server.
+		return &auth.TokenInfo{UserID: "token"}, nil
+	}
+	h := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&challengeWriter{ResponseWriter: w}, r)
 	})
 }
+
+// challengeWriter completes the SDK's 401 refusals: the WWW-Authenticate
+// header (RFC 6750) and a body that names the fix, after the SDK's reason
+// ("no bearer token", "wrong bearer token").
+type challengeWriter struct {
+	http.ResponseWriter
+	refused bool
+}
+
+func (w *challengeWriter) WriteHeader(code int) {
+	if code == http.StatusUnauthorized {
+		w.refused = true
+		w.Header().Set("WWW-Authenticate", `Bearer realm="sbir-kernel mcp"`)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *challengeWriter) Write(b []byte) (int, error) {
+	if !w.refused {
+		return w.ResponseWriter.Write(b)
+	}
+	reason := strings.TrimSpace(strings.TrimPrefix(string(b), auth.ErrInvalidToken.Error()+": "))
+	fmt.Fprintf(w.ResponseWriter, "sbir-kernel mcp: %s: send the header \"Authorization: Bearer <token>\" with the token the server printed or was given with --token\n", reason)
+	return len(b), nil
+}
+
+// Flush passes flushes on, for the SDK's event streams.
+func (w *challengeWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (w *challengeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // NewToken returns a random bearer token (32 bytes, URL-safe base64).
 func NewToken() string {

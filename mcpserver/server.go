@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sbirtools/sbir-kernel/cellresult"
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
@@ -21,9 +22,6 @@ const (
 	DefaultMaxSessions = 16
 	DefaultIdleTimeout = 30 * time.Minute
 )
-
-// maxRowsCap bounds run_go's max_rows.
-const maxRowsCap = 1000
 
 // Options configures a Server.
 type Options struct {
@@ -113,7 +111,9 @@ func New(opts Options) (*Server, error) {
 		// not offered (clients negotiate an earlier version).
 		SupportedProtocolVersions: sessionfulVersions(),
 	})
-	s.addTools()
+	if err := s.addTools(); err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
 	s.addResources()
 	return s, nil
 }
@@ -204,6 +204,9 @@ type DataDescription struct {
 	Synthetic bool `json:"synthetic" jsonschema:"true for the embedded synthetic sample (not real awards); false for data from sbir.gov or SBIR_CSV_PATH"`
 	// Description is one line: rows, origin, real or synthetic.
 	Description string `json:"description" jsonschema:"one line: rows, origin, real or synthetic"`
+	// Notice says, for the synthetic sample, that its answers mean
+	// nothing and how to serve the real data.
+	Notice string `json:"notice,omitempty" jsonschema:"for the synthetic sample: that answers mean nothing, and how to point the server at the real data"`
 	// Origin is where the CSV came from: "download", "SBIR_CSV_PATH" or
 	// "embedded sample".
 	Origin string `json:"origin" jsonschema:"where the data came from"`
@@ -246,6 +249,9 @@ func (s *Server) describeData() (*DataDescription, error) {
 			URL:         src.URL,
 			Rows:        src.Rows,
 			LoadReport:  src.Report,
+		}
+		if src.Synthetic {
+			d.Notice = cellresult.SyntheticNotice(src.Rows)
 		}
 		if src.Report != nil {
 			d.LoadSummary = src.Report.Summary()

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 )
 
 // maxStdioLine bounds one message on stdio, as the SDK's own default.
@@ -169,12 +171,12 @@ func badID(id json.RawMessage) string {
 		return "\"id\" is null: give a string or an integer, or leave \"id\" out for a notification"
 	case len(t) > 0 && (t[0] == '-' || t[0] >= '0' && t[0] <= '9'):
 		if _, err := strconv.ParseInt(string(t), 10, 64); err != nil {
-			shown, _ := clip(string(t), 40)
+			shown := shorten(string(t), 40)
 			return fmt.Sprintf("\"id\" %s is not an integer of at most 64 bits: give a string or such an integer", shown)
 		}
 		return ""
 	}
-	shown, _ := clip(string(t), 40)
+	shown := shorten(string(t), 40)
 	return fmt.Sprintf("\"id\" %s is neither a string nor an integer: give one of those", shown)
 }
 
@@ -184,4 +186,13 @@ func writeRPCError(w io.Writer, id json.RawMessage, code int, msg string) {
 	}
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
 	w.Write(append(b, '\n'))
+}
+
+// shorten cuts s to at most n bytes on a character boundary, marking a
+// cut with " …", for quoting a client's input back to it.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return textcut.Prefix(s, n) + " …"
 }

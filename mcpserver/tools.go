@@ -8,14 +8,16 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sbirtools/sbir-kernel/cellresult"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
 // RunGoInput is run_go's arguments.
 type RunGoInput struct {
-	Code    string `json:"code" jsonschema:"Go code in REPL style: statements, declarations and expressions mixed, no package clause or func main; award_data, display, fmt, strings, sort, time and math need no import; the value of the last expression is returned"`
+	Code    string `json:"code" jsonschema:"Go code: statements, declarations and expressions mixed (REPL style), or a whole program (package main with func main, which runs once, as go run does); award_data, display and the allowed standard packages need no import; the value of the last expression is returned"`
 	Session string `json:"session,omitempty" jsonschema:"the session to run in (1-64 letters, digits, _ - .); it is created on first use and keeps its variables across calls; default: \"default\""`
-	MaxRows int    `json:"max_rows,omitempty" jsonschema:"most frame rows to return as records (default 20); a frame's records hold at most its first and last 10 rows, as displayed; for exact values of more rows end the code with display.JSON(f.Records())"`
+	MaxRows int    `json:"max_rows,omitempty" jsonschema:"most rows of a frame value (and of each displayed frame) returned as exact records in frame.records: 1 to 1000; default 20"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"position (0-based) of the first frame row returned; to page through a large frame, run the same expression again (the variable holding it) with offset set to the last result's frame.next_offset; default 0"`
 }
 
 // ResetInput is reset_session's arguments.
@@ -50,6 +52,9 @@ type ReferenceOutput struct {
 	Names []string `json:"names,omitempty" jsonschema:"every documented name, when no query was given"`
 	// Entries are the matches, best first.
 	Entries []ReferenceEntry `json:"entries" jsonschema:"the matching names, best first"`
+	// Note says when the query named nothing and entries are the nearest
+	// names instead.
+	Note string `json:"note,omitempty" jsonschema:"set when the query is a name that does not exist: \"no entry named X; did you mean ...\", the nearest names being the entries"`
 }
 
 // ReferenceEntry is one documented name.
@@ -60,46 +65,59 @@ type ReferenceEntry struct {
 	Signature string   `json:"signature" jsonschema:"the Go declaration"`
 	Doc       string   `json:"doc" jsonschema:"the documentation, with examples"`
 	Examples  []string `json:"examples,omitempty" jsonschema:"runnable examples (Go source; the expected output follows as // Output: comments)"`
+	Pandas    []string `json:"pandas,omitempty" jsonschema:"pandas idioms this name answers, as pandas → award_data"`
 }
 
-const runGoDescription = `Run Go code against the SBIR/STTR awards table (one row per award: Company, Agency, Phase, Program, State, Award Year, Award Amount, Abstract, ...) in a sandboxed, persistent session, and get back what it printed, the value of its last expression, frames as records, displays, and structured errors.
+const runGoDescription = `Run Go code against the SBIR/STTR awards table (one row per award: Company, Agency, Phase, Program, State, Award Year, Award Amount, Abstract, ...) in a sandboxed, persistent session, and get back what it printed, the value of its last expression, a frame value's rows as exact records, displays, and structured errors.
 
-Code is REPL-style Go: statements, declarations (func, type, var) and expressions mixed, no package clause and no func main. The packages award_data (the data, already loaded) and display are preloaded; the allowed standard packages (fmt, strings, strconv, sort, slices, maps, math, time, regexp, encoding/json, ...) are imported on use or with an import line. Variables, functions and types persist across calls to the same session: define data once, reuse it in later calls. Several sessions (the "session" argument) run in parallel and keep separate state.
+Code is Go as you write it: statements, declarations (func, type, var) and expressions mixed, REPL style, or a whole program (package main with func main, which runs once, as go run does). The packages award_data (the data, already loaded) and display need no import; the allowed standard packages (fmt, strings, strconv, sort, slices, maps, math, time, regexp, encoding/json, ...) are imported on use or with an import line. Variables, functions and types persist across calls to the same session: define data once, reuse it in later calls. Several sessions (the "session" argument) run in parallel and keep separate state.
+
+A frame value comes back as frame: columns, types (integer, number, string, category, datetime) and records with exact values (integers whole, floats to the last digit, text whole, dates as "2006-01-02T00:00:00.000", null as null), max_rows of them (default 20, at most 1000) from position offset. When frame.truncated is true the frame has more rows: run the same expression (e.g. the variable holding it) with offset set to frame.next_offset for the next page. value holds the frame as a text table, numbers rounded for reading. display.Show(f) adds a frame to displays, with its records too.
+
+award_data in brief (f is a Frame; other, a and b are frames):
+%s
 
 The sandbox refuses, with the line, column and what to write instead: imports outside the allow-list (no os/exec, net, syscall, unsafe, files, environment), cgo, compiler and line directives, huge arrays. Limits per call: %s of code, %s of output (the rest is dropped and output_truncated is set), %s wall clock (then error Timeout; the session keeps its variables if the code stops when interrupted), %s of heap per session (MemoryError: the worker restarts and every variable of the session is lost, restarted is true). Third-party modules: a //sbir:require <module> <version> line in the first call of a session; %s.
 
 Examples:
   {"code": "award_data.Count()"}
-  {"code": "byAgency := award_data.GroupBy(\"Agency\").Sum(\"Award Amount\").Sort(\"-Award Amount\")\nbyAgency.Head(5)", "session": "analysis"}
+  {"code": "byAgency := award_data.GroupBy(\"Agency\").Sum(\"Award Amount\").Sort(\"-Award Amount\")\nbyAgency", "session": "analysis"}
+  {"code": "byAgency", "session": "analysis", "offset": 20, "max_rows": 50}
   {"code": "award_data.Where(\"Abstract\", \"contains\", \"lidar\").Where(\"Award Year\", \">=\", 2015).Select(\"Company\", \"Award Year\", \"Award Amount\")", "session": "analysis", "max_rows": 5}
 
-A frame value comes back as frame.records too: its first and last 10 rows and up to 20 columns as the table shows them (numbers rounded for display); for exact values or more rows, end the code with display.JSON(f.Records()) and read displays[0].data.
-
-On failure success is false and error holds {name, message, line, column, suggestion}; fix the code and call again in the same session (earlier variables are still there unless restarted is true). Use api_reference to look up award_data and display, describe_data for the columns and their types.`
+On failure success is false and error holds {name, message, line, column, suggestion}; fix the code and call again in the same session (earlier variables are still there unless restarted is true). The first call of a session says in notice when the data is the synthetic sample. api_reference has every award_data and display name (pandas names and plain words find them too: "merge", "frequency"); describe_data lists the columns and their types.`
 
 const resetDescription = `Close a session of run_go: its worker stops and every variable it held is gone; the next run_go with that name starts afresh. Use it to free a session you no longer need (sessions are capped in number and memory, and close by themselves after %s without calls) or to start over after a mistake. Example: {"session": "analysis"}`
 
 const describeDescription = `Describe the awards table the sessions see: each column's name and type (text, category, int, float, date) with its null count, the number of rows, whether the data is real (downloaded from sbir.gov or supplied by the operator) or the small synthetic sample, and the load report (records skipped, fields that could not be parsed). Call it before writing queries: column names are case-sensitive strings such as "Award Amount". Example: {}`
 
-const referenceDescription = `Search the documentation of the packages cells use: award_data (frames over the awards: Where, Filter, Select, Sort, GroupBy with Count/Sum/Mean/Median/Quantile/Min/Max/Share, Head, Tail, Sample, column extraction, Bar/Line/Scatter/Histogram charts) and display (Markdown, HTML, JSON, Vega-Lite, images, updatable outputs). Generated from the packages' doc comments, with their examples. Examples: {"query": "Where"}, {"query": "group sum"}, {"query": "Frame.Sort"}, {"package": "display"}`
+const referenceDescription = `Search the documentation of the packages cells use: award_data (frames over the awards: Where, Filter, Select, Sort, GroupBy with Count/Sum/Mean/Median/Quantile/Min/Max/Share/Agg, Pivot, Join, Compute, Head, Tail, Sample, column extraction, Bar/Line/Scatter/Histogram charts) and display (Markdown, HTML, JSON, Vega-Lite, images, updatable outputs). A query is a name ("Where", "Frame.Sort"), a pandas name ("merge", "value_counts", "pivot_table") or plain words ("frequency", "group sum", "chart"); a name that does not exist gets the nearest ones. Generated from the packages' doc comments, with their examples. Examples: {"query": "Where"}, {"query": "merge"}, {"query": "group sum"}, {"package": "display"}`
 
 func (s *Server) instructions() string {
-	return `sbir-kernel runs Go code over the public SBIR/STTR awards dataset in sandboxed sessions. Start with describe_data (columns and types), look functions up with api_reference, then call run_go; keep related calls in one named session so that variables persist. Example: run_go {"code": "award_data.GroupBy(\"Agency\").Count().Sort(\"-Count\").Head(10)"}.`
+	text := `sbir-kernel runs Go code over the public SBIR/STTR awards dataset in sandboxed sessions. run_go's description has what most questions need (the award_data calls with examples); describe_data lists the columns and their types; api_reference has every name. Keep related calls in one named session so that variables persist. Example: run_go {"code": "award_data.GroupBy(\"Agency\").Count().Sort(\"-Count\").Head(10)"}.`
+	if d := s.opts.Data; d != nil && d.Synthetic {
+		text += " " + cellresult.SyntheticNotice(d.Rows)
+	}
+	return text
 }
 
-func (s *Server) addTools() {
+func (s *Server) addTools() error {
 	l := s.opts.Session.Limits
 	packages := "installing a module set that is not in the server's cache is off (the operator enables it with --allow-packages)"
 	if s.opts.Session.Packages.AllowInstall {
 		packages = "the server installs missing module sets from the Go module proxy"
 	}
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	// run_go's records must reach clients as the engine wrote them.
+	err := addExactTool(s.mcp, &mcp.Tool{
 		Name:        "run_go",
 		Title:       "Run Go over the SBIR awards",
-		Description: fmt.Sprintf(runGoDescription, sizeText(int64(l.MaxCodeBytes)), sizeText(int64(l.MaxOutputBytes)), l.CellTimeout, sizeText(l.HeapBytes), packages),
+		Description: fmt.Sprintf(runGoDescription, cheatSheet, sizeText(int64(l.MaxCodeBytes)), sizeText(int64(l.MaxOutputBytes)), l.CellTimeout, sizeText(l.HeapBytes), packages),
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(false)},
 	}, s.runGo)
+	if err != nil {
+		return err
+	}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "reset_session",
 		Title:       "Reset a Go session",
@@ -118,19 +136,27 @@ func (s *Server) addTools() {
 		Description: referenceDescription,
 		Annotations: readOnly,
 	}, s.reference)
+	return nil
 }
 
 func ptr[T any](v T) *T { return &v }
 
-func (s *Server) runGo(ctx context.Context, req *mcp.CallToolRequest, in RunGoInput) (*mcp.CallToolResult, *CellResult, error) {
+func (s *Server) runGo(ctx context.Context, req *mcp.CallToolRequest, in RunGoInput) (*mcp.CallToolResult, *cellresult.Result, error) {
 	name := in.Session
 	if name == "" {
 		name = DefaultSession
 	}
-	if in.MaxRows < 0 || in.MaxRows > maxRowsCap {
-		return nil, nil, fmt.Errorf("max_rows is %d: give 1 to %d, or leave it out for %d", in.MaxRows, maxRowsCap, DefaultMaxRows)
+	if in.MaxRows < 0 || in.MaxRows > cellresult.MaxRows {
+		return nil, nil, fmt.Errorf("max_rows is %d: give 1 to %d, or leave it out for %d; page through a larger frame with offset", in.MaxRows, cellresult.MaxRows, cellresult.DefaultMaxRows)
 	}
-	e, _, err := s.pool.acquire(ctx, s.connOf(req.Session), name)
+	if in.Offset < 0 {
+		return nil, nil, fmt.Errorf("offset is %d: give the position of the first row to return, 0 or more", in.Offset)
+	}
+	rows := in.MaxRows
+	if rows == 0 {
+		rows = cellresult.DefaultMaxRows
+	}
+	e, created, err := s.pool.acquire(ctx, s.connOf(req.Session), name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,6 +180,7 @@ func (s *Server) runGo(ctx context.Context, req *mcp.CallToolRequest, in RunGoIn
 			displays = append(displays, d)
 		},
 		Clear: func(bool) { displays = nil },
+		Rows:  sandbox.RowWindow{Offset: in.Offset, Limit: rows},
 	}
 	t0 := time.Now()
 	res, err := e.sess.Run(ctx, in.Code, h)
@@ -166,8 +193,11 @@ func (s *Server) runGo(ctx context.Context, req *mcp.CallToolRequest, in RunGoIn
 		}
 		return nil, nil, fmt.Errorf("session %q cannot run code: %v; call reset_session to start it afresh", name, err)
 	}
-	out := NewCellResult(res, displays, in.MaxRows)
+	out := cellresult.New(res, displays, rows)
 	out.Session = name
+	if created && s.opts.Data != nil && s.opts.Data.Synthetic {
+		out.Notice = cellresult.SyntheticNotice(s.opts.Data.Rows)
+	}
 	return &mcp.CallToolResult{IsError: !res.Success}, out, nil
 }
 
@@ -217,12 +247,13 @@ func (s *Server) reference(ctx context.Context, req *mcp.CallToolRequest, in Ref
 		}
 		return nil, out, nil
 	}
-	hits := s.docs.search(in.Package, in.Query, limit)
+	hits, note := s.docs.search(in.Package, in.Query, limit)
 	if len(hits) == 0 {
-		return nil, nil, fmt.Errorf("nothing in %s matches %q: try one word (\"sum\", \"chart\") or call api_reference without a query for the list of names", orBoth(in.Package), in.Query)
+		return nil, nil, fmt.Errorf("nothing in %s matches %q: try one word (\"sum\", \"chart\"), a pandas name (\"merge\", \"value_counts\"), or call api_reference without a query for the list of names", orBoth(in.Package), in.Query)
 	}
+	out.Note = note
 	for _, e := range hits {
-		r := ReferenceEntry{Package: e.Package, Name: e.Name, Kind: e.Kind, Signature: e.Signature, Doc: e.Doc}
+		r := ReferenceEntry{Package: e.Package, Name: e.Name, Kind: e.Kind, Signature: e.Signature, Doc: e.Doc, Pandas: e.Pandas}
 		for _, ex := range e.Examples {
 			code := strings.TrimSpace(ex.Code)
 			if ex.Output != "" {

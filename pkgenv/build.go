@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/internal/importpath"
+
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/sumdb/dirhash"
@@ -84,7 +86,7 @@ func (b *builder) install(ctx context.Context, roots []module.Version) (*manifes
 			continue
 		}
 		for _, imp := range p.imports {
-			if isStdlib(imp) || pkgs[imp] != nil {
+			if importpath.IsStdlib(imp) || pkgs[imp] != nil {
 				continue
 			}
 			dep, err := b.findPackage(ctx, imp)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/importpath"
+
 	"github.com/gofrs/flock"
 	"golang.org/x/mod/module"
 )
@@ -103,7 +105,7 @@ func (e *Env) ProblemSummary() string {
 func (e *Env) CheckImports(importPaths []string) error {
 	var msgs []string
 	for _, p := range importPaths {
-		if isStdlib(p) {
+		if importpath.IsStdlib(p) {
 			continue
 		}
 		if msg := e.checkImport(p); msg != "" {

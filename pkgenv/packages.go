@@ -86,14 +86,6 @@ func scanPackage(dir, importPath string) (*pkgInfo, error) {
 	return info, nil
 }
 
-// isStdlib reports whether an import path names a standard library
-// package: module paths outside the standard library have a dot in their
-// first element.
-func isStdlib(p string) bool {
-	first, _, _ := strings.Cut(p, "/")
-	return !strings.Contains(first, ".")
-}
-
 // yaegiContext is the build context the interpreter evaluates constraints
 // with (build.Default of the Go that built the kernel).
 var yaegiContext = func() build.Context {

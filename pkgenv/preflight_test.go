@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/internal/importpath"
+
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 )
@@ -62,7 +64,7 @@ func yaegiImport(ctx context.Context, gopath, importPath string) (err error) {
 	}
 	_, err = i.EvalWithContext(ctx, fmt.Sprintf("import _ %q", importPath))
 	if err != nil {
-		if m := forbiddenImportRE.FindStringSubmatch(err.Error()); m != nil && isStdlib(m[2]) {
+		if m := forbiddenImportRE.FindStringSubmatch(err.Error()); m != nil && importpath.IsStdlib(m[2]) {
 			if m[1] != "" && !strings.HasPrefix(m[1], importPath+"/") {
 				return fmt.Errorf("imports %s, which cells may not use (at %s)", m[2], m[1])
 			}

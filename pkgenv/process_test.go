@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/mod/module"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // The tests below run Ensure in real separate processes: the test binary
@@ -189,7 +191,7 @@ func TestKilledInstallLeavesNothingUsed(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testenv.Scale(30 * time.Second))
 	var tmp []byte
 	for {
 		var err error

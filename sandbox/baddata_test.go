@@ -1,11 +1,17 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/sbirtools/sbir-kernel/dataset"
 )
 
 // TestBadDataFile: a worker given a data file that is not an Arrow file
@@ -72,5 +78,64 @@ func TestDataNotReadableByWorker(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("0600 file: error %q does not say %q", err, want)
 		}
+	}
+}
+
+// TestCorruptDataFileNoStackTrace replays issue 30's hole 6 at the worker:
+// a data file whose category dictionary was damaged after its conversion
+// (handed over as it is: Locate would have converted it again) made the
+// worker panic while starting, and the error the user saw carried the
+// panic's Go stack trace, with the build's source paths. It must be a
+// clear error naming the file and the column, and never a stack trace.
+func TestCorruptDataFileNoStackTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "award_data.arrow")
+	corruptDictionaryEnd(t, testDataPath, path, "Phase")
+	s, err := NewSession(context.Background(), Options{DataPath: path})
+	if err == nil {
+		s.Close()
+		t.Fatal("a session started on a corrupt data file")
+	}
+	for _, want := range []string{path, "Phase", "invalid awards Arrow file"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	for _, trace := range []string{"goroutine 1 [", ".go:", "panic"} {
+		if strings.Contains(err.Error(), trace) {
+			t.Errorf("the error shows a Go stack trace (%q):\n%s", trace, err)
+		}
+	}
+}
+
+// corruptDictionaryEnd copies the Arrow file src to dst with the last
+// offset of column's dictionary values changed to point far past its text,
+// as a flipped bit on disk would: the bytes are found by their content.
+func corruptDictionaryEnd(t *testing.T, src, dst, column string) {
+	t.Helper()
+	d, err := dataset.OpenFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := d.Schema().FieldIndices(column)
+	if len(i) != 1 {
+		t.Fatalf("no column %q", column)
+	}
+	dict, ok := d.Record().Column(i[0]).(*array.Dictionary)
+	if !ok {
+		t.Fatalf("column %q is %s, not a dictionary", column, d.Record().Column(i[0]).DataType())
+	}
+	offsets := bytes.Clone(dict.Dictionary().Data().Buffers()[1].Bytes())
+	d.Close()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(b, offsets) != 1 {
+		t.Fatalf("the %d bytes of %q's dictionary offsets occur %d times in the file", len(offsets), column, bytes.Count(b, offsets))
+	}
+	at := bytes.Index(b, offsets) + len(offsets) - 4
+	binary.LittleEndian.PutUint32(b[at:], 0x7f000000)
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -36,6 +36,9 @@ var b strings.Builder`)
 	}{
 		{name: "grouped", code: `award_data.GroupBy("Agency").`, want: []string{"Sum", "Count", "Mean", "Agg", "Share"}, absent: []string{"award_data", "Where", "len"}},
 		{name: "grouped prefix", code: `award_data.GroupBy("Agency").Me`, exact: []string{"Mean", "Median"}, start: 29},
+		{name: "pandas names", code: `award_data.GroupBy("Agency").Sum("Award Amount").Pct`, exact: []string{"PctChange"}},
+		{name: "grouped window", code: `award_data.GroupBy("Agency").Ro`, exact: []string{"Rolling"}},
+		{name: "package bins", code: `award_data.QC`, exact: []string{"QCut"}},
 		{name: "frame chain", code: `award_data.Where("Agency", "==", "NASA").Sort("Award Amount", award_data.Descending).`, want: []string{"Head", "Where", "GroupBy", "Count"}, absent: []string{"award_data"}},
 		{name: "frame chain prefix", code: `award_data.Where("Agency", "==", "NASA").So`, exact: []string{"Sort"}},
 		{name: "dots in strings", code: `award_data.Where("Abstract", "contains", "a.b(c").GroupBy("Agency").Cou`, exact: []string{"Count", "CountDistinct"}},
@@ -51,7 +54,7 @@ var b strings.Builder`)
 		{name: "map element", code: `frames["all"].Tai`, exact: []string{"Tail"}},
 		{name: "stdlib result", code: `strings.NewReplacer("a", "b").Rep`, exact: []string{"Replace"}},
 		{name: "pointer method", code: `b.WriteStr`, exact: []string{"WriteString"}},
-		{name: "row", code: `award_data.Head(2).Row(0).I`, exact: []string{"Index", "Int", "IsNull"}},
+		{name: "row", code: `award_data.Head(2).Row(0).I`, exact: []string{"Index", "Int", "IntOK", "IsNull"}},
 		{name: "any has no members", code: `award_data.Head(2).Records()[0]["Agency"].`, exact: []string{}},
 		{name: "unknown call", code: `nothing(1).`, exact: []string{}},
 		{name: "package still", code: `strings.ToUp`, exact: []string{"ToUpper", "ToUpperSpecial"}},
@@ -128,6 +131,9 @@ func TestInspectChain(t *testing.T) {
 		{`p.Twice().Y`, -1, []string{"p.Twice().Y: int"}},
 		{`strings.NewReplacer("a", "b").Replace`, -1, []string{"func (r *Replacer) Replace(s string) string"}},
 		{`award_data.Where`, -1, []string{"func Where(column, op string, value any) Frame"}},
+		{`award_data.GroupBy("Award Year").Sum("Award Amount").PctChange`, -1, []string{"func (f Frame) PctChange(column string, periods ...int) Frame", "pct_change()"}},
+		{`award_data.GroupBy("Agency").IdxMax`, -1, []string{"func (g Grouped) IdxMax(column string) Frame", "idxmax()"}},
+		{`award_data.Cut`, -1, []string{"func Cut(column string, edges []float64, labels ...string) Frame"}},
 	}
 	for _, tc := range tests {
 		cur := tc.cursor

@@ -60,8 +60,9 @@
 // Limits (code size, output size, wall clock, heap) are enforced per cell.
 // An interrupt cancels the cell; if it has not stopped after KillGrace the
 // worker is killed. When the worker dies (memory, stack overflow, CPU
-// limit, a kill) the result names the cause and the limit, says that the
-// session's variables were lost, and a fresh worker takes over.
+// limit, a kill) the result names the cause and the limit and is marked
+// Restarted: the session's variables were lost (Result.Err says so), and a
+// fresh worker takes over.
 //
 // The worker is Linux-specific in everything but the process boundary; on
 // other systems every layer reports that it is unavailable. In cgo builds

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
@@ -190,10 +191,10 @@ func pct(a, n int) float64 {
 // result against p's recorded run. As a file, like `sbir-kernel run`, the
 // value of the last expression is printed after the output.
 func runGoRunForm(t *testing.T, p *gorunProgram, cells []string, asFile bool) gorunOutcome {
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(40*time.Second))
 	defer cancel()
 	l := sandbox.DefaultLimits()
-	l.CellTimeout = 5 * time.Second // every program ends in well under a second
+	l.CellTimeout = testenv.Scale(5 * time.Second) // every program ends in well under a second
 	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
 	if err != nil {
 		t.Fatalf("starting a session: %v", err)

@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
@@ -56,4 +58,31 @@ func DetectIsolation() Isolation {
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	return Isolation{Namespaces: true}
+}
+
+// requireIsolation stops worker p and returns an error wrapping
+// ErrIsolationMissing when opts.RequireIsolation is set and one of p's
+// layers is not active.
+func requireIsolation(p *proc, opts Options) error {
+	if !opts.RequireIsolation {
+		return nil
+	}
+	missing := inactive(p.layers)
+	if len(missing) == 0 {
+		return nil
+	}
+	p.kill("")
+	<-p.exited
+	return fmt.Errorf("%w: --require-isolation: these isolation layers are not active on this host: %s", ErrIsolationMissing, strings.Join(missing, "; "))
+}
+
+// inactive lists the layers that did not apply, with the reason.
+func inactive(layers []Layer) []string {
+	var out []string
+	for _, l := range layers {
+		if !l.Active {
+			out = append(out, l.Name+" ("+l.Detail+")")
+		}
+	}
+	return out
 }

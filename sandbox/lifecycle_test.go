@@ -38,7 +38,7 @@ func TestWorkerDiesWithSupervisor(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitTime)
 	for {
 		// Gone, or a zombie waiting for init to reap it.
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/dataset"
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 )
 
 // testDataPath is the Arrow file of the embedded sample, shared by the
@@ -40,12 +41,21 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// waitTime is how long a test waits for what must happen (a worker gone,
+// a session closed): it bounds only a failure, so it is long, and scaled
+// by SBIR_TEST_SLOW.
+var waitTime = testenv.Scale(10 * time.Second)
+
 // newTestSession starts a session on the sample data with limits suited to
-// tests; change adjusts them.
+// tests; change adjusts them. The time limit (5 s, scaled by
+// SBIR_TEST_SLOW) is for cells that end on their own: a test of the limit
+// itself sets it, and one whose cell works for a while sets a generous one,
+// so that a loaded machine does not turn its result into a Timeout.
 func newTestSession(t testing.TB, change func(*Limits)) *Session {
 	t.Helper()
 	l := DefaultLimits()
-	l.CellTimeout = 5 * time.Second
+	l.CellTimeout = testenv.Scale(5 * time.Second)
+	l.KillGrace = testenv.Scale(l.KillGrace)
 	if change != nil {
 		change(&l)
 	}
@@ -56,6 +66,12 @@ func newTestSession(t testing.TB, change func(*Limits)) *Session {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// generous gives a cell that works for a while (a flood, a bomb that must
+// reach a memory or output budget, not the clock) a time limit far past
+// what it needs on a quiet machine: the budget under test, not the
+// machine's speed, must end it.
+func generous(l *Limits) { l.CellTimeout = testenv.Scale(2 * time.Minute) }
 
 // run runs code and fails the test on a session error.
 func run(t testing.TB, s *Session, code string) *Result {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
@@ -87,6 +85,27 @@ func setString(set []pkgenv.Requirement) string {
 	return strings.Join(s, ", ")
 }
 
+// imports returns what decides the third-party imports of the session's
+// cells: its package environment, or undeclared before any cell declared
+// packages.
+func (s *Session) imports() cellprep.ImportChecker {
+	if s.env == nil {
+		return undeclared{}
+	}
+	return s.env
+}
+
+// undeclared refuses the third-party imports of a session that declared
+// no modules, saying how to declare one.
+type undeclared struct{}
+
+func (undeclared) CheckImports(paths []string) error {
+	if err := (*pkgenv.Env)(nil).CheckImports(paths); err != nil {
+		return fmt.Errorf("cells may import only the allowed standard packages and the packages of modules declared with %s: %w", pkgenv.Directive, err)
+	}
+	return nil
+}
+
 // progressWriter sends what is written to it to a cell's stderr as it comes
 // (pkgenv's progress lines) and keeps a copy for the Result.
 type progressWriter struct {
@@ -102,20 +121,10 @@ func (w progressWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// PackagesDir is where per-notebook package environments are cached: the
-// packages directory of the kernel's cache directory (see
-// dataset.ConfigFromEnv), so that data and packages live side by side.
-func PackagesDir(getenv func(string) string) string {
-	return filepath.Join(dataset.ConfigFromEnv(getenv).CacheDir, "packages")
-}
-
 // packageOptions returns the pkgenv options of a declaration in this
 // session.
 func (s *Session) packageOptions(progress progressWriter) (pkgenv.Options, error) {
 	o := s.opts.Packages
-	if o.Dir == "" {
-		o.Dir = PackagesDir(os.Getenv)
-	}
 	if o.Preflight == nil {
 		o.Preflight = preflightFunc(s.opts)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv"
 	"github.com/sbirtools/sbir-kernel/pkgenv/pkgenvtest"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -79,7 +80,7 @@ const statsDecl = "//sbir:require github.com/montanaflynn/stats v0.7.1\n"
 // into a fresh cache, with installs allowed.
 func packageOptions(t testing.TB, proxy *pkgenvtest.Proxy, cache string) Options {
 	l := DefaultLimits()
-	l.CellTimeout = 10 * time.Second
+	l.CellTimeout = testenv.Scale(10 * time.Second)
 	return Options{Limits: l, Packages: pkgenv.Options{
 		Dir:           cache,
 		Proxy:         proxy.URL,
@@ -310,7 +311,9 @@ func TestPreflightHostilePackages(t *testing.T) {
 		"zfine/zfine.go": "package zfine\n\n// Two is 2.\nconst Two = 2\n",
 	}})
 	opts := packageOptions(t, proxy, t.TempDir())
-	opts.testPreflightTimeout = 2 * time.Second
+	// Long enough for the hog to reach the heap limit on a loaded machine
+	// before the spinner's timeout is all that is left to report.
+	opts.testPreflightTimeout = testenv.Scale(5 * time.Second)
 	s := newPackageSession(t, opts)
 	res, err := s.Run(context.Background(), "//sbir:require example.com/hostile v1.0.0\nimport \"example.com/hostile/zfine\"\nzfine.Two", nil)
 	if err != nil {
@@ -320,7 +323,7 @@ func TestPreflightHostilePackages(t *testing.T) {
 		t.Fatalf("the usable packages of the module: %+v", res)
 	}
 	for _, want := range []string{
-		"example.com/hostile/spin: loading it took longer than 2s",
+		"example.com/hostile/spin: loading it took longer than " + opts.testPreflightTimeout.String(),
 		"example.com/hostile/hog: loading it ended the sandbox worker (", // MemoryError (WorkerCrashed under -race)
 	} {
 		if !strings.Contains(res.Stderr, want) {
@@ -446,5 +449,78 @@ func TestPackagesInspect(t *testing.T) {
 				t.Errorf("text/markdown %q does not start with the declaration", md)
 			}
 		})
+	}
+}
+
+// ghostModule is a module whose functions start goroutines: one that
+// prints forever, and n that block forever.
+func ghostModule() pkgenvtest.Module {
+	return pkgenvtest.Module{Path: "example.com/ghost", Version: "v1.0.0", Files: map[string]string{
+		"ghost.go": `package ghost
+
+import (
+	"fmt"
+	"time"
+)
+
+// Spin starts a goroutine that prints forever.
+func Spin() {
+	go func() {
+		for i := 0; ; i++ {
+			time.Sleep(100 * time.Millisecond)
+			fmt.Println("ghost", i)
+		}
+	}()
+}
+
+// Bomb starts n goroutines that block forever.
+func Bomb(n int) {
+	for i := 0; i < n; i++ {
+		go func() { select {} }()
+	}
+}
+`,
+	}}
+}
+
+// TestPackageGoroutinesBelongToTheCell replays issue 30's hole 4: go
+// statements in the source of a //sbir:require module were never
+// rewritten as a cell's are, so their goroutines were nobody's: they
+// outlived the cell, printed into later cells (or, stopped in a
+// time.Sleep by the next cell's end, crashed the worker), and passed the
+// 10,000-goroutine limit (a Bomb(50000) was accepted, and the deadlock
+// detector stopped working). Now they belong to the cell that called the
+// package, as the cell's own do.
+func TestPackageGoroutinesBelongToTheCell(t *testing.T) {
+	proxy := pkgenvtest.New(t, ghostModule())
+	opts := packageOptions(t, proxy, t.TempDir())
+	const decl = "//sbir:require example.com/ghost v1.0.0\nimport \"example.com/ghost\"\n"
+
+	// A snippet waits for its goroutines until its limit, which stops them.
+	opts.Limits.CellTimeout = testenv.Scale(3 * time.Second)
+	s := newPackageSession(t, opts)
+	mustRun(t, s, decl+"1")
+	r, err := s.Run(context.Background(), "ghost.Spin()", nil)
+	if err != nil || r.Success || r.ErrorName != ClassTimeout || r.Restarted {
+		t.Fatalf("a cell whose package started a goroutine that never ends: %v %+v; want it to wait until its limit, as for its own goroutines", err, r)
+	}
+	r = mustRun(t, s, "time.Sleep(time.Second)\n2")
+	if r.Stdout != "" || r.Restarted {
+		t.Fatalf("the next cell: stdout %q, restarted %v; the package's goroutine outlived its cell", r.Stdout, r.Restarted)
+	}
+
+	// The limit on goroutines holds for packages' too, and deadlocks are
+	// still reported after. (The goroutines blocked in select{} cannot be
+	// stopped: the worker is replaced.)
+	opts.Limits.CellTimeout = testenv.Scale(time.Minute)
+	s = newPackageSession(t, opts)
+	mustRun(t, s, decl+"1")
+	r, err = s.Run(context.Background(), "ghost.Bomb(50000)", nil)
+	if err != nil || r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "too many goroutines") {
+		t.Fatalf("a package starting 50,000 goroutines: %v %+v; want the cell's Panic at the limit", err, r)
+	}
+	r, err = s.Run(context.Background(), "ch := make(chan int)\n<-ch", nil)
+	if err != nil || r.ErrorName != ClassDeadlock {
+		t.Fatalf("a deadlock after the bomb: %v %+v", err, r)
 	}
 }

@@ -61,12 +61,8 @@ func startPreflightWorker(ctx context.Context, opts Options, gopath string) (*pr
 	if err != nil {
 		return nil, fmt.Errorf("starting the sandbox worker that checks the packages: %w", err)
 	}
-	if opts.RequireIsolation {
-		if missing := inactive(p.layers); len(missing) > 0 {
-			p.kill("")
-			<-p.exited
-			return nil, fmt.Errorf("%w: --require-isolation: these isolation layers are not active on this host: %s", ErrIsolationMissing, strings.Join(missing, "; "))
-		}
+	if err := requireIsolation(p, opts); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -32,10 +32,10 @@ type Options struct {
 	// Packages configures the third-party modules cells declare with
 	// //sbir:require (see package pkgenv). Packages.AllowInstall is the
 	// trust gate: without it only environments already in the cache can
-	// be used. An empty Packages.Dir means PackagesDir(os.Getenv);
-	// a nil Preflight means the sandbox's own (a worker isolated like a
-	// cell's loads each package); Progress is set per cell (the cell's
-	// stderr).
+	// be used. Packages.Dir is the package cache (the program keeps it
+	// beside its data cache); empty, a declaration fails saying so. A nil
+	// Preflight means the sandbox's own (a worker isolated like a cell's
+	// loads each package); Progress is set per cell (the cell's stderr).
 	Packages pkgenv.Options
 	// Isolation is what the host allows, as DetectIsolation found it. A
 	// program that starts many sessions detects it once and shares it;
@@ -104,27 +104,13 @@ func (s *Session) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if s.opts.RequireIsolation {
-		if missing := inactive(p.layers); len(missing) > 0 {
-			p.kill("")
-			return fmt.Errorf("%w: --require-isolation: these isolation layers are not active on this host: %s", ErrIsolationMissing, strings.Join(missing, "; "))
-		}
+	if err := requireIsolation(p, s.opts); err != nil {
+		return err
 	}
 	s.p, s.layers, s.st, s.ranCode = p, p.layers, cellprep.NewState(), false
-	s.st.SetEnv(s.env)
+	s.st.SetImports(s.imports())
 	s.opts.Logger.Debug("sandbox worker ready", "pid", p.cmd.Process.Pid, "elapsed", time.Since(t0))
 	return nil
-}
-
-// inactive lists the layers that did not apply, with the reason.
-func inactive(layers []Layer) []string {
-	var out []string
-	for _, l := range layers {
-		if !l.Active {
-			out = append(out, l.Name+" ("+l.Detail+")")
-		}
-	}
-	return out
 }
 
 // Layers reports the isolation layers of the current worker.
@@ -146,6 +132,9 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	}
 	if h == nil {
 		h = &Handlers{}
+	}
+	if w := h.Rows; w.Offset < 0 || w.Limit < 0 || w.Limit > MaxRowWindow {
+		return nil, fmt.Errorf("sandbox: Handlers.Rows %+v: give an Offset of 0 or more and a Limit from 0 to %d", w, MaxRowWindow)
 	}
 	l := s.opts.Limits
 	if len(code) > l.MaxCodeBytes {
@@ -206,15 +195,15 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	res, restart := s.exchange(ctx, prep, h)
 	res.Stderr = pre.String() + res.Stderr
 	if !res.Success && len(res.Traceback) == 0 {
-		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		res.Traceback = Traceback(res.ErrorName, res.ErrorMessage)
 	}
 	if res.Success {
 		s.st.Commit(prep)
 	}
 	if restart {
+		// The cell's frames belong to a session that is gone.
 		res.Restarted = true
-		res.ErrorMessage += "; the worker was restarted and all variables of this session were lost"
-		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		res.Traceback = Traceback(res.ErrorName, res.ErrorMessage)
 		s.p.kill("")
 		<-s.p.exited
 		s.p = nil
@@ -224,8 +213,6 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	}
 	return res, nil
 }
-
-func failed(name, msg string) *Result { return wire.Fail(name, msg) }
 
 // help answers a cell such as "award_data.Where?" (see
 // cellprep.HelpQuery) with what inspecting the expression shows, as the
@@ -275,7 +262,11 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 		r.Stdout, r.Stderr = stdout.String(), stderr.String()
 		return r
 	}
-	id, err := p.request(&wire.Message{Op: wire.OpRun, Chunks: prep.Chunks})
+	run := &wire.Message{Op: wire.OpRun, Chunks: prep.Chunks}
+	if h.Rows != (RowWindow{}) {
+		run.Rows = &wire.RowWindow{Offset: h.Rows.Offset, Limit: h.Rows.Limit}
+	}
+	id, err := p.request(run)
 	if err != nil {
 		name, msg := p.death(l)
 		return finish(failed(name, msg)), true
@@ -312,7 +303,7 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 				}
 			case wire.OpDisplay:
 				if h.Display != nil && m.Display != nil {
-					h.Display(*m.Display)
+					h.Display(displayFrom(m.Display))
 				}
 			case wire.OpClear:
 				if h.Clear != nil {
@@ -324,19 +315,17 @@ func (s *Session) exchange(ctx context.Context, prep *cellprep.Prepared, h *Hand
 				if m.ID != id {
 					continue // the end of a cell an earlier exchange gave up on
 				}
-				r := m.Result
-				if r == nil {
-					r = failed(wire.ClassWorkerCrashed, "the worker sent an empty result")
+				r, replace := failed(wire.ClassWorkerCrashed, "the worker sent an empty result"), false
+				if m.Result != nil {
+					r, replace = resultFrom(m.Result), m.Result.ReplaceWorker
 				}
 				if reason == "timeout" {
 					r.Success = false
 					r.ErrorName = wire.ClassTimeout
 					r.ErrorMessage = fmt.Sprintf("the cell exceeded the %v time limit and was interrupted", l.CellTimeout)
-					r.Traceback = wire.Traceback(r.ErrorName, r.ErrorMessage)
+					r.Traceback = Traceback(r.ErrorName, r.ErrorMessage)
 				}
-				poisoned := r.Restarted
-				r.Restarted = false
-				return finish(r), poisoned
+				return finish(r), replace
 			}
 		case <-done:
 			done = nil
@@ -429,7 +418,8 @@ func (s *Session) Complete(ctx context.Context, code string, cursor int) (Comple
 	if err != nil || r.Completion == nil {
 		return Completion{Start: cursor, End: cursor}, err
 	}
-	return *r.Completion, nil
+	c := r.Completion
+	return Completion{Matches: c.Matches, Start: c.Start, End: c.End}, nil
 }
 
 // Inspect describes the name at cursor (a rune offset): signature and
@@ -442,7 +432,7 @@ func (s *Session) Inspect(ctx context.Context, code string, cursor, detail int) 
 	if err != nil || r.Inspection == nil {
 		return Inspection{}, err
 	}
-	return *r.Inspection, nil
+	return inspectionFrom(r.Inspection), nil
 }
 
 // Close stops the worker. It is safe to call more than once.

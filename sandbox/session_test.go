@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -11,20 +12,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
 // TestStreamsWhileRunning checks that output reaches the handler before the
 // cell ends, in order across stdout and stderr.
 func TestStreamsWhileRunning(t *testing.T) {
-	s := newTestSession(t, nil)
+	s := newTestSession(t, generous)
 	got := make(chan string, 100)
 	h := &Handlers{Stream: func(name, text string) { got <- name + ":" + text }}
+	// The cell sleeps until the test interrupts it, which it does once
+	// the first line has arrived: it can only arrive while the cell runs.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan *Result, 1)
 	go func() {
-		r, err := s.Run(context.Background(), `fmt.Println("first")
-time.Sleep(1500 * time.Millisecond)
-fmt.Println("last")`, h)
+		r, err := s.Run(ctx, `fmt.Println("first")
+time.Sleep(time.Hour)
+fmt.Println("MUST NOT APPEAR")`, h)
 		if err != nil {
 			t.Error(err)
 		}
@@ -35,11 +41,12 @@ fmt.Println("last")`, h)
 		if first != "stdout:first\n" {
 			t.Errorf("first stream %q", first)
 		}
-	case <-done:
-		t.Fatal("the cell ended before any output was streamed")
+	case r := <-done:
+		t.Fatalf("the cell ended before any output was streamed: %+v", r)
 	}
+	cancel()
 	r := <-done
-	if !r.Success || r.Stdout != "first\nlast\n" {
+	if r.ErrorName != ClassInterrupted || r.Stdout != "first\n" {
 		t.Fatalf("result %+v", r)
 	}
 
@@ -193,7 +200,8 @@ func TestInterruptKeepsVariables(t *testing.T) {
 func TestKillAfterGrace(t *testing.T) {
 	// A compiled call that ignores the interrupt: sorting a huge slice
 	// with a slow comparison never checks the context.
-	s := newTestSession(t, func(l *Limits) { l.CellTimeout = 300 * time.Millisecond; l.KillGrace = 300 * time.Millisecond })
+	// The sort takes minutes; the next cell must fit in the limit too.
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(time.Second); l.KillGrace = 300 * time.Millisecond })
 	r := run(t, s, `x := make([]int, 3000000)
 for i := range x { x[i] = len(x) - i }
 sort.Slice(x, func(i, j int) bool { return x[i] < x[j] })`)
@@ -320,6 +328,12 @@ func TestCodeTooLarge(t *testing.T) {
 	if r.ErrorName != "CodeTooLarge" || !strings.Contains(r.ErrorMessage, "16 bytes; the limit is 10 bytes") {
 		t.Fatalf("%+v", r)
 	}
+	// 200 KB under the default 100 KiB limit.
+	s = newTestSession(t, nil)
+	r = run(t, s, "x := 1\n"+strings.Repeat("// padding padding padding padding\n", 6000))
+	if r.ErrorName != "CodeTooLarge" || !strings.Contains(r.ErrorMessage, "the limit is 100 KiB") {
+		t.Fatalf("%+v", r)
+	}
 }
 
 func TestProbeIsolationAndRequire(t *testing.T) {
@@ -379,6 +393,64 @@ func checkMatches(t *testing.T, code string, matches, want, absent []string) {
 	for _, a := range absent {
 		if slices.Contains(matches, a) {
 			t.Errorf("Complete(%q) offers %q", code, a)
+		}
+	}
+}
+
+// TestRowWindow: Handlers.Rows chooses the rows a frame's table
+// representation carries, for the cell's value and its displays, for that
+// cell only; out-of-range windows are refused before anything runs.
+func TestRowWindow(t *testing.T) {
+	s := newTestSession(t, nil)
+	const mime = "application/vnd.dataresource+json"
+	firstIndex := func(b map[string]any) (string, int) {
+		r, _ := b[mime].(map[string]any)
+		data, _ := r["data"].([]any)
+		if len(data) == 0 {
+			return "", 0
+		}
+		n, _ := data[0].(map[string]any)["index"].(json.Number)
+		return string(n), len(data)
+	}
+	var shown map[string]any
+	h := &Handlers{Rows: RowWindow{Offset: 100, Limit: 7}, Display: func(d Display) { shown = d.Data }}
+	r, err := s.Run(context.Background(), `display.Show(award_data.Select("Company"))
+award_data.Select("Company")`, h)
+	if err != nil || !r.Success {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if i, n := firstIndex(r.Value); i != "100" || n != 7 {
+		t.Errorf("value: first row %q, %d rows; want 100, 7", i, n)
+	}
+	if i, n := firstIndex(shown); i != "100" || n != 7 {
+		t.Errorf("display: first row %q, %d rows; want 100, 7", i, n)
+	}
+	if i, n := firstIndex(run(t, s, `award_data.Select("Company")`).Value); i != "0" || n != 20 {
+		t.Errorf("the next cell: first row %q, %d rows; want the default 0, 20", i, n)
+	}
+	for _, w := range []RowWindow{{Offset: -1}, {Limit: -1}, {Limit: MaxRowWindow + 1}} {
+		if _, err := s.Run(context.Background(), "1", &Handlers{Rows: w}); err == nil {
+			t.Errorf("Rows %+v accepted", w)
+		}
+	}
+}
+
+// TestLoopCopyKeepsChangesThroughFields replays a red-team finding: the
+// per-iteration copy of a three-clause loop's variable hid changes the body
+// makes through a field, an element or a pointer method from the loop's
+// condition, so a loop that ends under go run spun until the time limit.
+func TestLoopCopyKeepsChangesThroughFields(t *testing.T) {
+	s := newTestSession(t, nil)
+	run(t, s, "type C struct{ n int }\nfunc (c *C) Inc() { c.n++ }")
+	for _, c := range []struct{ code, want string }{
+		{"for c := (C{}); c.n < 3; { f := func() { fmt.Print(c.n) }; f(); c.n++ }", "012"},
+		{"for c := (C{}); c.n < 3; c.Inc() { f := func() { fmt.Print(c.n) }; f(); c.Inc() }", "02"},
+		{"for a := ([1]int{}); a[0] < 3; { f := func() { fmt.Print(a[0]) }; f(); a[0]++ }", "012"},
+		{"var fs []func()\nfor _, v := range []C{{1}, {2}} { fs = append(fs, func() { fmt.Print(v.n) }); v.n = 9 }\nfor _, f := range fs { f() }", "99"},
+	} {
+		r := run(t, s, c.code)
+		if !r.Success || r.Stdout != c.want {
+			t.Errorf("%s: got %.80q (%s %s), want %q as go run prints", c.code, r.Stdout, r.ErrorName, r.ErrorMessage, c.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"runtime"
@@ -51,6 +52,8 @@ type proc struct {
 	lastID     atomic.Uint64 // the number of the latest request
 	cpuSeconds int           // the worker's RLIMIT_CPU
 
+	logger *slog.Logger // the session's; logs the output of a worker that crashed
+
 	mu       sync.Mutex
 	killedBy string        // "timeout" or "interrupt" when the supervisor killed it
 	fatal    *wire.Message // the worker's last words (heap watchdog)
@@ -58,62 +61,128 @@ type proc struct {
 
 // startProc starts a worker and waits until it is ready. pkgDir, when not
 // empty, is the package environment the worker may read (GOPATH layout).
+// opts.Isolation must be set (NewSession detects it once).
 func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: finding the executable to start as the worker: %w", err)
 	}
-	var dataFile, pkgFile *os.File
-	var dataSize int64
-	if opts.DataPath != "" {
-		dataFile, err = os.Open(opts.DataPath)
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: opening the data for the worker: %w", err)
+	files, err := openWorkerFiles(opts.DataPath, pkgDir)
+	if err != nil {
+		return nil, err
+	}
+	defer files.close()
+	p, err := spawnRetrying(ctx, opts, exe, files.extra())
+	if err != nil {
+		return nil, err
+	}
+	p.logger = opts.Logger
+	cfg := workerConfig(opts, files, pkgDir)
+	p.cpuSeconds = wire.CPUSeconds
+	if cfg.CPUSeconds > 0 {
+		p.cpuSeconds = cfg.CPUSeconds
+	}
+	if err := p.c.Send(&wire.Message{Op: wire.OpConfig, Config: cfg}); err != nil {
+		p.kill("")
+		return nil, fmt.Errorf("sandbox: configuring the worker: %w%s", err, p.stderrHint())
+	}
+	ready, err := p.awaitReady(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ready.Err != "" {
+		p.kill("")
+		return nil, fmt.Errorf("sandbox: the worker could not start: %s", readyError(ready.Err, cfg, opts.DataPath, runsAsNobody(*opts.Isolation)))
+	}
+	p.columns = ready.Columns
+	p.layers = append(supervisorLayers(*opts.Isolation), layersFrom(ready.Layers)...)
+	return p, nil
+}
+
+// workerFiles are the files the supervisor opens for a worker, which the
+// worker receives as descriptors and never by path.
+type workerFiles struct {
+	data, pkgs *os.File
+	dataSize   int64
+}
+
+// openWorkerFiles opens the data file (when dataPath is not empty) and the
+// package environment's directory (when pkgDir is not empty).
+func openWorkerFiles(dataPath, pkgDir string) (*workerFiles, error) {
+	f := &workerFiles{}
+	if dataPath != "" {
+		var err error
+		if f.data, f.dataSize, err = openData(dataPath); err != nil {
+			return nil, err
 		}
-		defer dataFile.Close()
-		fi, err := dataFile.Stat()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: opening the data for the worker: %w", err)
-		}
-		if !fi.Mode().IsRegular() {
-			// The worker would fail to open its descriptor of it, with an
-			// error (permission denied, for a directory) about the wrong
-			// thing.
-			return nil, fmt.Errorf("sandbox: the data %s is a %s, not an Arrow file: give the path of the Arrow file", opts.DataPath, fileKind(fi.Mode()))
-		}
-		dataSize = fi.Size()
 	}
 	if pkgDir != "" {
-		pkgFile, err = os.Open(pkgDir)
-		if err != nil {
+		var err error
+		if f.pkgs, err = os.Open(pkgDir); err != nil {
+			f.close()
 			return nil, fmt.Errorf("sandbox: opening the package environment for the worker: %w", err)
 		}
-		defer pkgFile.Close()
 	}
-	// Fixed descriptors: 5 the data, 6 the packages (a nil entry leaves
-	// the descriptor closed in the worker).
-	extra := []*os.File{dataFile, pkgFile}
-	if pkgFile == nil {
-		extra = extra[:1]
-		if dataFile == nil {
-			extra = nil
-		}
+	return f, nil
+}
+
+// openData opens the Arrow file a worker maps and returns its size.
+func openData(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("sandbox: opening the data for the worker: %w", err)
 	}
-	iso := opts.Isolation
-	if iso == nil {
-		d := DetectIsolation()
-		iso = &d
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("sandbox: opening the data for the worker: %w", err)
 	}
-	// A worker start can fail for reasons of the moment (no descriptors,
-	// a fork refused under load). It is retried, but never with weaker
-	// isolation than the host supports: that was decided at start-up.
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		// The worker would fail to open its descriptor of it, with an
+		// error (permission denied, for a directory) about the wrong
+		// thing.
+		return nil, 0, fmt.Errorf("sandbox: the data %s is a %s, not an Arrow file: give the path of the Arrow file", path, fileKind(fi.Mode()))
+	}
+	return f, fi.Size(), nil
+}
+
+// extra returns the worker's fixed descriptors from wire.DataFD on: the
+// data, then the packages (a nil entry leaves the descriptor closed in
+// the worker).
+func (f *workerFiles) extra() []*os.File {
+	switch {
+	case f.pkgs != nil:
+		return []*os.File{f.data, f.pkgs}
+	case f.data != nil:
+		return []*os.File{f.data}
+	}
+	return nil
+}
+
+// close closes the supervisor's copies once the worker has its own.
+func (f *workerFiles) close() {
+	if f.data != nil {
+		f.data.Close()
+	}
+	if f.pkgs != nil {
+		f.pkgs.Close()
+	}
+}
+
+// spawnRetrying starts the worker process. A start can fail for reasons
+// of the moment (no descriptors, a fork refused under load): it is
+// retried, but never with weaker isolation than the host supports, which
+// was decided at start-up.
+func spawnRetrying(ctx context.Context, opts Options, exe string, extra []*os.File) (*proc, error) {
 	var p *proc
+	var err error
 	for attempt := 1; ; attempt++ {
 		if opts.spawnFault != nil {
 			err = opts.spawnFault(attempt)
 		}
 		if err == nil {
-			p, err = spawn(exe, extra, iso.Namespaces)
+			p, err = spawn(exe, extra, opts.Isolation.Namespaces)
 		}
 		if err == nil || attempt == spawnAttempts || ctx.Err() != nil {
 			break
@@ -124,32 +193,36 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: starting the worker (%d attempts): %w", spawnAttempts, err)
 	}
-	nsUsed := iso.Namespaces
+	return p, nil
+}
+
+// workerConfig is the first message a worker started with files receives.
+func workerConfig(opts Options, files *workerFiles, pkgDir string) *wire.Config {
 	cfg := &wire.Config{
 		HeapBytes:      opts.Limits.HeapBytes,
 		MaxOutputBytes: opts.Limits.MaxOutputBytes,
 		Isolate:        true,
-		DataSize:       dataSize,
+		DataSize:       files.dataSize,
+		CPUSeconds:     opts.testCPUSeconds,
 	}
-	asNobody := nsUsed && os.Geteuid() == 0 // the worker runs as host nobody
-	if asNobody {
+	if runsAsNobody(*opts.Isolation) {
 		cfg.Nproc = workerNproc
 	}
-	cfg.CPUSeconds = opts.testCPUSeconds
-	p.cpuSeconds = wire.CPUSeconds
-	if opts.testCPUSeconds > 0 {
-		p.cpuSeconds = opts.testCPUSeconds
-	}
-	if dataFile != nil {
+	if files.data != nil {
 		cfg.DataPath = inheritedPath(wire.DataFD, opts.DataPath)
 	}
-	if pkgFile != nil {
+	if files.pkgs != nil {
 		cfg.PackagesDir = inheritedPath(wire.PackagesFD, pkgDir)
 	}
-	if err := p.c.Send(&wire.Message{Op: wire.OpConfig, Config: cfg}); err != nil {
-		p.kill("")
-		return nil, fmt.Errorf("sandbox: configuring the worker: %w%s", err, p.stderrHint())
-	}
+	return cfg
+}
+
+// runsAsNobody reports whether workers run as the host's nobody: a root
+// supervisor with namespaces maps the worker's uid to it.
+func runsAsNobody(iso Isolation) bool { return iso.Namespaces && os.Geteuid() == 0 }
+
+// awaitReady waits for the worker's ready message.
+func (p *proc) awaitReady(ctx context.Context) (*wire.Ready, error) {
 	timer := time.NewTimer(readyTimeout)
 	defer timer.Stop()
 	select {
@@ -163,21 +236,7 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 			p.kill("")
 			return nil, fmt.Errorf("sandbox: the worker sent %q instead of ready", m.Op)
 		}
-		if m.Ready.Err != "" {
-			p.kill("")
-			msg := m.Ready.Err
-			if cfg.DataPath != "" && cfg.DataPath != opts.DataPath {
-				// The worker knows the file only by its descriptor.
-				msg = strings.ReplaceAll(msg, cfg.DataPath, opts.DataPath)
-				if asNobody && strings.Contains(msg, opts.DataPath+": permission denied") {
-					// The supervisor could open it: the worker's user cannot.
-					msg += " (the worker runs as host uid 65534, nobody, and opens the file itself: it must be readable by others, chmod o+r)"
-				}
-			}
-			return nil, fmt.Errorf("sandbox: the worker could not start: %s", msg)
-		}
-		p.columns = m.Ready.Columns
-		p.layers = append(supervisorLayers(*iso), m.Ready.Layers...)
+		return m.Ready, nil
 	case <-timer.C:
 		p.kill("")
 		return nil, fmt.Errorf("sandbox: the worker was not ready after %v%s", readyTimeout, p.stderrHint())
@@ -185,7 +244,20 @@ func startProc(ctx context.Context, opts Options, pkgDir string) (*proc, error) 
 		p.kill("")
 		return nil, ctx.Err()
 	}
-	return p, nil
+}
+
+// readyError words a worker's start-up failure for the supervisor's user:
+// the worker knows the data file only by its descriptor's path.
+func readyError(msg string, cfg *wire.Config, dataPath string, asNobody bool) string {
+	if cfg.DataPath == "" || cfg.DataPath == dataPath {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, cfg.DataPath, dataPath)
+	if asNobody && strings.Contains(msg, dataPath+": permission denied") {
+		// The supervisor could open it: the worker's user cannot.
+		msg += " (the worker runs as host uid 65534, nobody, and opens the file itself: it must be readable by others, chmod o+r)"
+	}
+	return msg
 }
 
 // supervisorLayers are the layers the supervisor applies when it starts
@@ -318,13 +390,51 @@ func (p *proc) close(grace time.Duration) {
 	}
 }
 
-// stderrHint returns the worker's own error output for error messages.
+// stderrHint returns what error messages say of the worker's own error
+// output (stderrSummary); the whole of it goes to the log at debug level.
 func (p *proc) stderrHint() string {
-	s := strings.TrimSpace(p.stderr.String())
+	out := p.stderr.String()
+	s := stderrSummary(out)
 	if s == "" {
 		return ""
 	}
+	if p.logger != nil {
+		p.logger.Debug("sandbox: the output of a worker that failed", "pid", p.cmd.Process.Pid, "output", strings.TrimSpace(out))
+	}
 	return ": " + s
+}
+
+// stderrSummary is what a user is told of a worker's error output: its
+// panic or fatal error line, else its last lines before any goroutine
+// dump. Never a Go stack trace: they name the build's source paths and
+// mean nothing to a user.
+func stderrSummary(out string) string {
+	s := firstLine(out, "panic:")
+	if s == "" {
+		s = firstLine(out, "fatal error:")
+	}
+	if s == "" {
+		t := strings.TrimSpace(out)
+		if i := strings.Index(t, "\ngoroutine "); i >= 0 {
+			t = strings.TrimSpace(t[:i])
+		}
+		s = lastLines(t, 5)
+	}
+	return s
+}
+
+// peakNote says how much memory the dead worker held at its peak (its
+// resident set, from the kernel's accounting of the process), for the
+// message of a MemoryError: what the limit let it reach.
+func (p *proc) peakNote() string {
+	if p.cmd.ProcessState == nil {
+		return ""
+	}
+	ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok || ru.Maxrss <= 0 {
+		return ""
+	}
+	return "; the worker peaked at " + bytesize.Approx(ru.Maxrss<<10) + " resident" // Maxrss is in KiB on Linux
 }
 
 // death explains why a worker died, for a cell's result.
@@ -344,11 +454,11 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case killedBy == "interrupt":
 		return wire.ClassInterrupted, fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
 	case fatal != nil && fatal.Name == wire.ClassMemoryError, ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(l.HeapBytes))
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit%s", bytesize.Exact(l.HeapBytes), p.peakNote())
 	case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
 		return wire.ClassStackOverflow, fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", bytesize.Exact(wire.MaxStackBytes))
 	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)", bytesize.Exact(l.HeapBytes))
+		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)%s", bytesize.Exact(l.HeapBytes), p.peakNote())
 	case strings.Contains(out, "concurrent map"):
 		return wire.ClassWorkerCrashed, "the worker crashed: " + firstLine(out, "fatal error:")
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
@@ -356,18 +466,12 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case ws.Signaled():
 		return wire.ClassWorkerCrashed, "the worker was killed by " + ws.Signal().String()
 	}
-	detail := firstLine(out, "panic:")
-	if detail == "" {
-		detail = firstLine(out, "fatal error:")
+	detail := stderrSummary(out)
+	if !strings.HasPrefix(detail, "panic:") && !strings.HasPrefix(detail, "fatal error:") {
+		detail = strings.TrimSuffix(fmt.Sprintf("exit status %d: %s", ws.ExitStatus(), detail), ": ")
 	}
-	if detail == "" {
-		detail = fmt.Sprintf("exit status %d", ws.ExitStatus())
-		if t := strings.TrimSpace(out); t != "" {
-			detail += ": " + lastLines(t, 5)
-			if os.Getenv("SBIR_DEBUG_WORKER") != "" {
-				detail += "\n" + t
-			}
-		}
+	if t := strings.TrimSpace(out); t != "" && p.logger != nil {
+		p.logger.Debug("sandbox: the output of a worker that crashed", "pid", p.cmd.Process.Pid, "output", t)
 	}
 	return wire.ClassWorkerCrashed, "the worker crashed: " + detail
 }

@@ -7,51 +7,69 @@ import (
 )
 
 // SumByCode adds vals[i] (NaN skipped) into out[slot[codes[i]]]. Large
-// inputs are split across processors; within a part, four interleaved
-// accumulators keep consecutive rows of one group (common: half the
-// awards are DoD) from waiting on each other's additions.
+// inputs are split across processors; within a part, two interleaved
+// compensated accumulators keep consecutive rows of one group (common:
+// half the awards are DoD) from waiting on each other's additions. The
+// sums are compensated (Neumaier), so that a sum of amounts in cents
+// prints as cents (1512945025.09, not 1512945025.0899994).
 func SumByCode(out []float64, codes []int16, slot []int32, vals []float64) {
-	partial := make([][4][]float64, MaxParts())
+	partial := make([][2]Sums, MaxParts())
 	used := Parts(len(codes), func(part, lo, hi int) {
-		var acc [4][]float64
-		for a := range acc {
-			acc[a] = make([]float64, len(slot))
-		}
-		a0, a1, a2, a3 := acc[0], acc[1], acc[2], acc[3]
+		acc := [2]Sums{NewSums(len(slot)), NewSums(len(slot))}
+		a0, a1 := acc[0], acc[1]
 		cs, vs := codes[lo:hi], vals[lo:hi]
 		n := len(cs)
 		i := 0
-		for ; i+4 <= n; i += 4 {
-			v0, v1, v2, v3 := vs[i], vs[i+1], vs[i+2], vs[i+3]
-			if v0 == v0 {
-				a0[cs[i]] += v0
+		for ; i+2 <= n; i += 2 {
+			if v := vs[i]; v == v {
+				a0.Add(int(cs[i]), v)
 			}
-			if v1 == v1 {
-				a1[cs[i+1]] += v1
-			}
-			if v2 == v2 {
-				a2[cs[i+2]] += v2
-			}
-			if v3 == v3 {
-				a3[cs[i+3]] += v3
+			if v := vs[i+1]; v == v {
+				a1.Add(int(cs[i+1]), v)
 			}
 		}
 		for ; i < n; i++ {
 			if v := vs[i]; v == v {
-				a0[cs[i]] += v
+				a0.Add(int(cs[i]), v)
 			}
 		}
 		partial[part] = acc
 	})
+	total := NewSums(len(out))
 	for p := 0; p < used; p++ {
-		acc := partial[p]
-		for code := range slot {
-			if s := acc[0][code] + acc[1][code] + acc[2][code] + acc[3][code]; s != 0 {
-				out[slot[code]] += s
+		for _, acc := range partial[p] {
+			for code := range slot {
+				total.Add(int(slot[code]), acc.S[code])
+				total.Add(int(slot[code]), acc.C[code])
 			}
 		}
 	}
+	for id := range out {
+		out[id] += total.Value(id)
+	}
 }
+
+// Sums are compensated running sums (Neumaier's algorithm), one per
+// group: S holds each sum, C the rounding error S has lost, so that S+C
+// is the sum of the values nearly as if it were computed exactly.
+type Sums struct{ S, C []float64 }
+
+// NewSums returns n zero sums.
+func NewSums(n int) Sums { return Sums{S: make([]float64, n), C: make([]float64, n)} }
+
+// Add adds v to sum i.
+func (s Sums) Add(i int, v float64) {
+	t := s.S[i] + v
+	if math.Abs(s.S[i]) >= math.Abs(v) {
+		s.C[i] += (s.S[i] - t) + v
+	} else {
+		s.C[i] += (v - t) + s.S[i]
+	}
+	s.S[i] = t
+}
+
+// Value returns sum i.
+func (s Sums) Value(i int) float64 { return s.S[i] + s.C[i] }
 
 // Quantile is numpy's default (linear) quantile of s, which it reorders:
 // it selects the one or two values the quantile needs instead of sorting
@@ -145,7 +163,7 @@ func (c *Vector) SetNull(i int) {
 // column; a row of -1 gives a null.
 func Gather(c *Vector, rows []int32) *Vector {
 	n := len(rows)
-	out := &Vector{Name: c.Name, Kind: c.Kind, N: n}
+	out := &Vector{Name: c.Name, Kind: c.Kind, N: n, Ordered: c.Ordered, Bool: c.Bool}
 	null := func(r int32) bool { return r < 0 || c.IsNull(int(r)) }
 	switch c.Kind {
 	case KindText:
@@ -202,6 +220,31 @@ func Gather(c *Vector, rows []int32) *Vector {
 		if null(r) {
 			out.SetNull(k)
 		}
+	}
+	return out
+}
+
+// Quantiles is Quantile for several q in ascending order, on the same
+// values (which it reorders): each selection works only on the values
+// past the previous one, so q quantiles cost about two passes, not q.
+func Quantiles(s []float64, qs []float64) []float64 {
+	out := make([]float64, len(qs))
+	base := 0 // s[:base] holds nothing above s[base]
+	for i, q := range qs {
+		pos := q * float64(len(s)-1)
+		lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+		if lo < base {
+			lo = base // cannot happen for ascending qs; keeps the slice valid
+		}
+		selectKth(s[base:], lo-base)
+		a := s[lo]
+		base = lo
+		if lo == hi {
+			out[i] = a
+			continue
+		}
+		b := slices.Min(s[lo+1:]) // everything after lo is ≥ s[lo]
+		out[i] = a + (b-a)*(pos-float64(lo))
 	}
 	return out
 }

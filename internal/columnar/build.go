@@ -11,7 +11,7 @@ import (
 func Renamed(c *Vector, name string) *Vector {
 	return &Vector{Name: name, Kind: c.Kind, N: c.N, Valid: c.Valid, ValidOff: c.ValidOff,
 		Offs: c.Offs, Data: c.Data, Codes: c.Codes, Dict: c.Dict,
-		Ints: c.Ints, Floats: c.Floats, Days: c.Days, AggName: c.AggName}
+		Ints: c.Ints, Floats: c.Floats, Days: c.Days, AggName: c.AggName, Ordered: c.Ordered, Bool: c.Bool}
 }
 
 // ErrTextTooLarge reports a text column whose values would need more

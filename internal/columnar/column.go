@@ -3,6 +3,7 @@ package columnar
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 	"unsafe"
 
@@ -67,6 +68,15 @@ type Vector struct {
 	// disambiguates a result named like a key column.
 	AggName string
 
+	// Ordered marks a category column whose dictionary is in its sort
+	// order (the bins of a Cut), not to be sorted alphabetically.
+	Ordered bool
+
+	// Bool marks an int column of 0 and 1 that stands for false and true
+	// (a comparison's result): it sums and averages as numbers, and
+	// prints, exports and compares as booleans.
+	Bool bool
+
 	// tdict caches a dictionary encoding of a text column (textdict.go).
 	tdict textDictState
 
@@ -128,7 +138,10 @@ func (c *Vector) FormatValue(i int) string {
 	case KindText, KindCategory:
 		return c.Str(i)
 	case KindInt:
-		return fmt.Sprint(c.Ints[i])
+		if c.Bool {
+			return strconv.FormatBool(c.Ints[i] != 0)
+		}
+		return strconv.FormatInt(c.Ints[i], 10)
 	case KindFloat:
 		return fmt.Sprint(c.Floats[i])
 	case KindDate:

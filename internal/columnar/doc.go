@@ -5,8 +5,11 @@
 // buffer, radix and multi-key sorting and the first rows of a sort
 // (SortKey, SortedRows, TopPositions), dense group ids (KeyIDs,
 // CombineIDs, and OrderedGroups for keys whose values number in order),
-// aggregation kernels (SumByCode, QuantileSorted, QuantileBuf) and the
-// parallel helper they share (Parts).
+// aggregation kernels (SumByCode and compensated Sums, QuantileSorted,
+// QuantileBuf), window functions within groups of rows (Segments,
+// ShiftRows, Differences, CumSum, Rolling, Rank), bins (Bin), text
+// (CountWords, MapText, MapDistinct, Extract, SplitText) and the parallel
+// helper they share (Parts).
 //
 // The package holds no package-level mutable state: caches (a column's
 // bitmap index, a text column's dictionary encoding and its packed

@@ -218,7 +218,7 @@ func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int
 	var slotsOf func(dst, rows []int32) // slot of each row; null: slots-1
 	switch c.Kind {
 	case KindCategory:
-		rank := DictRank(c.Dict)
+		rank := c.CategoryRank()
 		null := int32(len(rank))
 		slots = len(rank) + 1
 		codes := c.Codes

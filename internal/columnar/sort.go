@@ -21,10 +21,24 @@ type SortKey struct {
 func NewSortKey(c *Vector, desc bool) SortKey {
 	k := SortKey{c: c, desc: desc}
 	if c.Kind == KindCategory {
-		k.rank = DictRank(c.Dict)
+		k.rank = c.CategoryRank()
 	}
 	k.text = c.CachedTextDictionary()
 	return k
+}
+
+// CategoryRank returns the sort rank of each dictionary code of a
+// category column: alphabetical, or the dictionary's own order when the
+// column is Ordered.
+func (c *Vector) CategoryRank() []int32 {
+	if !c.Ordered {
+		return DictRank(c.Dict)
+	}
+	rank := make([]int32, len(c.Dict))
+	for i := range rank {
+		rank[i] = int32(i)
+	}
+	return rank
 }
 
 // DictRank returns the alphabetical rank of each dictionary entry.

@@ -14,6 +14,9 @@ import jupyter_kernel_test
 from jupyter_client.manager import start_new_kernel
 
 KERNEL = os.environ["KERNEL_NAME"]
+# How long to wait for what must come: scaled by SBIR_TEST_SLOW, as the Go
+# tests' limits are, since it bounds only a failure.
+WAIT = 10 * float(os.environ.get("SBIR_TEST_SLOW") or 1)
 
 
 class Conformance(jupyter_kernel_test.KernelTests):
@@ -37,7 +40,7 @@ class Conformance(jupyter_kernel_test.KernelTests):
     code_clear_output = "clear"
 
 
-def drain_until_idle(kc, msg_id, timeout=10):
+def drain_until_idle(kc, msg_id, timeout=WAIT):
     msgs = []
     while True:
         m = kc.get_iopub_msg(timeout=timeout)
@@ -46,6 +49,14 @@ def drain_until_idle(kc, msg_id, timeout=10):
         msgs.append(m)
         if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
             return msgs
+
+
+def wait_started(kc, msg_id):
+    """Waits for the cell's execute_input: from then on an interrupt reaches it."""
+    while True:
+        m = kc.get_iopub_msg(timeout=WAIT)
+        if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "execute_input":
+            return
 
 
 class Lifecycle(unittest.TestCase):
@@ -61,27 +72,27 @@ class Lifecycle(unittest.TestCase):
 
     def test_interrupt_message_mode(self):
         msg_id = self.kc.execute("block")
-        time.sleep(0.2)
+        wait_started(self.kc, msg_id)
         self.km.interrupt_kernel()  # interrupt_mode "message": interrupt_request on control
-        reply = self.kc.get_shell_msg(timeout=10)
+        reply = self.kc.get_shell_msg(timeout=WAIT)
         self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
         self.assertEqual(reply["content"]["status"], "error")
         self.assertEqual(reply["content"]["ename"], "Interrupted")
         # The kernel still answers.
-        reply = self.kc.execute("value 1", reply=True, timeout=10)
+        reply = self.kc.execute("value 1", reply=True, timeout=WAIT)
         self.assertEqual(reply["content"]["status"], "ok")
 
     def test_interrupt_signal_mode(self):
         km, kc = start_new_kernel(kernel_name=KERNEL + "-signal")
         try:
             msg_id = kc.execute("block")
-            time.sleep(0.2)
+            wait_started(kc, msg_id)
             km.interrupt_kernel()  # interrupt_mode "signal": SIGINT to the kernel's process group
-            reply = kc.get_shell_msg(timeout=10)
+            reply = kc.get_shell_msg(timeout=WAIT)
             self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
             self.assertEqual(reply["content"]["ename"], "Interrupted")
             self.assertTrue(km.is_alive(), "SIGINT killed the kernel")
-            reply = kc.execute("value 1", reply=True, timeout=10)
+            reply = kc.execute("value 1", reply=True, timeout=WAIT)
             self.assertEqual(reply["content"]["status"], "ok")
         finally:
             kc.stop_channels()
@@ -91,7 +102,7 @@ class Lifecycle(unittest.TestCase):
         ids = [self.kc.execute(c) for c in ("sleep 100ms\nfail Boom x", "value 2", "value 3")]
         statuses = {}
         while len(statuses) < 3:
-            r = self.kc.get_shell_msg(timeout=10)
+            r = self.kc.get_shell_msg(timeout=WAIT)
             statuses[r["parent_header"]["msg_id"]] = r["content"]["status"]
         self.assertEqual([statuses[i] for i in ids], ["error", "aborted", "aborted"])
 
@@ -99,22 +110,28 @@ class Lifecycle(unittest.TestCase):
         before = self.km.provisioner.process
         self.km.restart_kernel(now=False)  # shutdown_request(restart=True), then a new process
         self.assertEqual(before.returncode, 0, "the old kernel did not exit by itself")
-        self.kc.wait_for_ready(timeout=10)
+        self.kc.wait_for_ready(timeout=WAIT)
         self.assertNotEqual(before.pid, self.km.provisioner.process.pid)
-        reply = self.kc.execute("value 1", reply=True, timeout=10)
+        reply = self.kc.execute("value 1", reply=True, timeout=WAIT)
         self.assertEqual(reply["content"]["execution_count"], 1)
 
-    def test_shutdown_is_graceful_and_fast(self):
+    def test_shutdown_is_graceful(self):
         proc = self.km.provisioner.process
-        t0 = time.monotonic()
-        self.km.shutdown_kernel(now=False)  # shutdown_request; SIGTERM only after a timeout
-        self.assertLess(time.monotonic() - t0, 2.0)
+        # shutdown_request; jupyter_client kills the kernel if it has not
+        # exited within its shutdown_wait_time (5 s): exit status 0 means
+        # it exited by itself, within that limit.
+        self.km.shutdown_kernel(now=False)
         self.assertEqual(proc.returncode, 0, "the kernel did not exit by itself")
 
     def test_heartbeat(self):
         self.assertTrue(self.kc.is_alive())
-        time.sleep(1.5)  # jupyter_client's heartbeat pings every 1 s
-        self.assertTrue(self.kc.hb_channel.is_beating())
+        # jupyter_client pings every second; a reply later than a second
+        # (a loaded machine) counts as a missed beat until the next one.
+        time.sleep(1.5)
+        deadline = time.monotonic() + WAIT
+        while not self.kc.hb_channel.is_beating():
+            self.assertLess(time.monotonic(), deadline, "no heartbeat")
+            time.sleep(0.1)
 
 
 class NBClient(unittest.TestCase):
@@ -127,7 +144,7 @@ class NBClient(unittest.TestCase):
 
         nb = nbformat.v4.new_notebook()
         nb.cells = [nbformat.v4.new_code_cell(c) for c in ("print hello", "value 42", "display d\nprint after")]
-        NotebookClient(nb, kernel_name=KERNEL, timeout=20, startup_timeout=20).execute()
+        NotebookClient(nb, kernel_name=KERNEL, timeout=int(2 * WAIT), startup_timeout=int(2 * WAIT)).execute()
         outs = [c.outputs for c in nb.cells]
         self.assertEqual(outs[0][0]["text"], "hello\n")
         self.assertEqual(outs[1][0]["data"]["text/plain"], "42")
@@ -136,7 +153,7 @@ class NBClient(unittest.TestCase):
 
         nb.cells = [nbformat.v4.new_code_cell("fail Boom broken"), nbformat.v4.new_code_cell("value 1")]
         with self.assertRaises(CellExecutionError) as cm:
-            NotebookClient(nb, kernel_name=KERNEL, timeout=20).execute()
+            NotebookClient(nb, kernel_name=KERNEL, timeout=int(2 * WAIT)).execute()
         self.assertIn("Boom", str(cm.exception))
         self.assertEqual(len(nb.cells[0].outputs), 1)
 

@@ -51,38 +51,6 @@ type connOptions struct {
 	pending      *pendingBudget // shared by the socket's connections; nil: unbounded
 }
 
-// pendingBudget bounds the bytes of received messages a socket holds
-// across its connections (WithMaxPendingBytes). A nil budget grants all.
-type pendingBudget struct {
-	mu   sync.Mutex
-	used int64
-	max  int64
-}
-
-// take charges n bytes, or reports false when they do not fit.
-func (b *pendingBudget) take(n int64) bool {
-	if b == nil {
-		return true
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.used+n > b.max {
-		return false
-	}
-	b.used += n
-	return true
-}
-
-// give returns n bytes charged by take.
-func (b *pendingBudget) give(n int64) {
-	if b == nil || n == 0 {
-		return
-	}
-	b.mu.Lock()
-	b.used -= n
-	b.mu.Unlock()
-}
-
 // Conn implements the ZeroMQ Message Transport Protocol as defined
 // in https://rfc.zeromq.org/spec:23/ZMTP/.
 type Conn struct {
@@ -104,6 +72,10 @@ type Conn struct {
 
 	closed         int32
 	onCloseErrorCB func(c *Conn)
+
+	// trusted: the application accepted a message of this connection
+	// (Msg.Trust); see WithTrustedPeers.
+	trusted atomic.Bool
 }
 
 func (c *Conn) Close() error {
@@ -470,8 +442,11 @@ func (c *Conn) read() (msg Msg) {
 	)
 	budget := c.opts.pending
 	defer func() {
+		if msg.err == nil && charged > 0 && !budget.settle(c) {
+			msg.err = fmt.Errorf("%w: dropped to make room for a trusted peer's or a smaller message (WithTrustedPeers)", ErrMsgTooLarge)
+		}
 		if msg.err != nil {
-			budget.give(charged)
+			budget.give(c, charged)
 			return
 		}
 		if charged > 0 {
@@ -539,7 +514,7 @@ func (c *Conn) read() (msg Msg) {
 		if !fl.isCommand() {
 			frameBudget = budget // commands are bounded by maxCmdSize each
 		}
-		body, msg.err = readBody(c.r, size, frameBudget, &charged)
+		body, msg.err = readBody(c.r, size, frameBudget, c, &charged)
 		if msg.err != nil {
 			if errors.Is(msg.err, ErrMsgTooLarge) {
 				c.closeOnProtocolError()
@@ -572,15 +547,15 @@ func (c *Conn) read() (msg Msg) {
 // at once; larger ones grow as their bytes arrive, so a peer that
 // announces a large frame and sends little costs little.
 //
-// Every allocation is first charged to budget (nil: unbounded), adding to
-// *charged. Over the budget, readBody fails with ErrMsgTooLarge without
-// allocating.
-func readBody(r io.Reader, size uint64, budget *pendingBudget, charged *int64) ([]byte, error) {
+// Every allocation is first charged to budget (nil: unbounded) as c's,
+// adding to *charged. Over the budget, readBody fails with ErrMsgTooLarge
+// without allocating.
+func readBody(r io.Reader, size uint64, budget *pendingBudget, c *Conn, charged *int64) ([]byte, error) {
 	take := func(n int) error {
 		if budget == nil {
 			return nil
 		}
-		if !budget.take(int64(n)) {
+		if !budget.take(c, int64(n), size) {
 			return fmt.Errorf("%w: the socket's connections together hold %d bytes of unreceived messages (WithMaxPendingBytes)", ErrMsgTooLarge, budget.max)
 		}
 		*charged += int64(n)

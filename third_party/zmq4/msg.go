@@ -35,6 +35,9 @@ type Msg struct {
 	charged int64
 	budget  *pendingBudget
 
+	// from is the connection a ROUTER received the message on (Trust).
+	from *Conn
+
 	multipart bool
 	err       error
 }
@@ -159,6 +162,6 @@ const (
 // release returns the bytes a received message holds of its socket's
 // pending budget; once only.
 func (msg *Msg) release() {
-	msg.budget.give(msg.charged)
+	msg.budget.release(msg.charged)
 	msg.charged, msg.budget = 0, nil
 }

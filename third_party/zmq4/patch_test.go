@@ -95,12 +95,12 @@ func TestReadBoundsEveryLength(t *testing.T) {
 func TestReadBodyGrowsWithData(t *testing.T) {
 	data := bytes.Repeat([]byte("abcdefgh"), 100_000)
 	var charged int64
-	got, err := readBody(bytes.NewReader(data), uint64(len(data)), nil, &charged)
+	got, err := readBody(bytes.NewReader(data), uint64(len(data)), nil, &Conn{}, &charged)
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("readBody: %v, %d bytes", err, len(got))
 	}
 	// 1 GiB announced, 1 MiB sent: the allocation follows the bytes.
-	got, err = readBody(bytes.NewReader(data), 1<<30, nil, &charged)
+	got, err = readBody(bytes.NewReader(data), 1<<30, nil, &Conn{}, &charged)
 	if !errors.Is(err, io.ErrUnexpectedEOF) || got != nil {
 		t.Fatalf("short body: %v", err)
 	}
@@ -112,14 +112,14 @@ func TestReadBodyChargesBudget(t *testing.T) {
 	data := bytes.Repeat([]byte("x"), 300<<10)
 	b := &pendingBudget{max: 1 << 20}
 	var charged int64
-	got, err := readBody(bytes.NewReader(data), uint64(len(data)), b, &charged)
+	got, err := readBody(bytes.NewReader(data), uint64(len(data)), b, &Conn{}, &charged)
 	if err != nil || !bytes.Equal(got, data) || charged < int64(len(data)) || b.used != charged {
 		t.Fatalf("readBody: %v, %d bytes, charged %d, budget used %d", err, len(got), charged, b.used)
 	}
 	// 1 GiB announced: fails once the bytes sent no longer fit.
 	var charged2 int64
 	big := bytes.Repeat([]byte("y"), 2<<20)
-	if _, err := readBody(bytes.NewReader(big), 1<<30, b, &charged2); !errors.Is(err, ErrMsgTooLarge) {
+	if _, err := readBody(bytes.NewReader(big), 1<<30, b, &Conn{}, &charged2); !errors.Is(err, ErrMsgTooLarge) {
 		t.Fatalf("over budget: %v", err)
 	}
 	if b.used != charged+charged2 || b.used > b.max {
@@ -154,10 +154,12 @@ func TestRouterPendingBytesBounded(t *testing.T) {
 	a, b := hold(), hold()
 	defer a.Close()
 	defer b.Close()
-	time.Sleep(200 * time.Millisecond)
+	// Both are read before the third arrives (each holds at least its
+	// 400 KiB, charged in chunks that double).
+	waitUntil(t, "two peers hold their messages", func() bool { return pending(r).usedNow() >= 2*(size-1) })
 	c := hold() // 1.2 MiB in all: over the bound
 	defer c.Close()
-	c.SetReadDeadline(time.Now().Add(3 * time.Second))
+	c.SetReadDeadline(time.Now().Add(patchWait))
 	var ne net.Error
 	if _, err := io.Copy(io.Discard, c); errors.As(err, &ne) && ne.Timeout() {
 		t.Fatalf("the third peer was not disconnected: %v", err)
@@ -178,7 +180,7 @@ func TestRouterPendingBytesBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(patchWait):
 		t.Fatal("a message within the bound was not received")
 	}
 }
@@ -260,6 +262,13 @@ func rawSend(t *testing.T, addr string, payload []byte, timeout time.Duration) (
 // startRep listens with a REP socket that echoes, on a random port.
 func startRep(t *testing.T, opts ...Option) (addr string) {
 	t.Helper()
+	_, addr = startRepSocket(t, opts...)
+	return addr
+}
+
+// startRepSocket is startRep, returning the socket too.
+func startRepSocket(t *testing.T, opts ...Option) (Socket, string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	rep := NewRep(ctx, append(opts, quiet())...)
 	t.Cleanup(func() { cancel(); rep.Close() })
@@ -278,13 +287,13 @@ func startRep(t *testing.T, opts ...Option) (addr string) {
 			rep.Send(m)
 		}
 	}()
-	return rep.Addr().String()
+	return rep, rep.Addr().String()
 }
 
 // roundTrip checks that a REQ client still gets its echo.
 func roundTrip(t *testing.T, addr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patchWait)
 	defer cancel()
 	req := NewReq(ctx, quiet())
 	defer req.Close()
@@ -308,8 +317,8 @@ func roundTrip(t *testing.T, addr string) {
 		if err != nil {
 			t.Fatalf("round trip: %v", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no echo within 5 s")
+	case <-time.After(patchWait):
+		t.Fatalf("no echo within %v", patchWait)
 	}
 }
 
@@ -341,14 +350,15 @@ func TestSilentPeerDoesNotBlockAccept(t *testing.T) {
 	}
 	defer silent.Close()
 	roundTrip(t, addr) // while the silent peer holds its handshake
-	silent.SetReadDeadline(time.Now().Add(3 * time.Second))
+	silent.SetReadDeadline(time.Now().Add(patchWait))
 	if _, err := io.Copy(io.Discard, silent); err != nil {
 		t.Errorf("silent peer not disconnected after the handshake timeout: %v", err)
 	}
 }
 
 func TestMaxConns(t *testing.T) {
-	addr := startRep(t, WithMaxConns(2))
+	rep, addr := startRepSocket(t, WithMaxConns(2))
+	sck := rep.(*repSocket).sck
 	var held []net.Conn
 	for i := 0; i < 2; i++ {
 		c, err := net.Dial("tcp", addr)
@@ -358,14 +368,18 @@ func TestMaxConns(t *testing.T) {
 		defer c.Close()
 		held = append(held, c)
 	}
-	time.Sleep(100 * time.Millisecond)
-	if !rawSend(t, addr, greetingNULL(), 2*time.Second) {
+	waitUntil(t, "two connections accepted", func() bool {
+		sck.mu.RLock()
+		defer sck.mu.RUnlock()
+		return len(sck.conns)+sck.handshaking == 2
+	})
+	if !rawSend(t, addr, greetingNULL(), patchWait) {
 		t.Fatal("a third connection was kept")
 	}
 	for _, c := range held {
 		c.Close()
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(patchWait)
 	for {
 		// Closed connections are released once the socket notices.
 		c, err := net.Dial("tcp", addr)
@@ -500,7 +514,7 @@ func TestPubIgnoresNonSubscriptionMessages(t *testing.T) {
 			got <- string(m.Bytes())
 		}
 	}()
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(patchWait)
 	for {
 		pub.Send(NewMsgString("topic"))
 		select {
@@ -541,7 +555,12 @@ func TestPubLastValueReplayedOnSubscribe(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(50 * time.Millisecond) // let the writer goroutine send them
+	w := pub.(*pubSocket).sck.w.(*pubMWriter)
+	waitUntil(t, "the writer took the messages", func() bool { // sent them to nobody
+		w.qmu.Lock()
+		defer w.qmu.Unlock()
+		return w.q.Len() == 0
+	})
 	sub := NewSub(ctx, quiet())
 	defer sub.Close()
 	if err := sub.Dial("tcp://" + pub.Addr().String()); err != nil {
@@ -643,7 +662,7 @@ func TestPubWrittenFreesFrames(t *testing.T) {
 			t.Fatalf("message %d arrived changed: its frames were freed before they were written", i)
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patchWait)
 	for written.Load() != n && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
@@ -678,7 +697,7 @@ func TestPubWrittenOnDrop(t *testing.T) {
 	if err := w.write(ctx, NewMsgFromString([]string{"stream", "popped"})); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(patchWait); ; time.Sleep(time.Millisecond) {
 		w.qmu.Lock()
 		n := w.q.Len()
 		w.qmu.Unlock()

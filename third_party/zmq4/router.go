@@ -169,6 +169,7 @@ func (q *routerQReader) listen(ctx context.Context, r *Conn) {
 				return
 			}
 			msg.Frames = append([][]byte{id}, msg.Frames...)
+			msg.from = r
 			select {
 			case q.c <- msg:
 			case <-ctx.Done():

@@ -5,6 +5,7 @@
 package zmq4
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,10 @@ const (
 	// defaultHandshakeTimeout bounds the greeting and security handshake
 	// of an accepted connection.
 	defaultHandshakeTimeout = 30 * time.Second
+
+	// defaultFairConns divides WithMaxPendingBytes into fair shares
+	// (WithTrustedPeers) when the socket has no WithMaxConns.
+	defaultFairConns = 1024
 )
 
 var (
@@ -66,6 +71,7 @@ type socket struct {
 	maxConns         int           // 0: unlimited
 	handshakeTimeout time.Duration // 0: none
 	handshaking      int           // accepted connections still in their handshake; guarded by mu
+	trustedPeers     bool          // WithTrustedPeers
 }
 
 func newDefaultSocket(ctx context.Context, sockType SocketType) *socket {
@@ -96,6 +102,10 @@ func newSocket(ctx context.Context, sockType SocketType, opts ...Option) *socket
 	sck := newDefaultSocket(ctx, sockType)
 	for _, opt := range opts {
 		opt(sck)
+	}
+	if b := sck.connOpts.pending; b != nil && sck.trustedPeers {
+		b.evict = true
+		b.fair = b.max / int64(cmp.Or(sck.maxConns, defaultFairConns))
 	}
 	if len(sck.id) == 0 {
 		sck.id = SocketIdentity(newUUID())
@@ -241,7 +251,7 @@ func (sck *socket) accept() {
 				continue
 			}
 			backoff = 0
-			if !sck.reserveHandshake() {
+			if !sck.reserveHandshake() && !sck.evictForNewConn() {
 				sck.log.Printf("refusing a connection to %q: %d connections already open", sck.ep, sck.maxConns)
 				conn.Close()
 				continue

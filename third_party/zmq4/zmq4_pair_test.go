@@ -69,7 +69,7 @@ func TestPair(t *testing.T) {
 			cleanUp(ep)
 
 			if tc.skip {
-				t.Skipf(tc.name)
+				t.Skip(tc.name)
 			}
 			// t.Parallel()
 

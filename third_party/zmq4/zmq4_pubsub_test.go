@@ -108,7 +108,7 @@ func TestPubSub(t *testing.T) {
 			cleanUp(ep)
 
 			if tc.skip {
-				t.Skipf(tc.name)
+				t.Skip(tc.name)
 			}
 			// t.Parallel()
 

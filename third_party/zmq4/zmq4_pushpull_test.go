@@ -62,7 +62,7 @@ func TestPushPull(t *testing.T) {
 			cleanUp(ep)
 
 			if tc.skip {
-				t.Skipf(tc.name)
+				t.Skip(tc.name)
 			}
 			// t.Parallel()
 

@@ -10,6 +10,9 @@
 
 const { chromium } = require('playwright-core');
 
+// Timeouts scale with SBIR_TEST_SLOW, as the Go tests' limits do.
+const slow = Number(process.env.SBIR_TEST_SLOW || 1);
+
 (async () => {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -21,11 +24,11 @@ const { chromium } = require('playwright-core');
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     await page.clock.install({ time: Date.now() + Number(process.env.SKEW_SECONDS) * 1000 });
     await page.clock.resume();
-    await page.goto(`${process.env.LAB_URL}/lab?reset&token=${process.env.LAB_TOKEN}`, { timeout: 60000 });
+    await page.goto(`${process.env.LAB_URL}/lab?reset&token=${process.env.LAB_TOKEN}`, { timeout: 60000 * slow });
     const card = page.locator(`.jp-LauncherCard[data-category="Notebook"][title="${process.env.KERNEL_DISPLAY_NAME}"]`);
-    await card.first().waitFor({ timeout: 60000 });
+    await card.first().waitFor({ timeout: 60000 * slow });
     await card.first().click();
-    await page.locator('.jp-NotebookPanel .jp-Cell .cm-content').first().waitFor({ timeout: 30000 });
+    await page.locator('.jp-NotebookPanel .jp-Cell .cm-content').first().waitFor({ timeout: 30000 * slow });
     const deadline = Date.now() + 20000;
     let status;
     while (Date.now() < deadline) {
@@ -41,7 +44,7 @@ const { chromium } = require('playwright-core');
     await page.locator('.jp-NotebookPanel .jp-Cell .cm-content').last().click();
     await page.keyboard.insertText('6 * 7');
     await page.keyboard.press('Shift+Enter');
-    await page.locator('.jp-OutputArea-output').first().waitFor({ timeout: 10000 }).catch(() => {});
+    await page.locator('.jp-OutputArea-output').first().waitFor({ timeout: 10000 * slow }).catch(() => {});
     result.output = await page.locator('.jp-OutputArea-output').allInnerTexts();
   } catch (e) {
     result.error = String(e.message || e).split('\n')[0];

@@ -23,7 +23,9 @@ const url = process.env.LAB_URL;
 const token = process.env.LAB_TOKEN;
 const shotDir = process.env.SHOT_DIR;
 const displayName = process.env.KERNEL_DISPLAY_NAME || 'Go (SBIR awards)';
-const step = 30000;
+// Each step's timeout, scaled by SBIR_TEST_SLOW as the Go tests' limits are.
+const slow = Number(process.env.SBIR_TEST_SLOW || 1);
+const step = 30000 * slow;
 
 const timings = {};
 const screenshots = [];
@@ -179,8 +181,8 @@ async function main() {
     // 1. The launcher offers the kernel under its display name.
     const card = page.locator(`.jp-LauncherCard[data-category="Notebook"][title="${displayName}"]`);
     const launched = await attempt('launcher shows the kernel', async () => {
-      await page.goto(`${url}/lab?token=${token}`, { timeout: 60000 });
-      await card.first().waitFor({ timeout: 60000 });
+      await page.goto(`${url}/lab?token=${token}`, { timeout: 60000 * slow });
+      await card.first().waitFor({ timeout: 60000 * slow });
       await shot(page, '01-launcher');
       return await card.first().innerText();
     });
@@ -455,7 +457,7 @@ async function main() {
     const py = page.locator('.jp-LauncherCard[data-category="Notebook"]:visible', { hasText: 'Python 3' });
     try {
       await page.evaluate(() => { window.jupyterapp.commands.execute('launcher:create'); });
-      await py.first().waitFor({ timeout: 10000 });
+      await py.first().waitFor({ timeout: 10000 * slow });
       const t0 = Date.now();
       await py.first().click();
       await page.locator(`${activeNotebook} .jp-Notebook .jp-Cell .cm-content`).first().waitFor();

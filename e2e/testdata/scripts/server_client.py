@@ -25,6 +25,7 @@ display_data), "error"}.
 import argparse
 import datetime
 import json
+import os
 import sys
 import time
 import urllib.error
@@ -33,7 +34,7 @@ import uuid
 
 import websocket  # websocket-client
 
-TIMEOUT = 60
+TIMEOUT = 60 * float(os.environ.get("SBIR_TEST_SLOW") or 1)  # scaled as the Go tests' limits are
 
 
 class Server:

@@ -3,9 +3,14 @@
 // with go/doc from their sources, with the runnable examples of their
 // _test.go files attached to the names they illustrate.
 //
+// The pandas ↔ award_data table of docs/pandas.md (-pandas) is attached to
+// the names its right-hand side calls, so that api_reference finds Join
+// for "merge" and shows the idiom. Host-side hooks that cells cannot call
+// (-hide) are left out.
+//
 // Usage (from mcpserver/, through go generate):
 //
-//	go run ./internal/apidocgen -o apidocs.json ../award_data ../display
+//	go run ./internal/apidocgen -o apidocs.json -pandas ../docs/pandas.md -hide award_data.Use,display.SetSink ../award_data ../display
 package main
 
 import (
@@ -41,6 +46,16 @@ type Entry struct {
 	Signature string    `json:"signature"`          // the declaration without body
 	Doc       string    `json:"doc"`                // the doc comment, as text
 	Examples  []Example `json:"examples,omitempty"` // from Example functions
+	// Pandas are the rows of docs/pandas.md whose award_data side calls
+	// the name ("pandas → award_data"); Aliases the pandas names in them
+	// ("merge", "pct_change"), which api_reference matches.
+	Pandas  []string `json:"pandas,omitempty"`
+	Aliases []string `json:"aliases,omitempty"`
+	// Words are plain words for the same thing (docs/pandas.md's "Other
+	// words" table: "percent change" for pct_change's names).
+	Words []string `json:"words,omitempty"`
+
+	returns string // the type a func or method returns, for following chains
 }
 
 type Example struct {
@@ -51,7 +66,13 @@ type Example struct {
 
 func main() {
 	out := flag.String("o", "apidocs.json", "output file")
+	pandas := flag.String("pandas", "", "docs/pandas.md, whose idioms are attached to the names they use")
+	hide := flag.String("hide", "", "comma-separated package.Name entries to leave out (host-side hooks)")
 	flag.Parse()
+	hidden := map[string]bool{}
+	for _, h := range strings.Split(*hide, ",") {
+		hidden[strings.TrimSpace(h)] = true
+	}
 	var pkgs []Package
 	for _, dir := range flag.Args() {
 		p, err := load(dir)
@@ -59,7 +80,20 @@ func main() {
 			fmt.Fprintf(os.Stderr, "apidocgen: %s: %v\n", dir, err)
 			os.Exit(1)
 		}
+		kept := p.Entries[:0]
+		for _, e := range p.Entries {
+			if !hidden[p.Name+"."+e.Name] {
+				kept = append(kept, e)
+			}
+		}
+		p.Entries = kept
 		pkgs = append(pkgs, p)
+	}
+	if *pandas != "" {
+		if err := attachPandas(pkgs, *pandas); err != nil {
+			fmt.Fprintf(os.Stderr, "apidocgen: %s: %v\n", *pandas, err)
+			os.Exit(1)
+		}
 	}
 	b, err := json.MarshalIndent(pkgs, "", " ")
 	if err != nil {
@@ -109,7 +143,7 @@ func load(dir string) (Package, error) {
 	}
 	p := Package{Name: dp.Name, Doc: text(dp, dp.Doc)}
 	add := func(name, kind string, decl ast.Node, docText string, exs []*doc.Example) {
-		e := Entry{Name: name, Kind: kind, Signature: signature(fset, decl), Doc: text(dp, docText)}
+		e := Entry{Name: name, Kind: kind, Signature: signature(fset, decl), Doc: text(dp, docText), returns: returns(decl)}
 		for _, ex := range exs {
 			e.Examples = append(e.Examples, example(fset, ex))
 		}
@@ -144,6 +178,19 @@ func load(dir string) (Package, error) {
 // blocks kept readable), the form a model reads best.
 func text(dp *doc.Package, s string) string {
 	return strings.TrimSpace(string(dp.Printer().Text(dp.Parser().Parse(s))))
+}
+
+// returns names the type a function declaration returns first, when it
+// is a named type of the package ("Frame", "Grouped"), else "".
+func returns(n ast.Node) string {
+	d, ok := n.(*ast.FuncDecl)
+	if !ok || d.Type.Results == nil || len(d.Type.Results.List) == 0 {
+		return ""
+	}
+	if id, ok := d.Type.Results.List[0].Type.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // signature prints a declaration without its body or doc comment.

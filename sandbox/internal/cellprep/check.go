@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sbirtools/sbir-kernel/pkgenv"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
+	"github.com/sbirtools/sbir-kernel/internal/importpath"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
 )
 
 // Names of the helpers the rewrites call. They live in the session's scope
@@ -275,13 +275,25 @@ var refusedWhy = map[string]string{
 		"(or, for tags of your own, a map from field name to setting)",
 }
 
+// requireDirective is how a cell declares a module (pkgenv.Directive,
+// which the tests check this against).
+const requireDirective = "//sbir:require"
+
+// thirdParty returns why a cell may not import the package path, which is
+// not in the allow-list and not a standard one, or "" when it may.
+func (c *checker) thirdParty(path string) string {
+	if c.st.third == nil {
+		return "cells may import only the allowed standard packages and the packages of modules declared with " + requireDirective + "; this session declared none"
+	}
+	if err := c.st.third.CheckImports([]string{path}); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 // checkImports keeps imports of allowed packages (dropping the ones the
 // session already has) and refuses the rest.
 func (c *checker) checkImports(d *ast.GenDecl) {
-	allowed := map[string]bool{}
-	for _, p := range symbols.Packages() {
-		allowed[p] = true
-	}
 	kept := 0
 	for _, spec := range d.Specs {
 		is := spec.(*ast.ImportSpec)
@@ -295,7 +307,7 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 			c.fail(is.Pos(), `import "C"`, "cgo is not available to cells")
 			return
 		case strings.HasPrefix(path, ".") || strings.HasPrefix(path, "/"):
-			c.fail(is.Pos(), "the relative import "+is.Path.Value, "cells may import only the allowed packages: "+strings.Join(symbols.Packages(), ", "))
+			c.fail(is.Pos(), "the relative import "+is.Path.Value, "cells may import only the allowed packages: "+strings.Join(allowlist.Packages(), ", "))
 			return
 		case is.Name != nil && is.Name.Name == ".":
 			c.fail(is.Pos(), "the dot import of "+is.Path.Value, "use the package name instead, e.g. strings.ToUpper")
@@ -303,17 +315,13 @@ func (c *checker) checkImports(d *ast.GenDecl) {
 		case refusedWhy[path] != "":
 			c.fail(is.Pos(), "import "+is.Path.Value, refusedWhy[path])
 			return
-		case !allowed[path] && IsStdlibPath(path):
-			c.fail(is.Pos(), "import "+is.Path.Value, "cells may import only: "+strings.Join(symbols.Packages(), ", ")+" (award_data and display are already imported), and the packages of modules declared with "+pkgenv.Directive)
+		case !allowlist.Allowed(path) && importpath.IsStdlib(path):
+			c.fail(is.Pos(), "import "+is.Path.Value, "cells may import only: "+strings.Join(allowlist.Packages(), ", ")+" (award_data and display are already imported), and the packages of modules declared with "+requireDirective)
 			return
-		case !allowed[path]:
+		case !allowlist.Allowed(path):
 			// A third-party package: it must come from the session's
 			// environment, and it is loaded when first imported.
-			if err := c.st.env.CheckImports([]string{path}); err != nil {
-				reason := err.Error()
-				if c.st.env == nil {
-					reason = "cells may import only the allowed standard packages and the packages of modules declared with " + pkgenv.Directive + ": " + reason
-				}
+			if reason := c.thirdParty(path); reason != "" {
 				c.fail(is.Pos(), "import "+is.Path.Value, reason)
 				return
 			}

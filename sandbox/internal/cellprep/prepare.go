@@ -23,35 +23,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sbirtools/sbir-kernel/pkgenv"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
-
-// A Chunk is one piece of a cell that the interpreter evaluates on its
-// own: a run of declarations, a run of statements, or the cell's last
-// expression. yaegi rejects a source that starts with a declaration and
-// continues with statements, so a cell is split at those boundaries.
-type Chunk struct {
-	// Code is the source. Each segment starts with a /*line :L:C*/
-	// directive naming its place in the cell (L is the cell's line plus
-	// one, for the interpreter's wrapper line), so that the interpreter's
-	// positions are the cell's.
-	Code string `json:"code"`
-	// Expr marks the cell's last expression: the worker evaluates it
-	// through a helper that captures its values, and falls back to running
-	// it as a statement when it has none.
-	Expr bool `json:"expr,omitempty"`
-	// Quiet marks an expression whose values are not worth showing
-	// (fmt.Println's byte count and nil error).
-	Quiet bool `json:"quiet,omitempty"`
-	// Direct marks an expression that is not a call, and so certainly has
-	// exactly one value.
-	Direct bool `json:"direct,omitempty"`
-	// Main marks the call of a program's main function that preparation
-	// adds after a cell that declares func main and does not call it: as
-	// with go run, the cell ends when main returns, and goroutines still
-	// running then are stopped.
-	Main bool `json:"main,omitempty"`
-}
 
 // State is what preparing later cells needs to know about earlier ones.
 // It lives in the supervisor and is reset with the worker.
@@ -65,9 +38,19 @@ type State struct {
 	// Imports of third-party packages are recorded too (as "name path"
 	// with the name the cell gave, or "" for the package's own).
 	imports map[string]bool
-	// env is the session's package environment: cells may import the
-	// packages it allows. nil when no cell declared packages.
-	env *pkgenv.Env
+	// third decides which packages outside the allow-list cells may
+	// import; nil allows none.
+	third ImportChecker
+}
+
+// An ImportChecker decides which packages outside the allow-list (those
+// of third-party modules) a session's cells may import. The session's
+// package environment is one (*pkgenv.Env).
+type ImportChecker interface {
+	// CheckImports returns nil when cells may import every one of the
+	// import paths, or an error saying why not: what is wrong with each
+	// path and what to do.
+	CheckImports(paths []string) error
 }
 
 // NewState returns the state of a session that has run no cell.
@@ -75,9 +58,9 @@ func NewState() *State {
 	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}}
 }
 
-// SetEnv sets the session's package environment: later cells may import
-// the packages it allows.
-func (st *State) SetEnv(env *pkgenv.Env) { st.env = env }
+// SetImports sets what decides the third-party imports of later cells
+// (the session's package environment); nil refuses them all.
+func (st *State) SetImports(ic ImportChecker) { st.third = ic }
 
 // Names returns the top-level names the session declared, sorted.
 func (st *State) Names() []string {
@@ -91,7 +74,7 @@ func (st *State) Names() []string {
 
 // Prepared is a checked, rewritten, split cell.
 type Prepared struct {
-	Chunks   []Chunk
+	Chunks   []wire.Chunk
 	declared []string // top-level names the cell declares
 	intNames []string // of which integers
 	imports  []string // renamed imports it adds
@@ -197,7 +180,7 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 	}
 	p.Chunks = assemble(code, lt, parsed)
 	if hasMain && !callsMain {
-		p.Chunks = append(p.Chunks, Chunk{Code: mainName + "()", Main: true})
+		p.Chunks = append(p.Chunks, wire.Chunk{Code: mainName + "()", Main: true})
 	}
 	for n := range cellDecl {
 		p.declared = append(p.declared, n)
@@ -214,14 +197,14 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 // of consecutive declarations and of consecutive statements, and the final
 // expression alone. Segments that rewriting left empty (imports of
 // packages every session has) are dropped.
-func assemble(code string, lt *lineTable, parsed []parsedSeg) []Chunk {
-	var chunks []Chunk
+func assemble(code string, lt *lineTable, parsed []parsedSeg) []wire.Chunk {
+	var chunks []wire.Chunk
 	var cur strings.Builder
 	curDecl, have, prev := false, false, -1
 	flush := func() {
 		if have {
 			cur.WriteByte('\n')
-			chunks = append(chunks, Chunk{Code: cur.String()})
+			chunks = append(chunks, wire.Chunk{Code: cur.String()})
 		}
 		cur.Reset()
 		have, prev = false, -1
@@ -271,7 +254,7 @@ func assemble(code string, lt *lineTable, parsed []parsedSeg) []Chunk {
 		if ps.expr {
 			flush()
 			add(i, text)
-			chunks = append(chunks, Chunk{Code: cur.String(), Expr: true, Quiet: ps.quiet, Direct: ps.direct})
+			chunks = append(chunks, wire.Chunk{Code: cur.String(), Expr: true, Quiet: ps.quiet, Direct: ps.direct})
 			cur.Reset()
 			prev = -1
 			continue

@@ -1,34 +1,18 @@
 package symbols
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
 	"github.com/traefik/yaegi/interp"
 )
-
-// Project packages and the import paths cells use for them.
-const (
-	awardDataPath = "github.com/sbirtools/sbir-kernel/award_data"
-	displayPath   = "github.com/sbirtools/sbir-kernel/display"
-)
-
-// aliases maps the import path of an extracted project package to the
-// short path cells import it by.
-var aliases = map[string]string{
-	awardDataPath: "award_data",
-	displayPath:   "display",
-}
 
 // removed lists members of allowed packages that reach outside the
 // sandbox or run interpreted code on goroutines the sandbox does not
@@ -68,7 +52,7 @@ func Exports(opts Options) interp.Exports {
 	out := make(interp.Exports, len(Symbols))
 	for key, syms := range Symbols {
 		dir, name := splitKey(key)
-		if alias, ok := aliases[dir]; ok {
+		if alias := allowlist.ShortPath(dir); alias != dir {
 			// The interpreter finds the wrapper that lets a cell's type
 			// satisfy one of the package's interfaces (a cell's Money as a
 			// display.Bundler) by the interface's real package path; under
@@ -144,23 +128,6 @@ var mixed = map[string]bool{"math/rand/v2": true, "sync": true}
 // and iter): their members are those the doc index lists.
 var sourceOnly = map[string]bool{"cmp": true, "iter": true, "maps": true, "slices": true}
 
-// Packages returns the import paths cells may use, sorted.
-func Packages() []string {
-	ps := []string{"os"}
-	for p := range sourceOnly {
-		ps = append(ps, p)
-	}
-	for key := range Symbols {
-		dir, _ := splitKey(key)
-		if alias, ok := aliases[dir]; ok {
-			dir = alias
-		}
-		ps = append(ps, dir)
-	}
-	sort.Strings(ps)
-	return ps
-}
-
 // Members returns the exported names of an allowed package (by the path
 // cells import it with), sorted, or nil when the package is not allowed.
 func Members(path string) []string {
@@ -168,13 +135,7 @@ func Members(path string) []string {
 		return []string{"Exit", "Stderr", "Stdin", "Stdout"}
 	}
 	if sourceOnly[path] || mixed[path] {
-		docOnce.Do(loadDocIndex)
-		var names []string
-		for name := range docIndex[path] {
-			if name != "" && !strings.Contains(name, ".") {
-				names = append(names, name)
-			}
-		}
+		names := allowlist.Names(path)
 		for _, r := range removed[path] {
 			names = deleteString(names, r)
 		}
@@ -182,11 +143,7 @@ func Members(path string) []string {
 		return names
 	}
 	for key, syms := range Symbols {
-		dir, _ := splitKey(key)
-		if alias, ok := aliases[dir]; ok {
-			dir = alias
-		}
-		if dir != path {
+		if dir, _ := splitKey(key); allowlist.ShortPath(dir) != path {
 			continue
 		}
 		var names []string
@@ -200,7 +157,7 @@ func Members(path string) []string {
 			names = append(names, logNames...)
 		}
 		names = append(names, sourceAdded[path]...)
-		for _, r := range removed[dir] {
+		for _, r := range removed[path] {
 			names = deleteString(names, r)
 		}
 		sort.Strings(names)
@@ -235,49 +192,6 @@ func copyValue(v reflect.Value) reflect.Value {
 	c := reflect.New(v.Type()).Elem()
 	c.Set(v)
 	return c
-}
-
-// Entry documents one exported name.
-type Entry struct {
-	// Sig is the declaration, without body: "func Println(a ...any) (n int, err error)".
-	Sig string `json:"s"`
-	// Doc is the doc comment.
-	Doc string `json:"d,omitempty"`
-}
-
-//go:embed docindex.json.gz
-var docIndexGz []byte
-
-var (
-	docOnce  sync.Once
-	docIndex map[string]map[string]Entry
-)
-
-// Doc returns the documentation of name ("Println", "Builder.WriteString",
-// or "" for the package itself) in the allowed package path ("fmt",
-// "award_data").
-func Doc(path, name string) (Entry, bool) {
-	if path == "os" {
-		e, ok := osDocs[name]
-		return e, ok
-	}
-	docOnce.Do(loadDocIndex)
-	for full, alias := range aliases {
-		if path == alias {
-			path = full
-		}
-	}
-	e, ok := docIndex[path][name]
-	return e, ok
-}
-
-func loadDocIndex() {
-	docIndex = map[string]map[string]Entry{}
-	zr, err := gzip.NewReader(bytes.NewReader(docIndexGz))
-	if err != nil {
-		return
-	}
-	_ = json.NewDecoder(zr).Decode(&docIndex)
 }
 
 //go:embed zz_fwd_sync.go.txt
@@ -338,30 +252,6 @@ func Install(in *interp.Interpreter) error {
 	return nil
 }
 
-// Preimported returns the packages a session imports before its first
-// cell, so that cells need no imports: Packages, less those whose name
-// another package already takes (math/rand/v2 after math/rand,
-// html/template after text/template), which a cell must import itself.
-func Preimported() []string {
-	var ps []string
-	taken := map[string]bool{}
-	for _, p := range Packages() {
-		name := p[strings.LastIndexByte(p, '/')+1:]
-		if p == "math/rand/v2" {
-			name = "rand"
-		}
-		if p == "html/template" {
-			continue // text/template is the default "template"
-		}
-		if taken[name] {
-			continue
-		}
-		taken[name] = true
-		ps = append(ps, p)
-	}
-	return ps
-}
-
 // Value returns the member name of the allowed compiled package path (by
 // the path cells import it with) as the extractor stores it: a function,
 // an addressable variable, or, for a type, a nil pointer to the type. It
@@ -371,11 +261,7 @@ func Value(path, name string) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	}
 	for key, syms := range Symbols {
-		dir, _ := splitKey(key)
-		if alias, ok := aliases[dir]; ok {
-			dir = alias
-		}
-		if dir == path {
+		if dir, _ := splitKey(key); allowlist.ShortPath(dir) == path {
 			v, ok := syms[name]
 			return v, ok && !strings.HasPrefix(name, "_")
 		}

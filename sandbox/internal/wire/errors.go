@@ -27,31 +27,6 @@ func Traceback(class, msg string, frames ...string) []string {
 	return append([]string{class + ": " + msg}, frames...)
 }
 
-// CellError is a failed cell as a Go error, for callers that want
-// errors.As rather than Result fields.
-type CellError struct {
-	Class     string
-	Message   string
-	Traceback []string
-}
-
-func (e *CellError) Error() string { return e.Class + ": " + e.Message }
-
-// Is reports whether target is a *CellError of the same class, so that
-// errors.Is(err, &CellError{Class: ClassTimeout}) works.
-func (e *CellError) Is(target error) bool {
-	t, ok := target.(*CellError)
-	return ok && t.Class == e.Class && (t.Message == "" || t.Message == e.Message)
-}
-
-// Err returns the cell's failure as a *CellError, or nil when it succeeded.
-func (r *Result) Err() error {
-	if r == nil || r.Success {
-		return nil
-	}
-	return &CellError{Class: r.ErrorName, Message: r.ErrorMessage, Traceback: r.Traceback}
-}
-
 // Fail returns a failed Result of class with msg and its traceback.
 func Fail(class, msg string) *Result {
 	return &Result{ErrorName: class, ErrorMessage: msg, Traceback: Traceback(class, msg)}

@@ -1,19 +1,45 @@
 package wire
 
-// Result is the outcome of one cell.
+// A Chunk is one piece of a cell that the worker's interpreter evaluates
+// on its own: a run of declarations, a run of statements, or the cell's
+// last expression. yaegi rejects a source that starts with a declaration
+// and continues with statements, so the supervisor (package cellprep)
+// splits a cell at those boundaries.
+type Chunk struct {
+	// Code is the source. Each segment starts with a /*line :L:C*/
+	// directive naming its place in the cell (L is the cell's line plus
+	// one, for the interpreter's wrapper line), so that the interpreter's
+	// positions are the cell's.
+	Code string `json:"code"`
+	// Expr marks the cell's last expression: the worker evaluates it
+	// through a helper that captures its values, and falls back to running
+	// it as a statement when it has none.
+	Expr bool `json:"expr,omitempty"`
+	// Quiet marks an expression whose values are not worth showing
+	// (fmt.Println's byte count and nil error).
+	Quiet bool `json:"quiet,omitempty"`
+	// Direct marks an expression that is not a call, and so certainly has
+	// exactly one value.
+	Direct bool `json:"direct,omitempty"`
+	// Main marks the call of a program's main function that preparation
+	// adds after a cell that declares func main and does not call it: as
+	// with go run, the cell ends when main returns, and goroutines still
+	// running then are stopped.
+	Main bool `json:"main,omitempty"`
+}
+
+// Result is the end of one cell as the worker reports it (OpResult); the
+// supervisor converts it into sandbox.Result.
 type Result struct {
-	// Stdout and Stderr hold everything the cell wrote (after truncation),
-	// also delivered to Handlers.Stream while it ran (unless
-	// Handlers.StreamOnly).
+	// Stdout and Stderr are the cell's output: it travels in stream
+	// frames, and the receiver collects it here (the worker leaves them
+	// empty).
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	// Success is false when the cell failed; the error fields say why.
 	Success bool `json:"success"`
-	// ErrorName is a short class: SyntaxError, NotAllowed, CompileError, InputError,
-	// Panic, RuntimeError, Interrupted, Timeout, MemoryError,
-	// StackOverflow, WorkerCrashed, CodeTooLarge, SandboxError, and
-	// PackageError (a //sbir:require declaration could not be satisfied:
-	// installs disabled, a failed install, or a new set after cells ran).
+	// ErrorName is the class of the failure, one of the Class* constants
+	// (errors.go).
 	ErrorName    string   `json:"error_name,omitempty"`
 	ErrorMessage string   `json:"error_message,omitempty"`
 	Traceback    []string `json:"traceback,omitempty"`
@@ -23,9 +49,11 @@ type Result struct {
 	// Truncated reports that output beyond Limits.MaxOutputBytes was
 	// dropped.
 	Truncated bool `json:"truncated,omitempty"`
-	// Restarted reports that the worker died or was replaced during this
-	// cell: every variable of the session was lost.
-	Restarted bool `json:"restarted,omitempty"`
+	// ReplaceWorker says that this worker is unusable after the cell
+	// (goroutines stuck in compiled code, an earlier value's String method
+	// that never returned): the supervisor replaces it, and the session's
+	// variables are lost.
+	ReplaceWorker bool `json:"replace_worker,omitempty"`
 }
 
 // Display is one rich output a cell produced with the display package.

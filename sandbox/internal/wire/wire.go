@@ -1,20 +1,27 @@
+// Package wire is the protocol between the supervisor (package sandbox)
+// and a worker process (package worker): framed messages over two pipes,
+// each request numbered and its reply carrying the number; the process
+// contract (argv, the descriptors the worker inherits, exit statuses); the
+// payloads both sides exchange; and the error classes of a failed cell,
+// with the one traceback builder. It depends on the standard library only,
+// so that each side links nothing of the other.
 package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
 	"unsafe"
-
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
-// The supervisor and the worker exchange frames over two pipes (never the
-// worker's stdout, which cells could reach if they ever escaped the
-// interpreter's writers): a 4-byte big-endian length, then one JSON message.
+// MaxFrameBytes bounds a frame. The supervisor and the worker exchange
+// frames over two pipes (never the worker's stdout, which cells could
+// reach if they ever escaped the interpreter's writers): a 4-byte
+// big-endian length, then one JSON message (or a raw stream frame).
 const MaxFrameBytes = 16 << 20
 
 // Message operations.
@@ -39,7 +46,7 @@ const (
 	OpFatal    = "fatal"  // the worker is about to exit: why
 )
 
-// message is the single frame type; each op uses a few fields.
+// Message is the single frame type; each op uses a few fields.
 type Message struct {
 	Op string `json:"op"`
 	// ID pairs a reply with its request: the supervisor numbers every
@@ -49,8 +56,11 @@ type Message struct {
 	// a request the supervisor gave up on is recognised and dropped.
 	ID uint64 `json:"id,omitempty"`
 
-	Config *Config          `json:"config,omitempty"`
-	Chunks []cellprep.Chunk `json:"chunks,omitempty"`
+	Config *Config `json:"config,omitempty"`
+	Chunks []Chunk `json:"chunks,omitempty"`
+	// Rows, on a run, is the part of a frame the cell's results carry as
+	// records (award_data.SetRecordWindow); nil: the display settings'.
+	Rows *RowWindow `json:"rows,omitempty"`
 
 	Name     string `json:"name,omitempty"` // stream name; fatal error name
 	Text     string `json:"text,omitempty"` // stream text; input; fatal message
@@ -82,7 +92,13 @@ type Message struct {
 	frame []byte
 }
 
-// workerConfig is sent to a new worker.
+// RowWindow is Limit rows of a frame from position Offset.
+type RowWindow struct {
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}
+
+// Config is the first message a new worker receives (OpConfig).
 type Config struct {
 	DataPath       string `json:"data_path"`
 	DataSize       int64  `json:"data_size"`
@@ -102,14 +118,15 @@ type Config struct {
 	CPUSeconds int `json:"cpu_seconds,omitempty"`
 }
 
-// ready is the worker's report once it accepts cells.
+// Ready is the worker's report once it accepts cells (OpReady): its
+// isolation layers and the data's columns, or why it could not start.
 type Ready struct {
 	Layers  []Layer  `json:"layers"`
 	Columns []string `json:"columns,omitempty"`
 	Err     string   `json:"err,omitempty"`
 }
 
-// conn reads and writes frames; writes are serialised.
+// Conn reads and writes frames; writes are serialised.
 type Conn struct {
 	r  *bufio.Reader
 	mu sync.Mutex
@@ -123,10 +140,13 @@ type Conn struct {
 // frames are in flight between the reader and the kernel at a time.
 const spareFrames = 4
 
+// NewConn returns a connection that reads frames from r and writes them
+// to w.
 func NewConn(r io.Reader, w io.Writer) *Conn {
 	return &Conn{r: bufio.NewReaderSize(r, 64<<10), w: w, spare: make(chan []byte, spareFrames)}
 }
 
+// Send writes m as one JSON frame.
 func (c *Conn) Send(m *Message) error {
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -175,6 +195,8 @@ func (c *Conn) SendStream(name string, text []byte) error {
 	return err
 }
 
+// Recv reads the next frame. A stream message's Text views a buffer that
+// Recycle may hand back for reuse.
 func (c *Conn) Recv() (*Message, error) {
 	return readFrame(c.r, c.frameBuffer)
 }
@@ -257,8 +279,16 @@ func readFrame(r io.Reader, streamBuf func(n int) []byte) (*Message, error) {
 		return &Message{Op: OpStream, Name: name, Text: text, frame: b}, nil
 	}
 	m := new(Message)
-	if err := json.Unmarshal(b, m); err != nil {
+	// Numbers in MIME bundles (display.JSON, a frame's table
+	// representation) keep their text: decoded as float64, an int64 past
+	// 2^53 would reach clients changed.
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(m); err != nil {
 		return nil, fmt.Errorf("sandbox: decoding frame: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("sandbox: decoding frame: data after the message")
 	}
 	if m.Op == "" {
 		return nil, fmt.Errorf("sandbox: frame without an op")
@@ -266,7 +296,7 @@ func readFrame(r io.Reader, streamBuf func(n int) []byte) (*Message, error) {
 	return m, nil
 }
 
-// probeResult is one attempt, made inside an isolated worker, to do what
+// ProbeResult is one attempt, made inside an isolated worker, to do what
 // an escaped cell would try.
 type ProbeResult struct {
 	Name    string `json:"name"`
@@ -274,7 +304,7 @@ type ProbeResult struct {
 	Detail  string `json:"detail"`
 }
 
-// probeTarget tells the worker what to aim at: a TCP and a UDP address
+// ProbeTarget tells the worker what to aim at: a TCP and a UDP address
 // the supervisor listens on, and the supervisor's pid.
 type ProbeTarget struct {
 	TCP, UDP string

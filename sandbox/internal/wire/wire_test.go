@@ -3,7 +3,7 @@ package wire_test
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unsafe"
@@ -108,17 +108,33 @@ func TestRecycleReusesStreamFrames(t *testing.T) {
 	}
 }
 
-func TestCellError(t *testing.T) {
-	r := wire.Fail(wire.ClassTimeout, "the cell exceeded the 1s time limit")
-	err := r.Err()
-	if !errors.Is(err, &wire.CellError{Class: wire.ClassTimeout}) || errors.Is(err, &wire.CellError{Class: wire.ClassPanic}) {
-		t.Fatalf("errors.Is on %v", err)
+// TestBundleNumbersKeepTheirText: numbers in a MIME bundle cross the pipe
+// as they were written, so that an int64 past 2^53 or a float's shortest
+// decimal reaches clients unchanged; a frame with data after its message
+// is refused.
+func TestBundleNumbersKeepTheirText(t *testing.T) {
+	var buf bytes.Buffer
+	c := wire.NewConn(nil, &buf)
+	table := `{"data":[{"f":0.30000000000000004,"n":9223372036854775807,"t":1e-7}]}` // keys in the order a map prints them
+	err := c.Send(&wire.Message{Op: wire.OpResult, Result: &wire.Result{Value: map[string]any{
+		"application/vnd.dataresource+json": json.RawMessage(table),
+	}}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	var ce *wire.CellError
-	if !errors.As(err, &ce) || ce.Traceback[0] != "Timeout: the cell exceeded the 1s time limit" {
-		t.Fatalf("errors.As: %#v", ce)
+	m, err := wire.ReadFrame(&buf)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if (&wire.Result{Success: true}).Err() != nil {
-		t.Fatal("a successful cell has an error")
+	got, err := json.Marshal(m.Result.Value["application/vnd.dataresource+json"])
+	if err != nil || string(got) != table {
+		t.Errorf("the bundle came back as %s (%v), want %s", got, err, table)
+	}
+	frame := []byte(`{"op":"result"} {"op":"x"}`)
+	var b bytes.Buffer
+	binary.Write(&b, binary.BigEndian, uint32(len(frame)))
+	b.Write(frame)
+	if _, err := wire.ReadFrame(&b); err == nil || !strings.Contains(err.Error(), "after the message") {
+		t.Errorf("a frame with two messages: %v", err)
 	}
 }

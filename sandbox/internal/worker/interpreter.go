@@ -12,12 +12,17 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing/fstest"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/assist"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/allowlist"
+
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -38,9 +43,6 @@ func currentCellContext() context.Context {
 // shown holds the values _sbir.Show captured from the last expression.
 var shown atomic.Pointer[[]any]
 
-// errInterrupted is the panic value of a blocked call ended by an interrupt.
-var errInterrupted = errors.New("interrupted")
-
 // sleep replaces time.Sleep: it returns early, by panicking, when the cell
 // is interrupted, so that a cancelled cell cannot resume later.
 func sleep(d time.Duration) {
@@ -53,7 +55,7 @@ func sleep(d time.Duration) {
 	select {
 	case <-t.C:
 	case <-ctx.Done():
-		panic(errInterrupted)
+		panic(supervise.ErrInterrupted)
 	}
 }
 
@@ -95,13 +97,16 @@ type session struct {
 	abandoned atomic.Bool
 	// gor supervises the goroutines and top-level defers of cells;
 	// finishCell is what _sbir.Finish runs for the cell ending.
-	gor        *goroutines
+	gor        *supervise.Goroutines
 	finishCell func()
 	// timers records the timers cells make, for the deadlock detector.
-	timers *timerWatch
+	timers *supervise.TimerWatch
 	// showMethods is set once a cell may have declared a method through
 	// which a value shows itself (see declaresShowMethod).
 	showMethods bool
+	// ping is the health check's program (healthy), compiled before any
+	// cell.
+	ping *interp.Program
 }
 
 // declaresShowMethod reports whether code may declare a method of the
@@ -157,21 +162,29 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, error) {
 	// yaegi writes its panic traces to its own stderr, distinct from the
 	// cell's os.Stderr, so that only its lines are read as frames.
-	in := interp.New(interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir))
-	gor := &goroutines{}
+	gor := &supervise.Goroutines{}
+	opts := interpOptions(out.writer("stdout"), out.traceWriter(), stdin, pkgDir)
+	// Every go statement the interpreter runs belongs to the running cell:
+	// the cell's own are rewritten into calls of the helpers' Go (cellprep),
+	// and those in the source of packages a cell imports (//sbir:require)
+	// start here (yaegi patch 23). Unsupervised, they outlived their cell,
+	// printed into later ones, passed the goroutine limit, and a panic in
+	// one (an interrupted time.Sleep) ended the worker (issue 30, hole 4).
+	opts.Go = func(f func()) { gor.Go(f, out.takeFrames) }
+	in := interp.New(opts)
 	helpers := helperExports()
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr"),
-		Go: func(f func()) { gor.goStmt(f, out) }, // sync.WaitGroup.Go, supervised
+		Go: func(f func()) { gor.Go(f, out.takeFrames) }, // sync.WaitGroup.Go, supervised
 		// The last value reaches the catcher wrapped with its display
 		// methods (a cell type's MIMEBundle or String), as display.Show's
 		// argument does.
 		Shows: []reflect.Value{helpers["Show"]}})
 	hideRefusedAPI(ex) // no reflect values reachable (reachable.go)
-	timers := &timerWatch{}
-	timers.wrap(ex)
+	timers := &supervise.TimerWatch{}
+	timers.Wrap(ex)
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg] = helpers
 	var sess *session
-	for name, v := range gor.exports(out) {
+	for name, v := range gor.Exports(out.takeFrames) {
 		ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg][name] = v
 	}
 	ex[cellprep.HelperPkg+"/"+cellprep.HelperPkg]["Finish"] = reflect.ValueOf(func() { sess.finishCell() })
@@ -186,7 +199,7 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	// Pre-imported packages give way to what a cell declares: a cell's
 	// own variable list, or its import of math/rand/v2 as rand, replaces
 	// them as Go scoping would in a file that never imported them.
-	if err := in.ImportImplicitly(symbols.Preimported()...); err != nil {
+	if err := in.ImportImplicitly(allowlist.Preimported()...); err != nil {
 		return nil, fmt.Errorf("importing the allowed packages: %w", err)
 	}
 	if _, err := in.Eval(fmt.Sprintf("import %q", cellprep.HelperPkg)); err != nil {
@@ -200,19 +213,25 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 		return nil, fmt.Errorf("compiling the formatting gate: %w", err)
 	}
 	gate.prog = prog
-	sess = &session{in: in, out: out, gate: gate, gor: gor, finishCell: func() {}, timers: timers}
+	// Compiled now, before any cell: a program compiled while a cell's
+	// top-level closure is registered as main (forgetMain) runs it too.
+	ping, err := in.Compile("_sbirPing()")
+	if err != nil {
+		return nil, fmt.Errorf("compiling the health check: %w", err)
+	}
+	sess = &session{in: in, out: out, gate: gate, gor: gor, finishCell: func() {}, timers: timers, ping: ping}
 	return sess, nil
 }
 
 // run evaluates the chunks of one cell and fills res. It returns when the
 // cell and the goroutines it started have ended, or ctx is cancelled.
-func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Result) {
+func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result) {
 	ctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
-	cg := s.gor.begin(ctx, cancel)
+	cg := s.gor.Begin(ctx, cancel)
 	cellContext.Store(&ctx)
-	go watchDeadlock(ctx, cancelCause, cg.stuck, s.timers)
+	go supervise.WatchDeadlock(ctx, cancelCause, cg.Stuck(), s.timers)
 	program := false
 	ok := true
 	for _, ch := range chunks {
@@ -239,9 +258,7 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 	}
 	if res.ErrorName == wire.ClassExit {
 		// A program that exits runs none of its deferred calls.
-		s.gor.mu.Lock()
-		cg.defers = nil
-		s.gor.mu.Unlock()
+		cg.DropDefers()
 	}
 	// A failed cell, like a program that panicked, stops its goroutines
 	// at once; otherwise a cell waits for them.
@@ -250,47 +267,43 @@ func (s *session) run(ctx context.Context, chunks []cellprep.Chunk, res *wire.Re
 		// cannot be stopped: the worker is replaced rather than left
 		// running it.
 		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were inside compiled code and did not stop; the worker is replaced and all variables of this session are lost]\n", stuck)))
-		res.Restarted = true
+		res.ReplaceWorker = true
 	}
-	if _, _, p := cg.state(s.gor); p != nil {
+	if _, _, p := cg.State(); p != nil {
 		res.Success = false
 		res.Value = nil
-		if e, ok := p.value.(symbols.ExitError); ok {
+		if e, ok := p.Value.(symbols.ExitError); ok {
 			// os.Exit in a goroutine ends the whole program too.
 			exitResult(e, res)
 			return
 		}
 		res.ErrorName = wire.ClassPanic
-		res.ErrorMessage = p.message()
-		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), p.frames...)
+		res.ErrorMessage = p.Message()
+		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage, p.Frames...)
 		return
 	}
 	res.Success = ok
 }
 
 // endCell runs the cell's top-level defers and waits for its goroutines
-// (see cellGroup.finish) inside an evaluation: when the wait ends by the
+// (see supervise.Cell.Finish) inside an evaluation: when the wait ends by the
 // cell's interrupt or timeout, or at once for a program whose main
 // returned, the interpreter stops every goroutine still running, so none
 // can print into a later cell or keep burning CPU.
-func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) (stuck int) {
-	running, idle, _ := cg.state(s.gor)
-	s.gor.mu.Lock()
-	defers := len(cg.defers)
-	s.gor.mu.Unlock()
-	if running == 0 && defers == 0 {
+func (s *session) endCell(ctx context.Context, cg *supervise.Cell, program bool) (stuck int) {
+	if running, _, _ := cg.State(); running == 0 && cg.Defers() == 0 {
 		return 0
 	}
 	if ctx.Err() != nil {
 		// The main flow was interrupted: the interpreter has stopped the
 		// goroutines' interpreted code; give them a moment to unwind.
-		return waitStopped(cg, s.gor, idle)
+		return cg.WaitStopped()
 	}
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
 	release := make(chan struct{})
 	s.finishCell = func() {
-		cg.finish(fctx, s.gor, program, stop)
+		cg.Finish(fctx, program, stop)
 		if fctx.Err() != nil {
 			// Hold the evaluation until EvalWithContext has seen the
 			// cancellation, which is what stops the goroutines.
@@ -300,79 +313,38 @@ func (s *session) endCell(ctx context.Context, cg *cellGroup, program bool) (stu
 	_, _ = s.in.EvalWithContext(fctx, cellprep.HelperPkg+".Finish()")
 	close(release)
 	s.finishCell = func() {}
-	_, idle, p := cg.state(s.gor)
-	stuck = waitStopped(cg, s.gor, idle)
-	s.gor.mu.Lock()
-	stuckEnded, n := cg.stuckEnded, cg.stopped
-	s.gor.mu.Unlock()
+	_, _, p := cg.State()
+	stuck = cg.WaitStopped()
+	n, stuckEnded := cg.Stopped()
 	if n > 0 && p == nil && !program && !stuckEnded {
 		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were still running when it was interrupted; they were stopped]\n", n)))
 	}
 	return stuck
 }
 
-// stopGrace is how long stopped goroutines get to unwind before the ones
-// still running are looked at: goroutines blocked forever (a program that
-// returned from main while a sender waited) are harmless and count against
-// the goroutine cap; ones still burning CPU are inside compiled code the
-// interpreter cannot stop.
-const (
-	stopGrace  = time.Second
-	stopSample = 200 * time.Millisecond
-)
-
-// waitStopped waits for the cell's goroutines to end and returns how many
-// are still running code (using CPU) after stopGrace.
-func waitStopped(cg *cellGroup, g *goroutines, idle chan struct{}) int {
-	deadline := time.Now().Add(stopGrace)
-	var buf []byte
-	for {
-		before := cpuTime()
-		select {
-		case <-idle:
-			return 0
-		case <-time.After(stopSample):
-		}
-		// Half a core's worth of CPU says a goroutine still runs; on a
-		// loaded host it may get far less, so a stack dump that shows one
-		// of the cell's goroutines running or runnable says so too.
-		busy := cpuTime()-before > stopSample/2 || cellGoroutinesRunning(&buf) > 0
-		if !busy {
-			return 0 // what is left is blocked, not running
-		}
-		if time.Now().After(deadline) {
-			n, _, _ := cg.state(g)
-			return n
-		}
-	}
-}
-
-// cpuTime is the CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// forgetMain works around a yaegi REPL bug: a top-level statement with a
-// function literal registers its wrapper as the package's main function,
-// which every later evaluation then runs again (re-running the literal's
-// side effects). Declaring an empty main replaces it.
-func (s *session) forgetMain() {
+// forgetMain works around a yaegi REPL bug: a top-level call of a
+// function literal (`func() { ... }()`) registers the literal as the
+// package's main function, which every later evaluation then runs again,
+// and every program compiled meanwhile. Declaring an empty main replaces
+// it (compiling the declaration comes before running main). It must come
+// before any other evaluation after the cell, an interrupted one's
+// included (healthy).
+func (s *session) forgetMain() error {
 	if !s.needForget {
-		return
+		return nil
 	}
-	s.needForget = false
 	ctx := context.Background()
 	cellContext.Store(&ctx)
-	_, _ = s.in.EvalWithContext(ctx, "func main() {}")
+	if _, err := s.in.EvalWithContext(ctx, "func main() {}"); err != nil {
+		return err
+	}
+	s.needForget = false
+	return nil
 }
 
 // evalExpr evaluates the cell's last expression through _sbirShow, and as
 // a plain statement when it has no value.
-func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]any, error) {
+func (s *session) evalExpr(ctx context.Context, ch wire.Chunk) (map[string]any, error) {
 	if ch.Direct && !s.showMethods {
 		// Not a call: the value of the plain evaluation is the value.
 		// (Once the session has types that show themselves, values go
@@ -407,7 +379,15 @@ func (s *session) evalExpr(ctx context.Context, ch cellprep.Chunk) (map[string]a
 	if ch.Quiet || vals == nil {
 		return nil, nil
 	}
-	return s.bundle(ctx, *vals)
+	b, err := s.bundle(ctx, *vals)
+	if text, ok := (*vals)[0].(string); ok && err == nil && b != nil && len(*vals) == 1 && assist.IsTextCall(ch.Code) {
+		// CSV or JSON shows as that text, not as a quoted Go string.
+		if len(text) > maxRenderBytes {
+			text = textcut.Prefix(text, maxRenderBytes) + " …"
+		}
+		b["text/plain"] = strings.TrimSuffix(text, "\n")
+	}
+	return b, err
 }
 
 // cellFunc is the function each cell's last expression is evaluated in.
@@ -465,11 +445,11 @@ func cellPositions(msg string) string {
 }
 
 // fail fills res from an evaluation error.
-func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *wire.Result) {
+func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.Result) {
 	res.Success = false
-	if context.Cause(ctx) == errDeadlock {
+	if context.Cause(ctx) == supervise.ErrDeadlock {
 		res.ErrorName = wire.ClassDeadlock
-		res.ErrorMessage = deadlockMessage + "\n(the cell's code and every goroutine it started are blocked on channel operations, select or locks, and no timer is pending; as gc does, the cell ends here)"
+		res.ErrorMessage = supervise.DeadlockMessage + "\n(the cell's code and every goroutine it started are blocked on channel operations, select or locks, and no timer is pending; as gc does, the cell ends here)"
 		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
 		return
 	}
@@ -485,7 +465,7 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 			return
 		}
 		switch {
-		case p.Value == errInterrupted:
+		case p.Value == supervise.ErrInterrupted:
 			res.ErrorName = wire.ClassInterrupted
 			res.ErrorMessage = "the cell was interrupted"
 		case isCompilePanic(p):
@@ -494,16 +474,25 @@ func (s *session) fail(ctx context.Context, err error, ch cellprep.Chunk, res *w
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
 		}
-		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), s.out.takeFrames()...)
+		frames := s.out.takeFrames()
+		if perr, ok := p.Value.(error); ok {
+			if at := assist.ArgumentFrame(ch.Code, perr); at != "" {
+				frames = []string{at} // the argument, not the calls around it
+			}
+		}
+		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), frames...)
 		return
 	}
 	var ve valueError
 	if errors.As(err, &ve) {
 		res.ErrorName, res.ErrorMessage = panicName(ve.err), ve.err.Error()
 		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		if at := assist.ArgumentFrame(ch.Code, ve.err); at != "" {
+			res.Traceback = append(res.Traceback, at)
+		}
 		return
 	}
-	msg := suggestMembers(cellPositions(err.Error()))
+	msg := assist.RelocateUndefined(ch.Code, assist.SuggestMembers(cellPositions(err.Error())))
 	name := wire.ClassCompileError
 	if strings.Contains(msg, "panic: ") || strings.HasPrefix(msg, "runtime error") {
 		name = wire.ClassPanic
@@ -573,8 +562,13 @@ func evalBusy() bool {
 const settleTimeout = time.Second
 
 // healthy reports whether the interpreter can run more code after an
-// interrupt: the abandoned evaluation has ended and a trivial one works.
-// Evaluating while the old one still runs would corrupt the interpreter.
+// interrupt: the abandoned evaluation has ended, the interrupted cell's
+// top-level closure is forgotten (forgetMain), and a trivial program
+// works. Evaluating while the old one still runs would corrupt the
+// interpreter. The check runs a program compiled before any cell: as an
+// evaluation it ran the interrupted cell's closure again (yaegi's main,
+// see forgetMain), whose goroutines then belonged to no cell and printed
+// into later ones (issue 30, hole 5).
 func (s *session) healthy() bool {
 	deadline := time.Now().Add(settleTimeout)
 	for evalBusy() {
@@ -583,9 +577,12 @@ func (s *session) healthy() bool {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	if s.forgetMain() != nil {
+		return false
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	cellContext.Store(&ctx)
-	v, err := s.in.EvalWithContext(ctx, "_sbirPing()")
+	v, err := s.in.ExecuteWithContext(ctx, s.ping)
 	return err == nil && v.IsValid() && v.CanInterface() && v.Interface() == 1
 }

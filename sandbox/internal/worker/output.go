@@ -12,6 +12,10 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise"
+
 	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -418,7 +422,7 @@ func cutText(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	return truncateUTF8(s, max) + " … [" + bytesize.Approx(int64(len(s))) + " in all]"
+	return textcut.Prefix(s, max) + " … [" + bytesize.Approx(int64(len(s))) + " in all]"
 }
 
 // inputReader is the interpreter's stdin: each read with nothing buffered
@@ -458,7 +462,7 @@ func (r *inputReader) Read(p []byte) (int, error) {
 		select {
 		case m = <-r.replies:
 		case <-ctx.Done():
-			panic(errInterrupted)
+			panic(supervise.ErrInterrupted)
 		}
 		if m.Err != "" {
 			panic(&inputError{m.Err})

@@ -8,9 +8,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sbirtools/sbir-kernel/internal/importpath"
+
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 )
 
@@ -60,10 +61,10 @@ func preflightReason(importPath string, err error) string {
 		}
 		return " (at " + pos + ")"
 	}
-	if m := forbiddenImportRE.FindStringSubmatch(msg); m != nil && cellprep.IsStdlibPath(m[2]) {
+	if m := forbiddenImportRE.FindStringSubmatch(msg); m != nil && importpath.IsStdlib(m[2]) {
 		return fmt.Sprintf("imports %s, which cells may not use%s", m[2], at(m[1]))
 	}
-	if m := missingSymbolRE.FindStringSubmatch(msg); m != nil && cellprep.IsStdlibPath(m[2]) {
+	if m := missingSymbolRE.FindStringSubmatch(msg); m != nil && importpath.IsStdlib(m[2]) {
 		return fmt.Sprintf("uses %s.%s, which cells may not use%s", m[2], m[3], at(m[1]))
 	}
 	return strings.TrimPrefix(msg, "src/")

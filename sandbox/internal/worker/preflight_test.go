@@ -3,8 +3,6 @@ package worker
 import (
 	"errors"
 	"testing"
-
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
 func TestPreflightReason(t *testing.T) {
@@ -22,14 +20,6 @@ func TestPreflightReason(t *testing.T) {
 	for _, tc := range tests {
 		if got := preflightReason("example.com/x", errors.New(tc.err)); got != tc.want {
 			t.Errorf("preflightReason(%q)\n got %q\nwant %q", tc.err, got, tc.want)
-		}
-	}
-}
-
-func TestIsStdlibPath(t *testing.T) {
-	for path, want := range map[string]bool{"os": true, "os/exec": true, "net/http": true, "example.com/m": false, "github.com/a/b": false} {
-		if got := cellprep.IsStdlibPath(path); got != want {
-			t.Errorf("IsStdlibPath(%q) = %v", path, got)
 		}
 	}
 }

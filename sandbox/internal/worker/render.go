@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/textcut"
+
 	"github.com/sbirtools/sbir-kernel/internal/wrapped"
 	"github.com/traefik/yaegi/interp"
 )
@@ -172,7 +174,7 @@ func renderValues(vals []any) map[string]any {
 	}
 	text := strings.Join(parts, " ")
 	if len(text) > maxRenderBytes {
-		text = truncateUTF8(text, maxRenderBytes) + " …"
+		text = textcut.Prefix(text, maxRenderBytes) + " …"
 	}
 	bundle := map[string]any{"text/plain": text}
 	if len(vals) == 1 {
@@ -224,7 +226,7 @@ func renderPlain(v any) string {
 			return fmt.Sprintf("<a big.Rat of %d bits, too large to show>", x.Num().BitLen()+x.Denom().BitLen())
 		}
 	case error, fmt.Stringer:
-		return truncateUTF8(fmt.Sprint(x), maxRenderBytes+1)
+		return textcut.Prefix(fmt.Sprint(x), maxRenderBytes+1)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
@@ -355,7 +357,7 @@ func (w *limitedText) WriteString(s string) {
 		return
 	}
 	if room := w.max - w.b.Len(); len(s) > room {
-		w.b.WriteString(truncateUTF8(s, room))
+		w.b.WriteString(textcut.Prefix(s, room))
 		w.b.WriteString(" …")
 		w.full = true
 		return
@@ -384,7 +386,7 @@ func writeValue(w *limitedText, v reflect.Value, depth int) {
 			w.WriteString(renderPlain(b))
 			return
 		}
-		w.WriteString(truncateUTF8(fmt.Sprint(x), w.max-w.b.Len()+1))
+		w.WriteString(textcut.Prefix(fmt.Sprint(x), w.max-w.b.Len()+1))
 		return
 	}
 	switch v.Kind() {
@@ -445,19 +447,4 @@ func isComposite(k reflect.Kind) bool {
 		return true
 	}
 	return false
-}
-
-// truncateUTF8 returns the longest prefix of s of at most n bytes that
-// does not split a character.
-func truncateUTF8(s string, n int) string {
-	if n < 0 {
-		n = 0
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
 	"github.com/sbirtools/sbir-kernel/sandbox"
 )
 
@@ -312,7 +313,7 @@ func main() {
 	select {
 	case <-ctx.Done():
 		fmt.Println(ctx.Err(), errors.Is(ctx.Err(), context.DeadlineExceeded))
-	case <-time.After(2 * time.Second):
+	case <-time.After(time.Minute):
 		fmt.Println("too late")
 	}
 }
@@ -421,14 +422,14 @@ func compareWithGoRun(t *testing.T, programs []struct{ name, src string }) {
 
 // startSession starts a sandbox session closed when the test ends, with
 // a context that ends after deadline; cellTimeout 0 keeps the default
-// cell limit.
+// cell limit. Both are scaled by SBIR_TEST_SLOW.
 func startSession(t *testing.T, deadline, cellTimeout time.Duration) (context.Context, *sandbox.Session) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(deadline))
 	t.Cleanup(cancel)
 	l := sandbox.DefaultLimits()
 	if cellTimeout > 0 {
-		l.CellTimeout = cellTimeout
+		l.CellTimeout = testenv.Scale(cellTimeout)
 	}
 	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
 	if err != nil {

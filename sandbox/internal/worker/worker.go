@@ -11,13 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/assist"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/isolate"
+
 	"golang.org/x/sys/unix"
 
 	award_data "github.com/sbirtools/sbir-kernel/award_data"
 	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
@@ -51,12 +53,11 @@ func Main() int {
 	if unix.Fstat(wire.PackagesFD, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		pkgFD = wire.PackagesFD
 	}
-	if err := maybeReexecLandlocked(dataFD, pkgFD); err != nil {
-		// The worker goes on without Landlock; the layer reports why.
-		reexecErr = err
-	}
+	// On failure the worker goes on without Landlock; the layer reports
+	// why.
+	reexecErr := isolate.ReexecLandlocked(dataFD, pkgFD)
 	c := wire.NewConn(in, out)
-	w, err := startWorker(c)
+	w, err := startWorker(c, reexecErr)
 	if err != nil {
 		_ = c.Send(&wire.Message{Op: wire.OpReady, Ready: &wire.Ready{Err: err.Error()}})
 		return wire.ExitSetup
@@ -66,7 +67,7 @@ func Main() int {
 
 // openData maps the data file, if the session has one, and hands it to
 // award_data; it returns the column names.
-func (w *worker) openData() ([]string, error) {
+func (w *worker) openData() (columns []string, err error) {
 	if w.cfg.DataPath == "" {
 		return nil, nil
 	}
@@ -74,12 +75,20 @@ func (w *worker) openData() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the data: %w", err)
 	}
+	defer func() {
+		// A file damaged where OpenFile does not look (it checks the
+		// shape of the columns; Locate checked every row before handing
+		// it over) must fail the start with a message, not a Go stack.
+		if p := recover(); p != nil {
+			d.Close()
+			columns, err = nil, fmt.Errorf("loading the data into award_data: the Arrow file is corrupt (%v); restarting the kernel converts it again", p)
+		}
+	}()
 	if err := award_data.Use(d); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("loading the data into award_data: %w", err)
 	}
 	w.data = d
-	var columns []string
 	for _, f := range d.Schema().Fields() {
 		columns = append(columns, f.Name)
 	}
@@ -88,27 +97,24 @@ func (w *worker) openData() ([]string, error) {
 
 // worker is the worker process's state.
 type worker struct {
-	c       *wire.Conn
-	cfg     wire.Config
-	out     *cellOutput
-	stdin   *inputReader
-	sess    *session
-	data    *dataset.Dataset
-	columns []string
-	// categories caches the values of dictionary columns for completion
-	// (nil for a column that is not one); used by serve's goroutine only.
-	categories map[string][]string
-	// methods are the exported methods cells declared, by name (see
-	// noteMethods); used by serve's goroutine only.
-	methods  map[string][]cellMethod
-	nMethods int
-	src      *sourceDocs // third-party API for completion and inspection
-	running  sync.Mutex  // held while a cell runs
-	cancel   context.CancelFunc
-	mu       sync.Mutex // guards cancel
+	c     *wire.Conn
+	cfg   wire.Config
+	out   *cellOutput
+	stdin *inputReader
+	sess  *session
+	data  *dataset.Dataset
+	// assist answers completion and inspection; used by serve's
+	// goroutine only.
+	assist  *assist.Assistant
+	running sync.Mutex // held while a cell runs
+	cancel  context.CancelFunc
+	mu      sync.Mutex // guards cancel
 }
 
-func startWorker(c *wire.Conn) (*worker, error) {
+// startWorker reads the configuration, maps the data, builds the
+// interpreter and applies the isolation layers; reexecErr is why a cgo
+// build runs without Landlock.
+func startWorker(c *wire.Conn, reexecErr error) (*worker, error) {
 	m, err := c.Recv()
 	if err != nil {
 		return nil, fmt.Errorf("reading the configuration: %w", err)
@@ -146,16 +152,15 @@ func startWorker(c *wire.Conn) (*worker, error) {
 		return nil, b.err
 	}
 	w.sess = b.sess
-	w.columns = columns
 	var layers []wire.Layer
 	if w.cfg.Isolate {
-		layers = applyIsolation(w.cfg)
+		layers = isolate.Apply(w.cfg, reexecErr)
 	}
 	go w.watchHeap()
 	layers = append(layers, wire.Layer{Name: "heap-watchdog", Active: true,
 		Detail: fmt.Sprintf("the worker stops when its heap exceeds %s; goroutine stacks are limited to %s", bytesize.Exact(w.cfg.HeapBytes), bytesize.Exact(wire.MaxStackBytes))})
 
-	w.src = newSourceDocs(w.cfg.PackagesDir)
+	w.assist = assist.New(assistSession{w.sess}, w.data, columns, w.cfg.PackagesDir)
 	if err := c.Send(&wire.Message{Op: wire.OpReady, Ready: &wire.Ready{Layers: layers, Columns: columns}}); err != nil {
 		return nil, err
 	}
@@ -197,13 +202,12 @@ func (w *worker) serve() int {
 				// interpreter (an inspect reply that carried the restart
 				// flag may have come too late): no cell runs beside it.
 				res := wire.Fail(wire.ClassWorkerCrashed, "an earlier value's String method never returned, so this worker was replaced before the cell ran; all variables of this session were lost")
-				res.Restarted = true
+				res.ReplaceWorker = true
 				_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: m.ID, Result: res})
 				continue
 			}
-			w.src.noteImports(m.Chunks)
-			w.noteMethods(m.Chunks)
-			w.startCell(m.ID, m.Chunks)
+			w.assist.NoteCell(m.Chunks)
+			w.startCell(m.ID, m.Chunks, m.Rows)
 		case wire.OpInterrupt:
 			w.mu.Lock()
 			if w.cancel != nil {
@@ -216,16 +220,16 @@ func (w *worker) serve() int {
 			default:
 			}
 		case wire.OpComplete:
-			c := w.complete(m.Code, m.Cursor, m.Names, w.columns)
+			c := w.assist.Complete(m.Code, m.Cursor, m.Names)
 			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Completion: &c})
 		case wire.OpInspect:
-			in := w.inspect(m.Code, m.Cursor, m.Detail, m.Names)
+			in := w.assist.Inspect(m.Code, m.Cursor, m.Detail, m.Names)
 			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Inspection: &in, Restart: w.sess.abandoned.Load()})
 		case wire.OpPreflight:
 			_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Err: preflightImport(w.cfg.PackagesDir, m.Code)})
 		case wire.OpProbe:
 			if m.Probe != nil {
-				_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Probes: runProbes(*m.Probe)})
+				_ = w.c.Send(&wire.Message{Op: wire.OpReply, ID: m.ID, Probes: isolate.Probe(*m.Probe)})
 			}
 		default:
 			fmt.Fprintf(os.Stderr, "sbir-kernel worker: unknown request %q\n", m.Op)
@@ -235,7 +239,7 @@ func (w *worker) serve() int {
 
 // startCell runs a cell on its own goroutine so that serve keeps reading
 // interrupts and input replies.
-func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
+func (w *worker) startCell(id uint64, chunks []wire.Chunk, rows *wire.RowWindow) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.mu.Lock()
 	w.cancel = cancel
@@ -246,6 +250,12 @@ func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
 		defer cancel()
 		res := &wire.Result{}
 		w.out.begin()
+		// The frames this cell shows carry the rows its caller asked for
+		// (the supervisor checked the bounds).
+		if rows != nil {
+			_ = award_data.SetRecordWindow(rows.Offset, rows.Limit)
+			defer award_data.SetRecordWindow(0, 0)
+		}
 		w.sess.run(ctx, chunks, res)
 		// A deadlocked cell was interrupted from within.
 		interrupted := ctx.Err() != nil || res.ErrorName == wire.ClassDeadlock
@@ -253,10 +263,12 @@ func (w *worker) startCell(id uint64, chunks []cellprep.Chunk) {
 		w.out.end(res)
 		// The supervisor keeps its own copy of the streams.
 		res.Stdout, res.Stderr = "", ""
-		if (interrupted || w.sess.abandoned.Load()) && !w.sess.healthy() {
-			res.Restarted = true // the supervisor replaces this worker
-		} else {
-			w.sess.forgetMain()
+		// Before any other evaluation: the cell's top-level closure must
+		// not run again (forgetMain).
+		if interrupted || w.sess.abandoned.Load() {
+			res.ReplaceWorker = !w.sess.healthy() // the supervisor replaces this worker
+		} else if w.sess.forgetMain() != nil {
+			res.ReplaceWorker = true
 		}
 		_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: id, Result: res})
 	}()

@@ -296,6 +296,7 @@ type Interpreter struct {
 	noDebug  bool // sbir patch 4: keep no roots or child scopes
 
 	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
+	goFn     func(func())              // sbir patch 23: Options.Go
 	funcs    sync.Map                  // sbir patch S3: uintptr → *funcRecord of the func values made
 	generic  map[string]*node
 
@@ -421,6 +422,14 @@ type Options struct {
 	// types from the symbol table uses it to stop compiled code from
 	// handing their values to scripts anyway.
 	CheckCallbackArg func(reflect.Value) error
+
+	// Go, if set, starts the goroutine of every go statement the
+	// interpreter runs, in scripts and in the source packages they import
+	// (sbir patch 23): it is called with the statement's call, and must
+	// run it on a new goroutine. A host can then count, bound and stop
+	// what interpreted code starts, and recover its panics; without it a
+	// go statement starts its goroutine directly.
+	Go func(f func())
 }
 
 // New returns a new interpreter.
@@ -432,6 +441,7 @@ func New(options Options) *Interpreter {
 		universe: initUniverse(),
 		noDebug:  options.DiscardDebugInfo,
 		checkArg: options.CheckCallbackArg, // sbir patch 18
+		goFn:     options.Go,               // sbir patch 23
 		scopes:   map[string]*scope{},
 		binPkg:   Exports{"": map[string]reflect.Value{"_error": reflect.ValueOf((*_error)(nil))}},
 		mapTypes: map[reflect.Value][]reflect.Type{reflect.ValueOf((*_error)(nil)): errorWrappers}, // sbir patch 9b
@@ -894,4 +904,14 @@ func (interp *Interpreter) checkCallbackArgs(in []reflect.Value) {
 		}
 		check(a)
 	}
+}
+
+// spawn starts f as the goroutine of a go statement: through Options.Go
+// when it is set (sbir patch 23).
+func (interp *Interpreter) spawn(f func()) {
+	if interp.goFn != nil {
+		interp.goFn(f)
+		return
+	}
+	go f()
 }

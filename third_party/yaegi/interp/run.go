@@ -1529,7 +1529,7 @@ func call(n *node) {
 					in[i].Set(value)
 				}
 
-				go callf(in)
+				n.interp.spawn(func() { callf(in) }) // sbir patch 23
 				return tnext
 			}
 
@@ -1612,7 +1612,7 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
-			go runCfg(def.child[3].start, nf, def, n)
+			n.interp.spawn(func() { runCfg(def.child[3].start, nf, def, n) }) // sbir patch 23
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
@@ -1922,7 +1922,8 @@ func callBin(n *node) {
 			for i, v := range values {
 				in[i] = getBinValue(getMapType, v, f)
 			}
-			go callFn(value(f), in)
+			fn := value(f)
+			n.interp.spawn(func() { callFn(fn, in) }) // sbir patch 23
 			return tnext
 		}
 	case fnext != nil:

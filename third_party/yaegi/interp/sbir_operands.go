@@ -237,4 +237,3 @@ func (x operand) stringReader() func(*frame) string {
 	v := x.slot()
 	return func(f *frame) string { return v(f).String() }
 }
-

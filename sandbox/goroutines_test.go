@@ -1,0 +1,185 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sbirtools/sbir-kernel/internal/testenv"
+)
+
+// A cell's goroutines, deferred calls and the contexts it makes belong to
+// it: none outlives it, runs cell code where the cell cannot stop it, or
+// prints into a later cell.
+
+// TestGoroutinesNeverOutliveTheirCell replays what a red team of the
+// goroutine supervision found: goroutines hidden in copied text, and a
+// goroutine stuck in compiled code calling back into the cell. None may
+// print into a later cell; a worker that cannot stop one is replaced, and
+// the cell says so.
+func TestGoroutinesNeverOutliveTheirCell(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(3 * time.Second) })
+	run(t, s, `func spin() { for i := 0; ; i++ { if i%20000000 == 0 { fmt.Println("still alive", i) } } }`)
+
+	// A go statement inside min's arguments is rewritten and supervised.
+	r := run(t, s, "x := min(1, func() int { go spin(); return 2 }())")
+	// Stopped at the time limit, or (on a loaded machine, past the kill
+	// grace) with its worker.
+	if r.Success || r.ErrorName != ClassTimeout || !strings.Contains(r.Stderr, "were stopped") && !r.Restarted {
+		t.Fatalf("a go statement inside min: %+v", r)
+	}
+	// The bound of a range over an integer may not hide one.
+	r = run(t, s, "for i := range len(func() []int { go spin(); return []int{1} }()) { _ = i }")
+	if r.Success || r.ErrorName != ClassNotAllowed {
+		t.Fatalf("a go statement in a range bound: %+v", r)
+	}
+	// A goroutine inside compiled code calling back into the cell cannot
+	// be stopped: the worker is replaced.
+	r = run(t, s, `var n int
+func f(r rune) bool { n++; return false }
+big := strings.Repeat("a", 1<<27)
+go strings.IndexFunc(big, f)`)
+	if !r.Restarted || !strings.Contains(r.Stderr, "did not stop") {
+		t.Fatalf("a goroutine stuck in compiled code: %+v", r)
+	}
+	r = run(t, s, `time.Sleep(300 * time.Millisecond); 1 + 1`)
+	if !r.Success || value(r) != "2" || strings.Contains(r.Stdout, "alive") {
+		t.Fatalf("the next cell: %+v", r)
+	}
+}
+
+// TestWaitGroupGoIsSupervised replays a red-team finding: the compiled
+// sync.WaitGroup.Go started a goroutine the cell's end did not stop; it
+// printed into the next cell and then crashed the worker.
+func TestWaitGroupGoIsSupervised(t *testing.T) {
+	// The next cell's 1.5 s sleep must fit in the limit.
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(3 * time.Second) })
+	r := run(t, s, "var wg sync.WaitGroup\nwg.Go(func() { for i := 0; ; i++ { time.Sleep(300 * time.Millisecond); fmt.Println(\"late\", i) } })")
+	// A snippet waits for its goroutines until the cell's limit.
+	if r.Success || r.ErrorName != ClassTimeout {
+		t.Fatalf("a WaitGroup.Go goroutine that never ends: %+v", r)
+	}
+	r = run(t, s, "time.Sleep(1500 * time.Millisecond); 1 + 1")
+	if !r.Success || value(r) != "2" || strings.Contains(r.Stdout, "late") || r.Restarted {
+		t.Fatalf("the next cell: %+v", r)
+	}
+	// And WaitGroup.Go still does what it is for.
+	r = run(t, s, "var wg2 sync.WaitGroup\nn := 0\nvar mu sync.Mutex\nfor i := range 10 { wg2.Go(func() { mu.Lock(); n += i; mu.Unlock() }) }\nwg2.Wait()\nn")
+	if !r.Success || value(r) != "45" {
+		t.Fatalf("WaitGroup.Go: %+v", r)
+	}
+}
+
+// TestTopLevelDeferredPanicsAndExits replays a red-team finding: a panic
+// in a cell's top-level deferred call was lost (the cell succeeded), and a
+// deferred os.Exit ended the cell as a success.
+func TestTopLevelDeferredPanicsAndExits(t *testing.T) {
+	s := newTestSession(t, nil)
+	r := run(t, s, "for i := range 2 {\n\tdefer func() { panic(i) }()\n}\nfmt.Println(\"body\")")
+	if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "1 (in a deferred call") || r.Stdout != "body\n" {
+		t.Fatalf("a panicking deferred call: %+v", r)
+	}
+	r = run(t, s, "defer os.Exit(3)\nfmt.Println(\"x\")")
+	if r.Success || r.ErrorName != ClassExit || !strings.Contains(r.ErrorMessage, "exit status 3") {
+		t.Fatalf("a deferred os.Exit: %+v", r)
+	}
+	if r = run(t, s, "1 + 1"); !r.Success || value(r) != "2" {
+		t.Fatalf("the next cell: %+v", r)
+	}
+}
+
+// TestInterruptedCellNeverRunsAgain replays issue 30's hole 5: yaegi
+// registers a top-level call of a function literal as the package's main,
+// which every later evaluation runs again; after a cell's end the worker
+// declares an empty main (forgetMain), but after an interrupted cell its
+// health check (an evaluation) came first, and re-ran the cell's closure
+// outside any cell: the goroutine it started printed into later cells (or
+// spun, 1.7 cores with no cell running).
+func TestInterruptedCellNeverRunsAgain(t *testing.T) {
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(2 * time.Second) })
+	r := run(t, s, `func() {
+	go func() {
+		for i := 0; ; i++ {
+			time.Sleep(100 * time.Millisecond)
+			fmt.Println("ghost", i)
+		}
+	}()
+}()`)
+	if r.Success || r.ErrorName != ClassTimeout || r.Restarted {
+		t.Fatalf("a cell whose goroutine never ends: %+v; want a Timeout that keeps the session", r)
+	}
+	r = run(t, s, "time.Sleep(time.Second)\n1 + 1")
+	if !r.Success || value(r) != "2" || strings.Contains(r.Stdout, "ghost") || r.Restarted {
+		t.Fatalf("the next cell: %+v; the interrupted cell ran again", r)
+	}
+	if busy := workerBusy(t, s, 500*time.Millisecond); busy > 0.3 {
+		t.Errorf("the idle worker used %.0f%% of a core after the cells ended", busy*100)
+	}
+}
+
+// TestContextParentsDeclaredInCells: context.WithCancel (and every
+// constructor that takes a parent) watches a parent it does not know on a
+// goroutine of its own and calls the parent's Err and Value methods there.
+// With a Context declared in the cell, that compiled goroutine ran cell
+// code the cell's end never stopped: an Err that loops kept a core busy
+// while the kernel was idle, for the worker's whole hour of CPU.
+func TestContextParentsDeclaredInCells(t *testing.T) {
+	s := newTestSession(t, nil)
+	run(t, s, `type C struct{ ch chan struct{} }
+func (c C) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c C) Done() <-chan struct{} { return c.ch }
+func (c C) Err() error { for {} }
+func (c C) Value(k any) any { return nil }`)
+	for _, code := range []string{
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithCancel(c)\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithTimeout(context.WithValue(c, 1, 2), time.Hour)\nclose(c.ch)",
+		// Issue 30, hole 2: the constructors that make a timer took the
+		// parent unchecked (the deadlock detector's timer watch had
+		// replaced the checked ones): 8.3 s of CPU in the 10 s after an
+		// MCP call returned, and the ghost printed into later cells.
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithTimeout(c, time.Hour)\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithTimeoutCause(c, time.Hour, errors.New(\"x\"))\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithDeadline(c, time.Now().Add(time.Hour))\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithDeadlineCause(c, time.Now().Add(time.Hour), errors.New(\"x\"))\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx, cancel := context.WithCancelCause(c)\nclose(c.ch)",
+		"c := C{make(chan struct{})}\nctx := context.WithoutCancel(c)\nclose(c.ch)",
+	} {
+		r := run(t, s, code)
+		if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "declared in the cell") {
+			t.Errorf("%s\n%v %s: %s; want the parent refused", code, r.Success, r.ErrorName, r.ErrorMessage)
+		}
+		// Nothing of the cell may run once it has ended.
+		if busy := workerBusy(t, s, 500*time.Millisecond); busy > 0.3 {
+			t.Errorf("%s\nthe idle worker used %.0f%% of a core after the cell ended", code, busy*100)
+		}
+	}
+	// Contexts of the context package still make children.
+	r := run(t, s, "ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), \"k\", 1), time.Hour)\ncancel()\nctx.Err()")
+	if !r.Success || value(r) != "context canceled" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// workerBusy returns the share of one core the session's worker used
+// over d.
+func workerBusy(t *testing.T, s *Session, d time.Duration) float64 {
+	t.Helper()
+	ticks := func() int {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.p.cmd.Process.Pid))
+		if err != nil {
+			t.Skipf("reading the worker's CPU time: %v", err)
+		}
+		// The fields after the command name: utime and stime are 12th and 13th.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		u, _ := strconv.Atoi(f[11])
+		s, _ := strconv.Atoi(f[12])
+		return u + s
+	}
+	before := ticks()
+	time.Sleep(d)
+	return float64(ticks()-before) / 100 / d.Seconds() // USER_HZ is 100 on Linux
+}

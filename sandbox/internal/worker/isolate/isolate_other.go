@@ -1,0 +1,34 @@
+//go:build !linux
+
+package isolate
+
+import (
+	"runtime"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+)
+
+// On systems other than Linux the worker is still a separate, supervised
+// process with an empty environment, but none of the kernel isolation
+// layers exist: every layer reports why.
+
+const unsupported = "not available on " + runtime.GOOS + " (Linux only)"
+
+// ReexecLandlocked does nothing: there is no Landlock.
+func ReexecLandlocked(int, int) error { return nil }
+
+// Apply reports every in-process layer as unavailable.
+func Apply(wire.Config, error) []wire.Layer {
+	var layers []wire.Layer
+	for _, name := range []string{"rlimits", "landlock", "seccomp", "no_new_privs"} {
+		layers = append(layers, wire.Layer{Name: name, Detail: unsupported})
+	}
+	return layers
+}
+
+// Probe attempts nothing: the layers it would test do not exist.
+func Probe(wire.ProbeTarget) []wire.ProbeResult { return nil }
+
+// AddressSpaceSlack is 0: there is no address-space limit here (only the
+// heap watchdog).
+const AddressSpaceSlack = 0

@@ -1,0 +1,326 @@
+package supervise
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrInterrupted is the panic value of a blocked call (time.Sleep, a read
+// of stdin) that the cell's interrupt ended: it unwinds the cell's code,
+// and is no panic of the cell's.
+var ErrInterrupted = errors.New("interrupted")
+
+// maxGoroutines bounds the goroutines cells may have alive in one worker
+// at once (those of earlier cells that are blocked forever included): a
+// goroutine bomb fails its cell instead of exhausting the worker.
+const maxGoroutines = 10000
+
+// Goroutines supervises what cells start with go statements and top-level
+// defers (cellprep rewrites them into calls of Go and Defer). Every
+// goroutine belongs to the cell that started it; the cell ends only when
+// its goroutines have ended, or stops them (see Cell.Finish). The zero
+// value is ready to use.
+type Goroutines struct {
+	mu   sync.Mutex
+	live int   // alive in this worker, all cells
+	cur  *Cell // the running cell's
+}
+
+// Cell is one cell's goroutines and deferred calls.
+type Cell struct {
+	g       *Goroutines
+	cancel  context.CancelFunc // ends the cell's main flow
+	running int
+	idle    chan struct{} // closed when running drops to 0
+	panic   *Panic
+	defers  []func()
+	done    <-chan struct{} // the cell's context's
+	stopped int             // goroutines that ended after the cell was interrupted
+	// stuck is closed by the deadlock detector when the cell's statements
+	// are done and its goroutines are all blocked for good; stuckEnded
+	// records that the wait for them ended that way.
+	stuck      chan struct{}
+	stuckEnded bool
+}
+
+// Panic is a panic that ended one of a cell's goroutines or deferred
+// calls: as in a Go program, it ends the whole cell.
+type Panic struct {
+	// Value is the panic's value.
+	Value any
+	// Frames are the cell's frames of the panic, innermost last.
+	Frames   []string
+	deferred bool // in a top-level deferred call, not a goroutine
+}
+
+// Begin starts the supervision of a cell whose context is ctx; cancel ends
+// its main flow (a goroutine's panic does).
+func (g *Goroutines) Begin(ctx context.Context, cancel context.CancelFunc) *Cell {
+	c := &Cell{g: g, cancel: cancel, done: ctx.Done(), idle: make(chan struct{}), stuck: make(chan struct{})}
+	close(c.idle)
+	g.mu.Lock()
+	g.cur = c
+	g.mu.Unlock()
+	return c
+}
+
+// Go starts f as a goroutine of the running cell. frames returns the
+// cell's frames of a panic that ends it (the interpreter writes them to
+// the cell's trace output).
+func (g *Goroutines) Go(f func(), frames func() []string) {
+	g.mu.Lock()
+	c := g.cur
+	if c == nil {
+		g.mu.Unlock()
+		panic("go statement outside a cell: in this sandbox goroutines start only while a cell runs")
+	}
+	if g.live >= maxGoroutines {
+		g.mu.Unlock()
+		panic(fmt.Sprintf("too many goroutines: this worker already has %d alive (the limit); a cell's goroutines must end by the end of the cell", maxGoroutines))
+	}
+	g.live++
+	if c.running == 0 {
+		c.idle = make(chan struct{})
+	}
+	c.running++
+	g.mu.Unlock()
+	go func() {
+		defer func() {
+			r := recover()
+			g.mu.Lock()
+			if r != nil && r != ErrInterrupted && c.panic == nil {
+				c.panic = &Panic{Value: r, Frames: frames()}
+				c.cancel()
+			}
+			select {
+			case <-c.done:
+				// Ended by the interrupt or the time limit: counted
+				// here, since the wait for them may see them gone first.
+				c.stopped++
+			default:
+			}
+			g.live--
+			c.running--
+			if c.running == 0 {
+				close(c.idle)
+			}
+			g.mu.Unlock()
+		}()
+		f()
+	}()
+}
+
+// Defer records a top-level defer of the running cell.
+func (g *Goroutines) Defer(f func()) {
+	g.mu.Lock()
+	g.cur.defers = append(g.cur.defers, f)
+	g.mu.Unlock()
+}
+
+// runDeferred runs one of the cell's top-level deferred calls. A panic in
+// it fails the cell as a panic in a goroutine does (the first one is
+// reported; the other deferred calls still run, as in Go), and os.Exit
+// ends the cell with its status; an interrupt goes on up.
+func (c *Cell) runDeferred(f func()) (exited bool) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if r == ErrInterrupted {
+			panic(r)
+		}
+		_, exited = r.(interface{ ExitStatus() int }) // os.Exit's panic
+		c.g.mu.Lock()
+		if c.panic == nil {
+			c.panic = &Panic{Value: r, deferred: true}
+		}
+		c.g.mu.Unlock()
+	}()
+	f()
+	return false
+}
+
+// State returns the cell's count of running goroutines, a channel closed
+// when it drops to zero, and the panic that ended one of them (nil if
+// none did).
+func (c *Cell) State() (running int, idle chan struct{}, p *Panic) {
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	return c.running, c.idle, c.panic
+}
+
+// Defers returns how many top-level deferred calls the cell has pending.
+func (c *Cell) Defers() int {
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	return len(c.defers)
+}
+
+// DropDefers forgets the cell's deferred calls: a program that exits runs
+// none.
+func (c *Cell) DropDefers() {
+	c.g.mu.Lock()
+	c.defers = nil
+	c.g.mu.Unlock()
+}
+
+// Stuck is closed by the deadlock detector (WatchDeadlock) when the
+// cell's statements are done and its goroutines are all blocked for good.
+func (c *Cell) Stuck() chan<- struct{} { return c.stuck }
+
+// Stopped returns how many of the cell's goroutines ended after its
+// interrupt, and whether the wait for them ended because they were stuck.
+func (c *Cell) Stopped() (n int, stuckEnded bool) {
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	return c.stopped, c.stuckEnded
+}
+
+// Finish runs the cell's top-level defers (last first), then waits for its
+// goroutines until they end or ctx is done; a program (program is true)
+// ends when main returns, stopping them (stop ends ctx). It runs inside an
+// evaluation, so that ending ctx stops every interpreted goroutine of the
+// worker.
+func (c *Cell) Finish(ctx context.Context, program bool, stop func()) {
+	g := c.g
+	g.mu.Lock()
+	defers := c.defers
+	c.defers = nil
+	g.mu.Unlock()
+	for i := len(defers) - 1; i >= 0; i-- {
+		if exited := c.runDeferred(defers[i]); exited {
+			break // os.Exit ends the program: no more deferred calls
+		}
+	}
+	running, idle, _ := c.State()
+	if running == 0 {
+		return
+	}
+	if program {
+		// As with go run, the program ends when main returns.
+		stop()
+		<-ctx.Done()
+		return
+	}
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	case <-c.stuck:
+		// No goroutine left can ever run again: as when main returns
+		// in a Go program, they end with the cell, without a word.
+		g.mu.Lock()
+		c.stuckEnded = true
+		g.mu.Unlock()
+		stop()
+		<-ctx.Done()
+	}
+}
+
+// Exports are the helpers the go and defer rewrites call (Go and Defer of
+// the helper package); frames is as for Go.
+func (g *Goroutines) Exports(frames func() []string) map[string]reflect.Value {
+	return map[string]reflect.Value{
+		"Go":    reflect.ValueOf(func(f any, args ...any) { g.Go(bind(f, args), frames) }),
+		"Defer": reflect.ValueOf(func(f any, args ...any) { g.Defer(bind(f, args)) }),
+	}
+}
+
+// bind returns the call of f with args, converted to f's parameter types
+// (a constant argument arrives with its default type: go f(1) with
+// f(float64)). It panics, as the call would not compile, when f is not a
+// function.
+func bind(f any, args []any) func() {
+	if g, ok := f.(func()); ok && len(args) == 0 {
+		return g
+	}
+	fv := reflect.ValueOf(f)
+	if fv.Kind() != reflect.Func {
+		panic(fmt.Sprintf("go/defer of a %T, not a function call", f))
+	}
+	t := fv.Type()
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		var pt reflect.Type
+		switch {
+		case t.IsVariadic() && i >= t.NumIn()-1:
+			pt = t.In(t.NumIn() - 1).Elem()
+		case i < t.NumIn():
+			pt = t.In(i)
+		default:
+			panic(fmt.Sprintf("too many arguments in the go/defer call: have %d, want %d", len(args), t.NumIn()))
+		}
+		if a == nil {
+			in[i] = reflect.Zero(pt)
+			continue
+		}
+		v := reflect.ValueOf(a)
+		if !v.Type().AssignableTo(pt) && v.Type().ConvertibleTo(pt) {
+			v = v.Convert(pt)
+		}
+		in[i] = v
+	}
+	return func() { fv.Call(in) }
+}
+
+// Message formats the panic as the cell's error.
+func (p *Panic) Message() string {
+	where := " (in a goroutine the cell started)"
+	if p.deferred {
+		where = " (in a deferred call of the cell)"
+	}
+	return strings.TrimSpace(fmt.Sprint(p.Value)) + where
+}
+
+// stopGrace is how long stopped goroutines get to unwind before the ones
+// still running are looked at: goroutines blocked forever (a program that
+// returned from main while a sender waited) are harmless and count against
+// the goroutine cap; ones still burning CPU are inside compiled code the
+// interpreter cannot stop.
+const (
+	stopGrace  = time.Second
+	stopSample = 200 * time.Millisecond
+)
+
+// WaitStopped waits for the cell's goroutines, which its end stopped, to
+// end, and returns how many are still running code (using CPU) after
+// stopGrace: those are inside compiled code the interpreter cannot stop.
+func (c *Cell) WaitStopped() int {
+	_, idle, _ := c.State()
+	deadline := time.Now().Add(stopGrace)
+	var buf []byte
+	for {
+		before := CPUTime()
+		select {
+		case <-idle:
+			return 0
+		case <-time.After(stopSample):
+		}
+		// Half a core's worth of CPU says a goroutine still runs; on a
+		// loaded host it may get far less, so a stack dump that shows one
+		// of the cell's goroutines running or runnable says so too.
+		busy := CPUTime()-before > stopSample/2 || cellGoroutinesRunning(&buf) > 0
+		if !busy {
+			return 0 // what is left is blocked, not running
+		}
+		if time.Now().After(deadline) {
+			n, _, _ := c.State()
+			return n
+		}
+	}
+}
+
+// CPUTime is the CPU time this process has used.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
