@@ -35,6 +35,7 @@ import math
 import os
 import platform
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -131,6 +132,25 @@ def build_gc(programs, a):
     return bindir
 
 
+class EmptyProgram:
+    """A program that does nothing, in every engine's form: each engine's
+    start-up and exit, which the process's CPU time includes."""
+
+    def __init__(self, a, bindir):
+        self.name = "empty"
+        out = os.path.join(a.work, "src", "empty")
+        os.makedirs(out, exist_ok=True)
+        self.kernel_src, self.py_src = os.path.join(out, "kernel.go"), os.path.join(out, "main.py")
+        with open(self.kernel_src, "w") as f:
+            f.write('package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\n'
+                    'func main() {\n\tfmt.Fprintln(os.Stderr, "bench-seconds 0")\n\tfmt.Println("ok")\n}\n')
+        with open(self.py_src, "w") as f:
+            f.write('import sys\nprint("bench-seconds 0", file=sys.stderr)\nprint("ok")\n')
+        env = dict(os.environ, CGO_ENABLED="0")
+        subprocess.run(["go", "build", "-o", os.path.join(bindir, "empty"), self.kernel_src],
+                       cwd=out, env=env, check=True)
+
+
 class Engine:
     def __init__(self, name, argv, env):
         self.name, self.argv, self.env = name, argv, env
@@ -139,21 +159,28 @@ class Engine:
         return self.argv(p)
 
 
+def children_cpu():
+    """CPU seconds (user + system) of every child process waited for so far,
+    with the processes they waited for: the kernel waits for its worker."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run_once(engine, p, timeout):
-    """One run: (work seconds, wall seconds, answer, error)."""
-    t0 = time.perf_counter()
+    """One run: (work seconds, wall seconds, CPU seconds, answer, error)."""
+    t0, c0 = time.perf_counter(), children_cpu()
     try:
         proc = subprocess.run(engine.command(p), env=engine.env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - t0, None, f"no answer within {timeout:.0f} s"
-    wall = time.perf_counter() - t0
+        return None, time.perf_counter() - t0, None, None, f"no answer within {timeout:.0f} s"
+    wall, cpu = time.perf_counter() - t0, children_cpu() - c0
     out, err = proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace")
     m = SECONDS.findall(err) or SECONDS.findall(out)
     if proc.returncode != 0 or not m:
         msg = (err.strip() or out.strip() or f"exit status {proc.returncode}").splitlines()
-        return None, wall, None, msg[0][:200] if msg else f"exit status {proc.returncode}"
+        return None, wall, cpu, None, msg[0][:200] if msg else f"exit status {proc.returncode}"
     answer = SECONDS.sub("", out).strip()
-    return float(m[-1]), wall, answer, None
+    return float(m[-1]), wall, cpu, answer, None
 
 
 def fmt_time(s):
@@ -188,19 +215,32 @@ def geomean(rs):
     return math.exp(sum(math.log(r) for r in rs) / len(rs)) if rs else None
 
 
-def report(programs, names, res, a):
-    """The markdown report: times, ratios, wall times, answers."""
-    print("### Go programs in the interpreter, CPython and gc\n")
-    print(f"Each program's own time for its work (after reading its inputs), median of {a.runs} "
-          f"run{'s' if a.runs != 1 else ''}{'; small sizes (CI), times mean nothing' if a.small else ''}.\n")
+def table(programs, names, values, label=lambda p: p.what):
     print("| program | " + " | ".join(names) + " |")
     print("|---" * (len(names) + 1) + "|")
-    work = {p.name: {e: median(res[p.name][e]["work"]) for e in names} for p in programs}
     for p in programs:
-        print(f"| {p.what} | " + " | ".join(fmt_time(work[p.name][e]) for e in names) + " |")
+        print(f"| {label(p)} | " + " | ".join(fmt_time(values[p.name][e]) for e in names) + " |")
 
+
+def report(programs, names, res, startup, a):
+    """The markdown report: times, ratios, CPU and wall times, answers."""
+    print("### Go programs in the interpreter, CPython and gc\n")
+    runs = f"median of {a.runs} run{'s' if a.runs != 1 else ''}"
+    small = "; small sizes (CI), times mean nothing" if a.small else ""
+    print(f"Each program's own time for its work (after reading its inputs; wall clock), {runs}{small}.\n")
+    work = {p.name: {e: median(res[p.name][e]["work"]) for e in names} for p in programs}
+    cpu = {p.name: {e: median(res[p.name][e]["cpu"]) for e in names} for p in programs}
+    table(programs, names, work)
+    print(f"\n#### CPU time of the process (user + system, with the kernel's worker), {runs}\n")
+    print("Includes start-up, reading the inputs and the collector's threads; a loaded machine "
+          "changes it far less than wall time. Start-up alone (a program that prints one line): " +
+          ", ".join(f"{e} {fmt_time(median(startup[e]))}" for e in names) + ".\n")
+    table(programs, names, cpu)
+
+    measured = work if a.measure == "work" else cpu
     pairs = [(x, y) for i, x in enumerate(names) for y in names[i + 1:]]
-    print("\n#### Ratios\n")
+    what = "the programs' own times" if a.measure == "work" else "CPU times"
+    print(f"\n#### Ratios of {what}\n")
     print("Each column is one engine's time ÷ another's: above 1× means the second is faster.\n")
     print("| program | " + " | ".join(f"{x} ÷ {y}" for x, y in pairs) + " |")
     print("|---" * (len(pairs) + 1) + "|")
@@ -208,17 +248,15 @@ def report(programs, names, res, a):
     for p in programs:
         row = []
         for x, y in pairs:
-            r = ratio(work[p.name][x], work[p.name][y])
+            r = ratio(measured[p.name][x], measured[p.name][y])
             ratios[(x, y)].append(r)
             row.append(fmt_ratio(r))
         print(f"| {p.what} | " + " | ".join(row) + " |")
     print("| **geometric mean** | " + " | ".join(fmt_ratio(geomean(ratios[pair])) for pair in pairs) + " |")
 
     print("\n#### Wall time of the process (start to exit), median\n")
-    print("| program | " + " | ".join(names) + " |")
-    print("|---" * (len(names) + 1) + "|")
-    for p in programs:
-        print(f"| {p.name} | " + " | ".join(fmt_time(median(res[p.name][e]["wall"])) for e in names) + " |")
+    wall = {p.name: {e: median(res[p.name][e]["wall"]) for e in names} for p in programs}
+    table(programs, names, wall, label=lambda p: p.name)
 
     problems = []
     for p in programs:
@@ -257,6 +295,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--only")
     ap.add_argument("--json")
+    ap.add_argument("--measure", choices=("work", "cpu"), default="work")
     a = ap.parse_args()
 
     known = dict(PROGRAMS)
@@ -295,15 +334,22 @@ def main():
     names = [e.name for e in engines]
     # The report's order of engines: slowest expected first.
     names = [n for n in names if n != SBIR and n not in (CPYTHON, GC)] + [SBIR, CPYTHON, COMPILED, GC]
-    res = {p.name: {n: {"work": [], "wall": [], "answer": None, "errors": []} for n in names} for p in programs}
+    res = {p.name: {n: {"work": [], "wall": [], "cpu": [], "answer": None, "errors": []} for n in names}
+           for p in programs}
+    startup = {n: [] for n in names}
+    empty = EmptyProgram(a, bindir)
     for r in range(a.runs):
+        for e in engines:
+            _, _, cpu, _, err = run_once(e, empty, timeout + 120)
+            startup[e.name].append(None if err else cpu)
         for p in programs:
             order = engines[r % len(engines):] + engines[:r % len(engines)]
             for e in order:
-                work, wall, answer, err = run_once(e, p, timeout + 120)
+                work, wall, cpu, answer, err = run_once(e, p, timeout + 120)
                 slot = res[p.name][e.name]
                 slot["work"].append(work)
                 slot["wall"].append(wall)
+                slot["cpu"].append(cpu)
                 if err:
                     slot["errors"].append(err)
                 elif slot["answer"] is None:
@@ -311,15 +357,16 @@ def main():
                 elif slot["answer"] != answer:
                     slot["errors"].append(f"run {r + 1} answered {answer!r}, run 1 {slot['answer']!r}")
                 print(f"lang.py: run {r + 1}/{a.runs} {p.name:<11} {e.name:<14} "
-                      f"{fmt_time(work) if work is not None else err}", file=sys.stderr)
+                      f"{fmt_time(work) + ', CPU ' + fmt_time(cpu) if work is not None else err}", file=sys.stderr)
 
-    problems = report(programs, names, res, a)
+    problems = report(programs, names, res, startup, a)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                                    "load": os.getloadavg()},
                        "small": a.small, "runs": a.runs, "engines": names,
                        "programs": [{"name": p.name, "what": p.what} for p in programs],
+                       "measure": a.measure, "startup_cpu": startup,
                        "results": res, "problems": problems}, f, indent=1)
     if a.check and problems:
         sys.exit(1)

@@ -7,7 +7,7 @@
 # answers agree (see bench/lang.py).
 #
 # Usage: bench/lang.sh [--small] [--check] [--json FILE] [--only LIST]
-#                      [--baseline REV] [CSV]
+#                      [--baseline REV] [--measure work|cpu] [CSV]
 #
 #   CSV         an awards CSV; default: 50,000 generated awards (seed 1),
 #               2,000 with --small
@@ -18,13 +18,18 @@
 #   --baseline  also run the kernel built from git revision REV (e.g. main),
 #               as the engine "sbir REV": a change's before and after in
 #               one run
+#   --measure   what the ratios compare: work (default), each program's own
+#               wall time for its work, or cpu, the process's CPU time
+#               (user + system, start-up included; use it on a loaded
+#               machine, where wall times move with the load)
 #
 # Environment: RUNS (runs per program and engine, median; default 3),
 # CELL_TIMEOUT (the kernel's -cell-timeout; default 10m).
 #
 # Needs go and Debian's python3. Nothing outside a temporary directory is
-# touched. Run it on a quiet machine: the times are wall-clock times (each
-# program times its own work; the process's wall time is reported too).
+# touched. Run it on a quiet machine, or compare CPU times (--measure cpu):
+# each program times its own work with the wall clock; the process's CPU
+# and wall times are reported too.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--check) args+=(--check) ;;
 	--json) args+=(--json "$2"); shift ;;
 	--only) args+=(--only "$2"); shift ;;
+	--measure) args+=(--measure "$2"); shift ;;
 	--baseline) baseline=$2; shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "lang.sh: unknown flag $1 (see --help)" >&2; exit 2 ;;
