@@ -21,10 +21,12 @@ type langResult struct {
 	} `json:"programs"`
 	Results map[string]map[string]struct {
 		Work   []*float64 `json:"work"`
+		CPU    []*float64 `json:"cpu"`
 		Answer *string    `json:"answer"`
 		Errors []string   `json:"errors"`
 	} `json:"results"`
-	Problems []string `json:"problems"`
+	Problems   []string              `json:"problems"`
+	StartupCPU map[string][]*float64 `json:"startup_cpu"`
 }
 
 // TestLangSmall runs bench/lang.sh with the programs' small sizes on a
@@ -65,11 +67,19 @@ func TestLangSmall(t *testing.T) {
 	if len(res.Programs) != len(dirs) || len(dirs) < 10 {
 		t.Errorf("%d programs ran, bench/lang has %d", len(res.Programs), len(dirs))
 	}
+	for _, e := range []string{"sbir", "CPython", "gc"} {
+		if s := res.StartupCPU[e]; len(s) != 1 || s[0] == nil || *s[0] <= 0 {
+			t.Errorf("start-up CPU of %s: %v, want one positive", e, s)
+		}
+	}
 	for _, p := range res.Programs {
 		for _, e := range []string{"sbir", "CPython", "gc"} {
 			r := res.Results[p.Name][e]
 			if r.Answer == nil || strings.TrimSpace(*r.Answer) == "" || len(r.Work) != 1 || r.Work[0] == nil {
 				t.Errorf("%s in %s: answer %v, times %v, errors %q", p.Name, e, r.Answer, r.Work, r.Errors)
+			}
+			if len(r.CPU) != 1 || r.CPU[0] == nil || *r.CPU[0] <= 0 {
+				t.Errorf("%s in %s: CPU times %v, want one positive", p.Name, e, r.CPU)
 			}
 		}
 	}
