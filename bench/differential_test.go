@@ -465,7 +465,6 @@ func (g *queryGen) filters() (goF, where string) {
 // field for every comparison, as award_data's are.
 func (g *queryGen) condition(c string) (goOp, goVal, cond string) {
 	col := sqlIdent(c)
-	kind := diffColumns[c]
 	if g.r.IntN(6) == 0 {
 		return g.edgeCondition(c)
 	}
@@ -475,142 +474,147 @@ func (g *queryGen) condition(c string) (goOp, goVal, cond string) {
 		}
 		return "not null", "nil", col + " IS NOT NULL"
 	}
-	switch kind {
+	switch diffColumns[c] {
 	case kText, kCat:
-		ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between", "contains", "not contains", "prefix", "suffix", "matches"}
-		op := ops[g.r.IntN(len(ops))]
-		v := g.pick(g.pools[c])
-		if miss, ok := categoryMiss[c]; ok && g.r.IntN(8) == 0 {
-			v = miss
-		}
-		switch op {
-		case "==", "!=", "<", "<=", ">", ">=":
-			if strings.Contains(op, "<") || strings.Contains(op, ">") {
-				v = g.cut(v)
-			}
-			sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
-			if sqlOp == "" {
-				sqlOp = op
-			}
-			return op, strconv.Quote(v), fmt.Sprintf("%s %s %s", col, sqlOp, sqlString(v))
-		case "in", "not in":
-			list := []string{v}
-			for range g.r.IntN(3) {
-				list = append(list, g.pick(g.pools[c]))
-			}
-			var goL, sqlL []string
-			for _, s := range list {
-				goL = append(goL, strconv.Quote(s))
-				sqlL = append(sqlL, sqlString(s))
-			}
-			not := map[string]string{"in": "", "not in": "NOT "}[op]
-			return op, "[]string{" + strings.Join(goL, ", ") + "}", fmt.Sprintf("%s %sIN (%s)", col, not, strings.Join(sqlL, ", "))
-		case "between":
-			a, b := g.cut(v), g.cut(g.pick(g.pools[c]))
-			if a > b {
-				a, b = b, a
-			}
-			return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s BETWEEN %s AND %s", col, sqlString(a), sqlString(b))
-		case "contains", "not contains", "prefix", "suffix":
-			s := g.piece(v, op)
-			var cond string
-			lower := fmt.Sprintf("lower(%s)", col)
-			switch op {
-			case "contains":
-				cond = fmt.Sprintf("contains(%s, lower(%s))", lower, sqlString(s))
-			case "not contains":
-				cond = fmt.Sprintf("NOT contains(%s, lower(%s))", lower, sqlString(s))
-			case "prefix":
-				cond = fmt.Sprintf("starts_with(%s, lower(%s))", lower, sqlString(s))
-			case "suffix":
-				cond = fmt.Sprintf("ends_with(%s, lower(%s))", lower, sqlString(s))
-			}
-			return op, strconv.Quote(s), cond
-		default: // matches
-			re := g.pick(regexps)
-			return op, "`" + re + "`", fmt.Sprintf("regexp_matches(%s, %s)", col, sqlString(re))
-		}
+		return g.textCondition(c, col)
 	case kInt, kFloat:
-		ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between"}
-		op := ops[g.r.IntN(len(ops))]
-		num := func() string {
-			s := g.pick(g.pools[c])
-			if kind == kInt {
-				n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-				if err != nil {
-					return "0"
-				}
-				switch g.r.IntN(6) {
-				case 0:
-					n += int64(g.r.IntN(5)) - 2
-				case 1:
-					if op != "in" && op != "not in" && op != "between" {
-						return strconv.FormatInt(n, 10) + ".5"
-					}
-				}
-				return strconv.FormatInt(n, 10)
-			}
-			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil {
-				return "0.0"
-			}
-			if g.r.IntN(3) == 0 {
-				f = math.Round(f/1000) * 1000
-			}
-			s = strconv.FormatFloat(f, 'g', -1, 64)
-			if !strings.ContainsAny(s, ".e") {
-				s += ".0"
-			}
-			return s
-		}
-		goType := map[colKind]string{kInt: "[]int", kFloat: "[]float64"}[kind]
-		switch op {
-		case "in", "not in":
-			list := []string{num(), num()}
-			if g.r.IntN(2) == 0 {
-				list = append(list, num())
-			}
-			not := map[string]string{"in": "", "not in": "NOT "}[op]
-			return op, goType + "{" + strings.Join(list, ", ") + "}", fmt.Sprintf("%s %sIN (%s)", col, not, strings.Join(list, ", "))
-		case "between":
-			a, b := num(), num()
-			fa, _ := strconv.ParseFloat(a, 64)
-			fb, _ := strconv.ParseFloat(b, 64)
-			if fa > fb {
-				a, b = b, a
-			}
-			return op, fmt.Sprintf("%s{%s, %s}", goType, a, b), fmt.Sprintf("%s BETWEEN %s AND %s", col, a, b)
-		default:
-			v := num()
-			sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
-			if sqlOp == "" {
-				sqlOp = op
-			}
-			return op, v, fmt.Sprintf("%s %s %s", col, sqlOp, v)
-		}
+		return g.numberCondition(c, col)
 	default: // kDate
-		ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between"}
-		op := ops[g.r.IntN(len(ops))]
-		date := func() string { return g.pick(g.pools[c]) }
-		switch op {
-		case "in", "not in":
-			a, b := date(), date()
-			not := map[string]string{"in": "", "not in": "NOT "}[op]
-			return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s %sIN (DATE '%s', DATE '%s')", col, not, a, b)
-		case "between":
-			a, b := date(), date()
-			if a > b {
-				a, b = b, a
-			}
-			return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s BETWEEN DATE '%s' AND DATE '%s'", col, a, b)
-		default:
-			v := date()
-			sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]
-			if sqlOp == "" {
-				sqlOp = op
-			}
-			return op, strconv.Quote(v), fmt.Sprintf("%s %s DATE '%s'", col, sqlOp, v)
+		return g.dateCondition(c, col)
+	}
+}
+
+// sqlComparison is the SQL spelling of a comparison operator of Where.
+func sqlComparison(op string) string {
+	if sqlOp := map[string]string{"==": "=", "!=": "<>"}[op]; sqlOp != "" {
+		return sqlOp
+	}
+	return op
+}
+
+// sqlNot is "NOT " for "not in" and "" for "in".
+func sqlNot(op string) string { return map[string]string{"in": "", "not in": "NOT "}[op] }
+
+// textCondition draws a condition on a text or category column.
+func (g *queryGen) textCondition(c, col string) (goOp, goVal, cond string) {
+	ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between", "contains", "not contains", "prefix", "suffix", "matches"}
+	op := ops[g.r.IntN(len(ops))]
+	v := g.pick(g.pools[c])
+	if miss, ok := categoryMiss[c]; ok && g.r.IntN(8) == 0 {
+		v = miss
+	}
+	switch op {
+	case "==", "!=", "<", "<=", ">", ">=":
+		if strings.Contains(op, "<") || strings.Contains(op, ">") {
+			v = g.cut(v)
 		}
+		return op, strconv.Quote(v), fmt.Sprintf("%s %s %s", col, sqlComparison(op), sqlString(v))
+	case "in", "not in":
+		list := []string{v}
+		for range g.r.IntN(3) {
+			list = append(list, g.pick(g.pools[c]))
+		}
+		var goL, sqlL []string
+		for _, s := range list {
+			goL = append(goL, strconv.Quote(s))
+			sqlL = append(sqlL, sqlString(s))
+		}
+		return op, "[]string{" + strings.Join(goL, ", ") + "}", fmt.Sprintf("%s %sIN (%s)", col, sqlNot(op), strings.Join(sqlL, ", "))
+	case "between":
+		a, b := g.cut(v), g.cut(g.pick(g.pools[c]))
+		if a > b {
+			a, b = b, a
+		}
+		return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s BETWEEN %s AND %s", col, sqlString(a), sqlString(b))
+	case "contains", "not contains", "prefix", "suffix":
+		s := g.piece(v, op)
+		fn := map[string]string{"contains": "contains", "not contains": "NOT contains", "prefix": "starts_with", "suffix": "ends_with"}[op]
+		return op, strconv.Quote(s), fmt.Sprintf("%s(lower(%s), lower(%s))", fn, col, sqlString(s))
+	default: // matches
+		re := g.pick(regexps)
+		return op, "`" + re + "`", fmt.Sprintf("regexp_matches(%s, %s)", col, sqlString(re))
+	}
+}
+
+// numberCondition draws a condition on an int or float column.
+func (g *queryGen) numberCondition(c, col string) (goOp, goVal, cond string) {
+	kind := diffColumns[c]
+	ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between"}
+	op := ops[g.r.IntN(len(ops))]
+	num := func() string { return g.number(c, op) }
+	goType := map[colKind]string{kInt: "[]int", kFloat: "[]float64"}[kind]
+	switch op {
+	case "in", "not in":
+		list := []string{num(), num()}
+		if g.r.IntN(2) == 0 {
+			list = append(list, num())
+		}
+		return op, goType + "{" + strings.Join(list, ", ") + "}", fmt.Sprintf("%s %sIN (%s)", col, sqlNot(op), strings.Join(list, ", "))
+	case "between":
+		a, b := num(), num()
+		fa, _ := strconv.ParseFloat(a, 64)
+		fb, _ := strconv.ParseFloat(b, 64)
+		if fa > fb {
+			a, b = b, a
+		}
+		return op, fmt.Sprintf("%s{%s, %s}", goType, a, b), fmt.Sprintf("%s BETWEEN %s AND %s", col, a, b)
+	default:
+		v := num()
+		return op, v, fmt.Sprintf("%s %s %s", col, sqlComparison(op), v)
+	}
+}
+
+// number draws a value of column c for operator op, written as Go and
+// SQL both read it: near the column's values, sometimes between ints.
+func (g *queryGen) number(c, op string) string {
+	s := g.pick(g.pools[c])
+	if diffColumns[c] == kInt {
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return "0"
+		}
+		switch g.r.IntN(6) {
+		case 0:
+			n += int64(g.r.IntN(5)) - 2
+		case 1:
+			if op != "in" && op != "not in" && op != "between" {
+				return strconv.FormatInt(n, 10) + ".5"
+			}
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return "0.0"
+	}
+	if g.r.IntN(3) == 0 {
+		f = math.Round(f/1000) * 1000
+	}
+	s = strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
+}
+
+// dateCondition draws a condition on a date column.
+func (g *queryGen) dateCondition(c, col string) (goOp, goVal, cond string) {
+	ops := []string{"==", "!=", "<", "<=", ">", ">=", "in", "not in", "between"}
+	op := ops[g.r.IntN(len(ops))]
+	date := func() string { return g.pick(g.pools[c]) }
+	switch op {
+	case "in", "not in":
+		a, b := date(), date()
+		return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s %sIN (DATE '%s', DATE '%s')", col, sqlNot(op), a, b)
+	case "between":
+		a, b := date(), date()
+		if a > b {
+			a, b = b, a
+		}
+		return op, fmt.Sprintf("[]string{%q, %q}", a, b), fmt.Sprintf("%s BETWEEN DATE '%s' AND DATE '%s'", col, a, b)
+	default:
+		v := date()
+		return op, strconv.Quote(v), fmt.Sprintf("%s %s DATE '%s'", col, sqlComparison(op), v)
 	}
 }
 
