@@ -2,7 +2,6 @@ package award_data
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
@@ -44,8 +43,7 @@ func (f Frame) Cut(column string, edges []float64, labels ...string) Frame {
 	if err != nil {
 		return errFrame(err)
 	}
-	rows := f.rowList()
-	return f.withColumn(columnar.Bin(derivedName(c.Name, "bin"), c, rows, edges, labels, false), rows)
+	return f.withColumn(columnar.Bin(derivedName(c.Name, "bin"), c, f.sel(), edges, labels, false), f.subsetRows())
 }
 
 // QCut adds a category column saying which of q equal-sized quantile
@@ -71,16 +69,16 @@ func (f Frame) QCut(column string, q int, labels ...string) Frame {
 	if q < 1 || q > maxBins {
 		return errFrame(errorf(op, "q is %d; give a number of bins from 1 to %d", q, maxBins))
 	}
-	vals := slices.DeleteFunc(slices.Clone(f.floatView(c)), func(v float64) bool { return v != v })
-	if len(vals) == 0 {
-		return errFrame(errorf(op, "column %q has no values in these rows", c.Name))
-	}
 	qs := make([]float64, q+1)
 	for i := range qs {
 		qs[i] = float64(i) / float64(q)
 	}
+	quantiles, ok := columnar.QuantilesOf(f.floatView(c), qs)
+	if !ok {
+		return errFrame(errorf(op, "column %q has no values in these rows", c.Name))
+	}
 	var edges []float64
-	for _, e := range columnar.Quantiles(vals, qs) {
+	for _, e := range quantiles {
 		if len(edges) == 0 || e > edges[len(edges)-1] {
 			edges = append(edges, e)
 		}
@@ -95,8 +93,7 @@ func (f Frame) QCut(column string, q int, labels ...string) Frame {
 	if err != nil {
 		return errFrame(err)
 	}
-	rows := f.rowList()
-	return f.withColumn(columnar.Bin(derivedName(c.Name, "q"+strconv.Itoa(q)), c, rows, edges, labels, true), rows)
+	return f.withColumn(columnar.Bin(derivedName(c.Name, "q"+strconv.Itoa(q)), c, f.sel(), edges, labels, true), f.subsetRows())
 }
 
 // numericColumnOf looks up a numeric column for op.

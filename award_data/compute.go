@@ -269,6 +269,16 @@ func (f Frame) computeBool(name string, lc *columnar.Vector, op string, right an
 	}), rows)
 }
 
+// subsetRows is what withColumn needs of f's rows: nil when f has all
+// rows in order (a new column is aligned with the table already), else
+// the rows in order.
+func (f Frame) subsetRows() []int32 {
+	if f.all {
+		return nil
+	}
+	return f.rowList()
+}
+
 // withColumn returns f with column c added (or replacing a column of
 // the same name); c holds one value per row of f, in f's order. The
 // other columns are shared, not copied: c is spread over the table's

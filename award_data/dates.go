@@ -1,7 +1,6 @@
 package award_data
 
 import (
-	"math"
 	"strings"
 	"time"
 
@@ -50,33 +49,11 @@ func (f Frame) DatePart(column, part string) Frame {
 	if !ok {
 		return errFrame(errorf(op, "part %q; use one of %s", part, datePartList))
 	}
-	rows := f.rowList()
-	out := &columnar.Vector{Name: derivedName(c.Name, p), Kind: columnar.KindInt, N: len(rows), Ints: make([]int64, len(rows))}
-	fast := civilParts[p]
-	if fast != nil {
-		fast = dayTable(c, rows, fast)
+	fn := civilParts[p]
+	if fn == nil {
+		fn = func(d int32) int64 { return get(columnar.DayTime(d)) }
 	}
-	// Each distinct day is converted once (award dates repeat a lot), or
-	// with integer arithmetic for the common parts.
-	cache := map[int32]int64{}
-	for k, r := range rows {
-		if c.IsNull(int(r)) {
-			out.SetNull(k)
-			continue
-		}
-		d := c.Days[r]
-		if fast != nil {
-			out.Ints[k] = fast(d)
-			continue
-		}
-		v, ok := cache[d]
-		if !ok {
-			v = get(columnar.DayTime(d))
-			cache[d] = v
-		}
-		out.Ints[k] = v
-	}
-	return f.withColumn(out, rows)
+	return f.withColumn(columnar.DatePart(derivedName(c.Name, p), c, f.sel(), fn), f.subsetRows())
 }
 
 // civilParts compute date parts from days since 1970-01-01 with integer
@@ -87,26 +64,6 @@ var civilParts = map[string]func(d int32) int64{
 	"day":     func(d int32) int64 { _, _, dd := civil(d); return dd },
 	"quarter": func(d int32) int64 { _, m, _ := civil(d); return (m-1)/3 + 1 },
 	"weekday": func(d int32) int64 { return ((int64(d)+3)%7 + 7) % 7 }, // 1970-01-01 was a Thursday (3)
-}
-
-// dayTable returns part as a lookup in a table over the days the rows
-// span (award dates span a few decades: ~16,000 days, each computed
-// once), or part itself when they span too many.
-func dayTable(c *columnar.Vector, rows []int32, part func(int32) int64) func(int32) int64 {
-	lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
-	for _, r := range rows {
-		if d := c.Days[r]; !c.IsNull(int(r)) {
-			lo, hi = min(lo, d), max(hi, d)
-		}
-	}
-	if lo > hi || int64(hi)-int64(lo) >= 1<<20 || int64(hi)-int64(lo) > 4*int64(len(rows)) {
-		return part
-	}
-	table := make([]int64, int(hi-lo)+1)
-	for i := range table {
-		table[i] = part(lo + int32(i))
-	}
-	return func(d int32) int64 { return table[d-lo] }
 }
 
 // civil returns the year, month and day of days since 1970-01-01.

@@ -32,20 +32,33 @@ type Grouped struct {
 	slot  []int32
 
 	// For one text key with a dictionary, the group of table row r is
-	// textGroup[textCodes[r]+1] (see columnar.TextGroups): the per-row id
-	// vector is built only for an aggregation that asks for it, and then
-	// once (textIDs), and the group sizes likewise.
+	// textGroup[textCodes[r]+1] (see columnar.TextGroups).
 	textCodes []int32
 	textGroup []int32
-	textIDs   *lazyIDs
+
+	// For one text key with a dictionary or one key numbered through
+	// small ordered slots (columnar.OrderedCounts), the per-row id vector
+	// is built only for an aggregation that asks for it, and then once: a
+	// Count (ValueCounts) needs only the group sizes.
+	lazy *lazyIDs
 }
 
-// lazyIDs is a text key's per-row group vector, built on first use and
-// shared by the copies of a Grouped (an Agg of several statistics).
+// lazyIDs is a per-row group vector, built on first use and shared by
+// the copies of a Grouped (an Agg of several statistics).
 type lazyIDs struct {
-	once sync.Once
-	done atomic.Bool
-	ids  []int32
+	build func() []int32
+	once  sync.Once
+	done  atomic.Bool
+	ids   []int32
+}
+
+// get builds the vector once and returns it.
+func (l *lazyIDs) get() []int32 {
+	l.once.Do(func() {
+		l.ids = l.build()
+		l.done.Store(true)
+	})
+	return l.ids
 }
 
 // built reports whether the vector exists (and may be read).
@@ -53,18 +66,8 @@ func (l *lazyIDs) built() bool { return l.done.Load() }
 
 // idList returns the group of each row of f, by position.
 func (g Grouped) idList() []int32 {
-	if g.textGroup != nil {
-		g.textIDs.once.Do(func() {
-			ids := make([]int32, 0, g.f.Len())
-			g.f.sel().Chunks(func(_ int, rows []int32) {
-				for _, r := range rows {
-					ids = append(ids, g.textGroup[g.textCodes[r]+1])
-				}
-			})
-			g.textIDs.ids = ids
-			g.textIDs.done.Store(true)
-		})
-		return g.textIDs.ids
+	if g.lazy != nil {
+		return g.lazy.get()
 	}
 	if g.ids != nil || g.codes == nil {
 		return g.ids
@@ -73,6 +76,18 @@ func (g Grouped) idList() []int32 {
 	for i, code := range g.codes {
 		ids[i] = g.slot[code]
 	}
+	return ids
+}
+
+// textIDs is the group of each row of f, by position, for a text key
+// whose table row r is in group group[codes[r]+1].
+func textIDs(f Frame, codes, group []int32) []int32 {
+	ids := make([]int32, 0, f.Len())
+	f.sel().Chunks(func(_ int, rows []int32) {
+		for _, r := range rows {
+			ids = append(ids, group[codes[r]+1])
+		}
+	})
 	return ids
 }
 
@@ -140,8 +155,8 @@ func (g Grouped) groupCounts() []int {
 		// From the id vector when an aggregation built it already (a
 		// Median), else looking each row's group up.
 		counts := make([]int, len(g.rep))
-		if g.textIDs.built() {
-			for _, id := range g.textIDs.ids {
+		if g.lazy.built() {
+			for _, id := range g.lazy.ids {
 				counts[id]++
 			}
 			return counts
@@ -197,12 +212,13 @@ func (f Frame) GroupBy(columns ...string) Grouped {
 				return groupByCategory(f, c)
 			}
 			if codes, group, rep, ok := columnar.TextGroups(f.sel(), c, true); ok {
-				return Grouped{f: f, keys: []*columnar.Vector{c}, rep: rep, textCodes: codes, textGroup: group, textIDs: &lazyIDs{}}
+				return Grouped{f: f, keys: []*columnar.Vector{c}, rep: rep, textCodes: codes, textGroup: group,
+					lazy: &lazyIDs{build: func() []int32 { return textIDs(f, codes, group) }}}
 			}
 			// One key with values in small ordered slots: groups come
 			// out in key order with no sort.
-			if ids, rep, counts, ok := columnar.OrderedGroups(f.sel(), c, true); ok {
-				return Grouped{f: f, keys: []*columnar.Vector{c}, ids: ids, rep: rep, counts: counts}
+			if rep, counts, ids, ok := columnar.OrderedCounts(f.sel(), c, true); ok {
+				return Grouped{f: f, keys: []*columnar.Vector{c}, rep: rep, counts: counts, lazy: &lazyIDs{build: ids}}
 			}
 		}
 	}

@@ -431,12 +431,12 @@ def interleaved_output(kernels, runs):
     return out
 
 
-def interleaved_ops(kernels, csv, runs):
-    """Times the operations of pandas_ops.OPS in fresh kernels taking turns
-    run by run (the first kernel leads in even runs, the other in odd
-    ones), each warm (after one untimed run), and reads their answers: on
-    a busy machine, a slow moment weighs on both alike. Returns {engine
-    name: {key: {"warm": [...], "answer": ...}}}."""
+def interleaved_ops(kernels, csv, runs, keys=tuple(OPS)):
+    """Times the operations of pandas_ops.OPS named by keys in fresh
+    kernels taking turns run by run (the first kernel leads in even runs,
+    the other in odd ones), each warm (after one untimed run), and reads
+    their answers: on a busy machine, a slow moment weighs on both alike.
+    Returns {engine name: {key: {"warm": [...], "answer": ...}}}."""
     out = {k.name: {} for k in kernels}
     for k in kernels:
         k.start()
@@ -444,7 +444,7 @@ def interleaved_ops(kernels, csv, runs):
         for k in kernels:
             k.conn.execute(k.trivial)
             k.prepare_ops(csv)
-        for key in OPS:
+        for key in keys:
             for k in kernels:
                 k.conn.execute(k.op_cell(key))
                 out[k.name][key] = {"warm": []}
@@ -487,14 +487,14 @@ def compare_answers(results):
     diffs = []
     ref = results[0]
     with_ops = [r for r in results if "ops" in r]
-    for key in OPS if len(with_ops) > 1 else []:
+    for key in with_ops[0]["ops"] if len(with_ops) > 1 else []:
         want = with_ops[0]["ops"][key]["answer"]
         for r in with_ops[1:]:
             got = r["ops"][key]["answer"]
             if not same(want, got):
                 diffs.append(f"{key}: {r['engine']} answered {json.dumps(got)[:400]}\n"
                              f"    but {with_ops[0]['engine']} answered {json.dumps(want)[:400]}")
-    for key, _ in QUESTIONS:
+    for key, _ in QUESTIONS if "questions" in ref else []:
         want = ref["questions"][key]["answer"]
         for r in results[1:]:
             got = r["questions"][key]["answer"]
@@ -557,14 +557,7 @@ def table(results, extra):
                       "it grows): " + "; ".join(f"{text} {q[key]['first_faults']:.0f} / {q[key]['warm_faults']:.0f}"
                                                 for key, text in QUESTIONS) + "."]
     if all("ops" in by[n] for n in ("sbir", "pandas") if n in by) and "sbir" in by and "pandas" in by:
-        lines += ["", "### Operations pandas users reach for (issue 31)", "",
-                  "| | sbir | ipykernel + pandas | pandas ÷ sbir |", "|---|---|---|---|"]
-        for key, op in OPS.items():
-            s_, p_ = med(by["sbir"]["ops"][key]["warm"]), med(by["pandas"]["ops"][key]["warm"])
-            lines.append(f"| {op[0]} | {fmt_s(s_)} | {fmt_s(p_)} | {ratio(p_, s_)} |")
-        lines += ["", "Warm runs (after one untimed run), medians, in fresh kernels of their own taking turns run "
-                      "by run; each cell as an analyst types it in each kernel (bench/pandas_ops.py), displayed "
-                      "as in a notebook."]
+        lines += [""] + ops_table(by)
     lines += ["", "### Loading", "", head, sep]
     row("CSV → typed table", lambda r: r.get("load"))
     if extra.get("sbir_load_durable"):
@@ -591,6 +584,20 @@ def table(results, extra):
     row("kernel processes' RSS after them", lambda r: r.get("mem_rss_kib"),
         fmt=lambda v: "–" if v is None else f"{v / 1024:.0f} MiB", ratios=False)
     return "\n".join(lines)
+
+
+def ops_table(by):
+    """The operations' section: sbir and pandas, medians and ratio."""
+    med = lambda xs: statistics.median(xs) if xs else None
+    lines = ["### Operations pandas users reach for (issue 31)", "",
+             "| | sbir | ipykernel + pandas | pandas ÷ sbir |", "|---|---|---|---|"]
+    for key in by["sbir"]["ops"]:
+        s_, p_ = med(by["sbir"]["ops"][key]["warm"]), med(by["pandas"]["ops"][key]["warm"])
+        lines.append(f"| {OPS[key][0]} | {fmt_s(s_)} | {fmt_s(p_)} | {ratio(p_, s_)} |")
+    lines += ["", "Warm runs (after one untimed run), medians, in fresh kernels of their own taking turns run "
+                  "by run; each cell as an analyst types it in each kernel (bench/pandas_ops.py), displayed "
+                  "as in a notebook."]
+    return lines
 
 
 def machine_facts(args, load_start):
@@ -640,6 +647,9 @@ def main():
     p.add_argument("--check", action="store_true", help="exit 1 if the engines' answers differ")
     p.add_argument("--no-ops", dest="ops", action="store_false",
                    help="skip the operations of pandas_ops.py (sbir and pandas only)")
+    p.add_argument("--ops", dest="only_ops", metavar="KEYS",
+                   help="time only these operations of pandas_ops.py (comma-separated keys, e.g. cut,qcut,month), "
+                        "sbir and pandas taking turns, and nothing else")
     p.add_argument("--json", help="also write all measurements to this file")
     p.add_argument("--sequential-output", action="store_true",
                    help="time the output cells in each kernel's own run instead of both kernels taking turns")
@@ -649,6 +659,9 @@ def main():
     csv = os.path.abspath(args.csv)
 
     load_start = os.getloadavg()
+    if args.only_ops:
+        only_ops(args, csv, load_start)
+        return
     results = []
     for name in names:
         print(f"compare: running {name}...", file=sys.stderr, flush=True)
@@ -696,6 +709,36 @@ def main():
              if args.interleave_output else " Output cells: each kernel's in its own run.") + "\n")
     rows = next((r.get("rows") for r in results if r.get("rows")), None)
     print(f"- input: {csv} ({os.path.getsize(csv) / 1e6:.0f} MB" + (f", {rows:,} rows" if rows else "") + ")")
+    print("\n".join(machine_facts(args, load_start)))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"results": results, "python": platform.python_version()}, f, indent=1)
+    if diffs and args.check:
+        sys.exit(1)
+
+
+def only_ops(args, csv, load_start):
+    """--ops: the named operations alone, sbir and pandas taking turns."""
+    keys = args.only_ops.split(",")
+    unknown = [k for k in keys if k not in OPS]
+    if unknown:
+        sys.exit(f"compare.py: unknown operation {', '.join(unknown)}; pandas_ops.py has {', '.join(OPS)}")
+    print(f"compare: {', '.join(keys)}, sbir and ipykernel taking turns...", file=sys.stderr, flush=True)
+    # sbir's kernel converts the CSV on first use (an untimed run), as
+    # SbirKernel.prepare would before it, without timing conversions.
+    os.environ["SBIR_CSV_PATH"], os.environ["SBIR_CACHE_DIR"] = csv, os.path.join(args.work, "sbir-cache-ops")
+    ops = interleaved_ops([SbirKernel("sbir", args.sbir_kernel, args),
+                           PandasKernel("pandas", args.python_kernel, args)], csv, args.runs, keys)
+    results = [{"engine": name, "ops": ops[name]} for name in ("sbir", "pandas")]
+    print("\n".join(ops_table({r["engine"]: r for r in results})))
+    diffs = compare_answers(results)
+    print()
+    for d in diffs:
+        print("- " + d)
+    if not diffs:
+        print(f"sbir and pandas gave the same answers to the {len(keys)} operations.")
+    print(f"\nMedians of {args.runs} runs.\n")
+    print(f"- input: {csv} ({os.path.getsize(csv) / 1e6:.0f} MB)")
     print("\n".join(machine_facts(args, load_start)))
     if args.json:
         with open(args.json, "w") as f:

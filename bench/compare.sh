@@ -3,7 +3,7 @@
 # awards CSV, in one run; prints a markdown table with every ratio and
 # checks that all engines gave the same answers (see bench/compare.py).
 #
-# Usage: bench/compare.sh [--check] [--json FILE] [--engines LIST] [--no-ops] CSV
+# Usage: bench/compare.sh [--check] [--json FILE] [--engines LIST] [--no-ops] [--ops KEYS] CSV
 #        bench/compare.sh --setup        (only install the Node packages)
 #
 #   CSV      an awards CSV; for the full-scale numbers of docs/performance.md:
@@ -14,6 +14,9 @@
 #              PctChange, Rolling, Cut, QCut, IdxMax, Rank, Head per group,
 #              WordCounts, Lower, Extract, Month, DropDuplicates, Unstack, Corr,
 #              comparisons in Compute), timed for sbir and pandas
+#   --ops KEYS only these operations (keys of pandas_ops.py's OPS, comma-
+#              separated, e.g. cut,qcut,month), sbir and pandas taking
+#              turns, and nothing else: no questions, loading or output
 #
 # Environment: RUNS (timed runs per measurement, median; default 5),
 # MEM_CELLS (trivial cells for the memory row; default 5000),
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--json) args+=(--json "$2"); shift ;;
 	--engines) args+=(--engines "$2"); shift ;;
 	--no-ops) args+=(--no-ops) ;;
+	--ops) args+=(--ops "$2"); shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "compare.sh: unknown flag $1 (see --help)" >&2; exit 2 ;;
 	*) csv=$1 ;;

@@ -213,24 +213,158 @@ func CombineIDs(a []int32, na int, b []int32, nb int) ([]int32, []int32, int) {
 // mapping (a text column is given a dictionary under KeyIDs' rule when
 // cache is true); the caller then uses KeyIDs.
 func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int, ok bool) {
+	rep, counts, idsOf, ok := OrderedCounts(s, c, cache)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	return idsOf(), rep, counts, true
+}
+
+// OrderedCounts is OrderedGroups without the group of each row: ids
+// builds it when called, with another pass over the rows. A Count (or
+// ValueCounts) needs only the groups' sizes, and then allocates nothing
+// per row.
+func OrderedCounts(s Sel, c *Vector, cache bool) (rep []int32, counts []int, ids func() []int32, ok bool) {
 	n := s.Len()
 	var slots int
-	var slotsOf func(dst, rows []int32) // slot of each row; null: slots-1
+	var slotsOf slotFunc
 	switch c.Kind {
 	case KindCategory:
 		rank := c.CategoryRank()
-		null := int32(len(rank))
 		slots = len(rank) + 1
-		codes := c.Codes
-		slotsOf = func(dst, rows []int32) {
-			if c.Valid == nil {
-				for j, r := range rows {
-					dst[j] = rank[codes[r]]
-				}
-				return
+		slotsOf = categorySlots(c, rank)
+	case KindText:
+		codes, group, rep, ok := TextGroups(s, c, cache)
+		if !ok {
+			return nil, nil, nil, false
+		}
+		counts = make([]int, len(rep))
+		s.Chunks(func(_ int, rows []int32) {
+			for _, r := range rows {
+				counts[group[codes[r]+1]]++
 			}
+		})
+		ids = func() []int32 {
+			out := make([]int32, 0, n)
+			s.Chunks(func(_ int, rows []int32) {
+				for _, r := range rows {
+					out = append(out, group[codes[r]+1])
+				}
+			})
+			return out
+		}
+		return rep, counts, ids, true
+	case KindInt:
+		lo, hi, spanOK := c.intSpan()
+		if !spanOK || uint64(hi)-uint64(lo) >= maxDenseSpan {
+			return nil, nil, nil, false
+		}
+		slots = int(hi-lo) + 2
+		slotsOf = intSlots(c, lo, int32(hi-lo)+1)
+	default:
+		return nil, nil, nil, false
+	}
+	// Each slot's count and first row side by side: one cache miss per
+	// row for a key with many values (30,000 companies).
+	type slotInfo struct{ count, first int32 }
+	info := make([]slotInfo, slots)
+	slotChunks(s, slotsOf, func(k int, rows, slots []int32) {
+		for j, slot := range slots {
+			in := &info[slot]
+			if in.count == 0 {
+				in.first = int32(k + j)
+				if rows != nil {
+					in.first = rows[j]
+				}
+			}
+			in.count++
+		}
+	})
+	// Number the present slots in order.
+	ngroups := 0
+	for _, in := range info {
+		ngroups += B2I(in.count > 0)
+	}
+	rep = make([]int32, 0, ngroups)
+	counts = make([]int, 0, ngroups)
+	group := make([]int32, slots)
+	for slot, in := range info {
+		if in.count == 0 {
+			continue
+		}
+		group[slot] = int32(len(rep))
+		rep = append(rep, in.first)
+		counts = append(counts, int(in.count))
+	}
+	ids = func() []int32 {
+		out := make([]int32, n)
+		slotChunks(s, slotsOf, func(k int, _, slots []int32) {
+			dst := out[k : k+len(slots)]
+			for j, slot := range slots {
+				dst[j] = group[slot]
+			}
+		})
+		return out
+	}
+	return rep, counts, ids, true
+}
+
+// slotFunc writes the slot of each row of a chunk into dst: the rows are
+// rows, or when rows is nil, lo, lo+1, ... (all rows: no row numbers to
+// read).
+type slotFunc func(dst []int32, lo int, rows []int32)
+
+// slotChunks calls fn with the slots of the rows of s a chunk at a time:
+// k is the position of the chunk's first row in s, rows its rows (nil
+// for all rows: they are k, k+1, ...).
+func slotChunks(s Sel, slotsOf slotFunc, fn func(k int, rows, slots []int32)) {
+	var buf [chunkRows + 64]int32
+	if s.All {
+		for lo := 0; lo < s.N; lo += chunkRows {
+			dst := buf[:min(chunkRows, s.N-lo)]
+			slotsOf(dst, lo, nil)
+			fn(lo, nil, dst)
+		}
+		return
+	}
+	s.Chunks(func(k int, rows []int32) {
+		dst := buf[:len(rows)]
+		slotsOf(dst, 0, rows)
+		fn(k, rows, dst)
+	})
+}
+
+// categorySlots gives a category row the rank of its code, a null the
+// last slot (len(rank)). A null row's code may be anything: it is never
+// looked up.
+func categorySlots(c *Vector, rank []int32) slotFunc {
+	null := int32(len(rank))
+	codes := c.Codes
+	return func(dst []int32, lo int, rows []int32) {
+		switch {
+		case rows == nil && c.Valid == nil:
+			for j, code := range codes[lo : lo+len(dst)] {
+				dst[j] = rank[code]
+			}
+		case rows == nil:
+			cs := codes[lo : lo+len(dst)]
+			for j0 := 0; j0 < len(dst); j0 += 8 {
+				m := min(8, len(dst)-j0)
+				valid := validByte(c, lo+j0) | byte(0xff)<<m
+				for j := j0; j < j0+m; j++ {
+					if valid == 0xff || valid&(1<<(j-j0)) != 0 {
+						dst[j] = rank[cs[j]]
+					} else {
+						dst[j] = null
+					}
+				}
+			}
+		case c.Valid == nil:
 			for j, r := range rows {
-				// A null row's code may be anything: test first.
+				dst[j] = rank[codes[r]]
+			}
+		default:
+			for j, r := range rows {
 				if c.IsNull(int(r)) {
 					dst[j] = null
 				} else {
@@ -238,79 +372,43 @@ func OrderedGroups(s Sel, c *Vector, cache bool) (ids, rep []int32, counts []int
 				}
 			}
 		}
-	case KindText:
-		codes, group, rep, ok := TextGroups(s, c, cache)
-		if !ok {
-			return nil, nil, nil, false
-		}
-		ids = make([]int32, 0, n)
-		counts = make([]int, len(rep))
-		s.Chunks(func(_ int, rows []int32) {
-			for _, r := range rows {
-				id := group[codes[r]+1]
-				ids = append(ids, id)
-				counts[id]++
+	}
+}
+
+// intSlots gives an int row its value less lo, a null slot null.
+func intSlots(c *Vector, lo int64, null int32) slotFunc {
+	vals := c.Ints
+	return func(dst []int32, first int, rows []int32) {
+		if rows == nil {
+			for j, v := range vals[first : first+len(dst)] {
+				dst[j] = int32(v - lo)
 			}
-		})
-		return ids, rep, counts, true
-	case KindInt:
-		lo, hi, spanOK := c.intSpan()
-		if !spanOK || uint64(hi)-uint64(lo) >= maxDenseSpan {
-			return nil, nil, nil, false
-		}
-		null := int32(hi-lo) + 1
-		slots = int(hi-lo) + 2
-		vals := c.Ints
-		slotsOf = func(dst, rows []int32) {
+		} else {
 			for j, r := range rows {
 				dst[j] = int32(vals[r] - lo)
 			}
-			if c.Valid != nil {
-				for j, r := range rows {
-					if c.IsNull(int(r)) {
-						dst[j] = null
-					}
+		}
+		if c.Valid == nil {
+			return
+		}
+		if rows != nil {
+			for j, r := range rows {
+				if c.IsNull(int(r)) {
+					dst[j] = null
+				}
+			}
+			return
+		}
+		for j0 := 0; j0 < len(dst); j0 += 8 {
+			m := min(8, len(dst)-j0)
+			valid := validByte(c, first+j0) | byte(0xff)<<m
+			for j := j0; valid != 0xff && j < j0+m; j++ {
+				if valid&(1<<(j-j0)) == 0 {
+					dst[j] = null
 				}
 			}
 		}
-	default:
-		return nil, nil, nil, false
 	}
-	ids = make([]int32, n)
-	// Each slot's count and first row side by side: one cache miss per
-	// row for a key with many values (30,000 companies).
-	type slotInfo struct{ count, first int32 }
-	info := make([]slotInfo, slots)
-	s.Chunks(func(k int, rows []int32) {
-		dst := ids[k : k+len(rows)]
-		slotsOf(dst, rows)
-		for j, slot := range dst {
-			in := &info[slot]
-			if in.count == 0 {
-				in.first = rows[j]
-			}
-			in.count++
-		}
-	})
-	// Number the present slots in order; count becomes slot -> group.
-	ngroups := 0
-	for _, in := range info {
-		ngroups += B2I(in.count > 0)
-	}
-	rep = make([]int32, 0, ngroups)
-	counts = make([]int, 0, ngroups)
-	for slot, in := range info {
-		if in.count == 0 {
-			continue
-		}
-		rep = append(rep, in.first)
-		counts = append(counts, int(in.count))
-		info[slot].first = int32(len(rep) - 1) // from here on: the slot's group
-	}
-	for k, slot := range ids {
-		ids[k] = info[slot].first
-	}
-	return ids, rep, counts, true
 }
 
 // TextGroups is OrderedGroups for a text column with a dictionary (given

@@ -74,6 +74,11 @@ func TestOrderedGroupsMatchKeyIDs(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{0, 1, 63, 64, 1000, 3000} {
 		cols := testColumns(n, r)
+		for _, c := range cols[:len(cols):len(cols)] {
+			if c.Valid != nil && c.Kind != KindText {
+				cols = append(cols, atValidOffset(c, 5))
+			}
+		}
 		for name, s := range testSels(n, r) {
 			for _, c := range cols {
 				ids, rep, counts, ok := OrderedGroups(s, c, true)
@@ -107,6 +112,20 @@ func TestOrderedGroupsMatchKeyIDs(t *testing.T) {
 }
 
 func head(s []int32) []int32 { return s[:min(len(s), 20)] }
+
+// atValidOffset returns a copy of c whose validity starts off bits into
+// its bitmap, as in a slice of an Arrow array.
+func atValidOffset(c *Vector, off int) *Vector {
+	d := Vector{Name: fmt.Sprint(c.Name, "@", off), Kind: c.Kind, N: c.N, Ints: c.Ints, Codes: c.Codes, Dict: c.Dict,
+		ValidOff: off, Valid: make([]byte, (c.N+off+7)/8)}
+	for i := range c.N {
+		if !c.IsNull(i) {
+			j := off + i
+			d.Valid[j>>3] |= 1 << (j & 7)
+		}
+	}
+	return &d
+}
 
 // TestOrderedGroupsDeclines checks the keys OrderedGroups leaves to
 // KeyIDs: floats, dates, wide ints and text too sparse to encode.

@@ -3,7 +3,6 @@ package columnar
 import (
 	"cmp"
 	"errors"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -227,29 +226,6 @@ func SplitText(name string, c *Vector, rows []int32, sep string, limit int) (fro
 		vals = append(vals, parts...)
 	}
 	return from, textWithNulls(name, vals, nulls), nil
-}
-
-// Bin puts each value of a numeric column at rows into the interval of
-// edges (ascending) that holds it, as pandas' cut: interval i is
-// (edges[i], edges[i+1]], the first one closed on the left too when
-// lowest is set (qcut). The result is a category column whose dictionary
-// is labels, in order (Ordered); a value in no interval is null.
-func Bin(name string, c *Vector, rows []int32, edges []float64, labels []string, lowest bool) *Vector {
-	n := len(rows)
-	out := &Vector{Name: name, Kind: KindCategory, N: n, Codes: make([]int16, n), Dict: labels, Ordered: true}
-	for k, r := range rows {
-		v := c.Float(int(r))
-		i, found := slices.BinarySearch(edges, v) // first edge ≥ v
-		switch {
-		case math.IsNaN(v), i == len(edges), i == 0 && !(found && lowest):
-			out.SetNull(k)
-		case i == 0:
-			out.Codes[k] = 0
-		default:
-			out.Codes[k] = int16(i - 1)
-		}
-	}
-	return out
 }
 
 // MapDistinct is MapText and Extract for a text column with a dictionary

@@ -104,29 +104,6 @@ func TestRankMethods(t *testing.T) {
 	}
 }
 
-func TestBin(t *testing.T) {
-	c := floats(0, 1, 10, 10.5, 50, 51, math.NaN())
-	edges := []float64{0, 10, 50}
-	for _, tt := range []struct {
-		lowest bool
-		want   []int // -1: null
-	}{
-		{false, []int{-1, 0, 0, 1, 1, -1, -1}},
-		{true, []int{0, 0, 0, 1, 1, -1, -1}},
-	} {
-		out := Bin("b", c, iota32(c.N), edges, []string{"a", "b"}, tt.lowest)
-		for i, w := range tt.want {
-			got := int(out.Codes[i])
-			if out.IsNull(i) {
-				got = -1
-			}
-			if got != w {
-				t.Errorf("lowest %v: value %v in bin %d, want %d", tt.lowest, c.Floats[i], got, w)
-			}
-		}
-	}
-}
-
 func TestCountWords(t *testing.T) {
 	c := TextVector("t", []string{"The cat, the HAT.", "Über café_au-lait 42", ""})
 	got := CountWords(Sel{N: 3, All: true}, c)

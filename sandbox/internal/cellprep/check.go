@@ -82,10 +82,14 @@ type checker struct {
 	known      func(string) bool // declared by the session or this cell
 	isInt      func(string) bool
 	st         *State
-	renameMain bool                    // the cell or session declares func main
-	topLevel   bool                    // a statement segment
-	topList    []ast.Stmt              // the top-level statements, in order
-	topDefers  map[*ast.DeferStmt]bool // outside any function, at any depth
+	renameMain bool                     // the cell or session declares func main
+	topLevel   bool                     // a statement segment
+	topList    []ast.Stmt               // the top-level statements, in order
+	topDefers  map[*ast.DeferStmt]bool  // outside any function, at any depth
+	stackBufs  map[*ast.AssignStmt]int  // top-level appends given gc's stack buffer (stackbuf.go)
+	capRefused map[*ast.CallExpr]string // cap calls refused, with their slice (stackbuf.go)
+	// uses of functions reading cap after append refused, by name (stackbuf.go)
+	inlineRefused map[ast.Node]string
 
 	err       *CheckError
 	edits     []edit
@@ -208,6 +212,12 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 		return nil
 	}
 	c.noteInts(n)
+	if f, ok := c.inlineRefused[n]; ok {
+		c.fail(n.Pos(), "this use of "+f, f+" reads the cap() of a slice it appends to (or calls a function that does), which gc decides by inlining "+f+
+			" into its caller, once per call of the caller: the kernel follows that only for a call that runs once per call of the function around it;"+
+			" call "+f+" outside loops and function literals, or print len() instead of cap()")
+		return nil
+	}
 	switch n := n.(type) {
 	case *ast.GenDecl:
 		if n.Tok == token.IMPORT {
@@ -224,10 +234,19 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 			c.addSite(n, n.Call, helperDefer)
 		}
 	case *ast.RangeStmt:
-		c.rewriteRangeInt(n)
+		c.checkRangeInt(n)
+	case *ast.AssignStmt:
+		if k, ok := c.stackBufs[n]; ok {
+			c.planStackBuf(n, k)
+		}
 	case *ast.ArrayType:
 		c.checkArrayLen(n)
 	case *ast.CallExpr:
+		if s, ok := c.capRefused[n]; ok {
+			c.fail(n.Pos(), "cap("+s+") after append", "gc gives "+s+" a capacity its escape analysis decides, which the kernel follows only for a slice"+
+				" used by nothing but append, len, cap, indexing and range (or passed to fmt); print len("+s+") instead")
+			return nil
+		}
 		c.rewriteBuiltin(n)
 		if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "main" && c.topLevel {
 			c.callsMain = true
@@ -479,42 +498,14 @@ func constInt(e ast.Expr) (int64, bool) {
 	return 0, false
 }
 
-// rewriteRangeInt turns `for i := range n` (n an integer, which yaegi
-// cannot range over) into a three-clause loop with the same types.
-func (c *checker) rewriteRangeInt(r *ast.RangeStmt) {
-	if !isIntExpr(r.X, c.intName) {
-		return
-	}
-	if r.Value != nil {
+// checkRangeInt refuses `for i, v := range n` over an integer n, which gc
+// refuses too. The interpreter ranges over integers itself (yaegi patch
+// 36); the loop is no longer rewritten into a three-clause loop, which
+// ran differently when the body assigned the loop variable.
+func (c *checker) checkRangeInt(r *ast.RangeStmt) {
+	if r.Value != nil && isIntExpr(r.X, c.intName) {
 		c.fail(r.Pos(), "a two-variable range over an integer", "range over an integer yields one value; write `for i := range n`")
-		return
 	}
-	if hasRewrites(r.X) {
-		// The bound is copied as written: a go statement or another
-		// rewrite inside it would be copied unrewritten.
-		c.fail(r.X.Pos(), "a function literal or builtin call in the bound of `for i := range n`", "compute the bound first: `n := ...` then `for i := range n`")
-		return
-	}
-	// The bound is copied three times: newlines in the copies would move
-	// the lines after the loop.
-	x := strings.ReplaceAll(c.textOf(r.X), "\n", " ")
-	start := c.off(r.For) + len("for")
-	end := c.off(r.X.End())
-	if start < 0 || end < start || x == "" {
-		return
-	}
-	var clause string
-	switch {
-	case r.Key == nil || isBlank(r.Key):
-		clause = " _sbirI, _sbirN := (" + x + ")-(" + x + "), " + x + "; _sbirI < _sbirN; _sbirI++"
-	case r.Tok == token.DEFINE:
-		k := c.textOf(r.Key)
-		clause = " " + k + ", _sbirN := (" + x + ")-(" + x + "), " + x + "; " + k + " < _sbirN; " + k + "++"
-	default:
-		c.fail(r.Pos(), "`for i = range n` over an integer", "declare the loop variable: `for i := range n`, or write `for i = 0; i < n; i++`")
-		return
-	}
-	c.edits = append(c.edits, edit{start, end, clause})
 }
 
 func isBlank(e ast.Expr) bool {

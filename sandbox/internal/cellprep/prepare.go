@@ -31,8 +31,8 @@ import (
 type State struct {
 	// declared holds top-level names the session defined.
 	declared map[string]bool
-	// intNames holds top-level names known to be integers, so that
-	// `for i := range n` can be rewritten in later cells.
+	// intNames holds top-level names known to be integers, so that a
+	// two-variable `for i, v := range n` is refused in later cells.
 	intNames map[string]bool
 	// imports holds renamed imports already evaluated: "name path".
 	// Imports of third-party packages are recorded too (as "name path"
@@ -41,6 +41,9 @@ type State struct {
 	// third decides which packages outside the allow-list cells may
 	// import; nil allows none.
 	third ImportChecker
+	// capFuncs holds the functions that read the cap of a slice they
+	// append to, or call one (stackbuf.go).
+	capFuncs map[string]bool
 }
 
 // An ImportChecker decides which packages outside the allow-list (those
@@ -55,7 +58,7 @@ type ImportChecker interface {
 
 // NewState returns the state of a session that has run no cell.
 func NewState() *State {
-	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}}
+	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}, capFuncs: map[string]bool{}}
 }
 
 // SetImports sets what decides the third-party imports of later cells
@@ -78,6 +81,7 @@ type Prepared struct {
 	declared []string // top-level names the cell declares
 	intNames []string // of which integers
 	imports  []string // renamed imports it adds
+	capFuncs []string // functions it declares that read cap after append (stackbuf.go)
 }
 
 // Commit records what a cell that ran added to the session.
@@ -85,6 +89,10 @@ func (st *State) Commit(p *Prepared) {
 	for _, n := range p.declared {
 		st.declared[n] = true
 		delete(st.intNames, n)
+		delete(st.capFuncs, n)
+	}
+	for _, n := range p.capFuncs {
+		st.capFuncs[n] = true
 	}
 	for _, n := range p.intNames {
 		st.intNames[n] = true
@@ -160,10 +168,17 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 	known := func(name string) bool { return cellDecl[name] || st.declared[name] }
 	isInt := func(name string) bool { return cellInts[name] || st.intNames[name] }
 	callsMain := false
+	stackBufs, capRefused := stackBufSites(parsed)
+	flagged := capFuncs(parsed, st.capFuncs)
+	inlineRefused := inlinedCapRefusals(parsed, func(n string) bool { return flagged[n] || st.capFuncs[n] })
+	for n := range flagged {
+		p.capFuncs = append(p.capFuncs, n)
+	}
 	for i := range parsed {
 		ps := &parsed[i]
 		c := &checker{code: code, lines: lt, tf: ps.tf, prefix: ps.prefix, base: ps.start, end: ps.end,
-			known: known, isInt: isInt, st: st, renameMain: renameMain, topLevel: !ps.decl}
+			known: known, isInt: isInt, st: st, renameMain: renameMain, topLevel: !ps.decl, stackBufs: stackBufs, capRefused: capRefused,
+			inlineRefused: inlineRefused}
 		c.markTopLevel(ps.file)
 		ast.Walk(c, ps.file)
 		c.copyLoopVars(ps.file)

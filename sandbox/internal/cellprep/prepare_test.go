@@ -29,6 +29,9 @@ func TestPrepareGolden(t *testing.T) {
 		{"loop variable captured in a function", "func f() {\n\tfor i := 0; i < 3; i++ {\n\t\tgo func() { use(i) }()\n\t}\n}"},
 		{"loop variable captured at top level", "var fs []func()\nfor _, s := range xs {\n\tfs = append(fs, func() { use(s) })\n}\nn := len(fs)"},
 		{"range over int captured at top level", "for i := range 3 { defer0 = append(defer0, func() int { return i }) }"},
+		// A go statement in the bound of a range over an integer is
+		// supervised like any other (the bound used to be copied as written).
+		{"go statement in a range bound", "for i := range len(func() []int { go spin(); return []int{1} }()) { _ = i }"},
 		{"loop that assigns its variable keeps it", "func f() {\n\tfor i := 0; i < 9; i++ {\n\t\tfs = append(fs, func() { use(i) })\n\t\ti++\n\t}\n}"},
 		{"top-level loop with defer", "for _, s := range xs {\n\tdefer func() { use(s) }()\n}"},
 		{"defer in a top-level loop is the cell's", "for i := 0; i < 2; i++ {\n\tdefer fmt.Println(i)\n}"},
@@ -36,6 +39,28 @@ func TestPrepareGolden(t *testing.T) {
 		{"loop that may change its variable by a method keeps it", "func f() {\n\tfor c := (C{}); c.n < 3; c.Inc() {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.Inc()\n\t}\n}"},
 		{"range loop that assigns its variable still copies", "func f() {\n\tfor _, v := range xs {\n\t\tfs = append(fs, func() { use(v) })\n\t\tv.n = 1\n\t}\n}"},
 		{"composite literals in headers", "for a := [1]int{}; a[0] < 1; a[0]++ {\n\tn++\n}\nif m := map[string]int{\"a\": 1}; m[\"a\"] > 0 {\n\tn++\n}"},
+		// Issue 27: the first append to a top-level slice that cannot
+		// escape takes gc's stack buffer; one printed (u), one declared
+		// in a loop (w) and one captured by a function (v) do not.
+		{"stack buffer of top-level appends", "var s []int\nt := []string{}\nu, v := []int{}, []int{}\nfor i := 0; i < 3; i++ {\n\ts = append(s, i)\n\tt = append(t, \"a\", \"b\")\n\tu = append(u, i)\n\tw := []int{}\n\tw = append(w, i)\n\t_ = len(w)\n}\nfunc show() { fmt.Println(v) }\nv = append(v, 1)\nfmt.Println(len(s[1:]), cap(t), u)"},
+		// Issue 27: cap of a slice grown by append whose capacity gc's
+		// escape analysis decides, which the kernel does not follow
+		// (declared in a loop, sliced, captured) is refused; one that is
+		// printed or used by a function of the cell (package-level) is not.
+		{"cap of a slice declared in a loop", "for i := 0; i < 3; i++ {\n\tw := []int{}\n\tw = append(w, i)\n\tfmt.Println(cap(w))\n}"},
+		{"cap of a sliced slice", "var s []int\nfor i := 0; i < 3; i++ {\n\ts = append(s, i)\n\tfmt.Println(cap(s), len(s[1:]))\n}"},
+		{"cap of a captured slice", "var s []int\nf := func() int { return len(s) }\ns = append(s, 1)\nfmt.Println(cap(s), f())"},
+		{"cap of a printed or package-level slice", "var s, t []int\nfunc f(s []int) int { return len(t) + len(s) }\ns = append(s, 1)\nt = append(t, 1)\nfmt.Println(cap(s), cap(t), s)"},
+		// Issue 27: gc inlines a small function that reads cap after
+		// append into its caller, whose stack buffer serves one call per
+		// call of the caller: calls in loops, in function literals and
+		// function values of such a function (or one calling it) are
+		// refused; straight calls, go and defer are not.
+		{"inlined cap function called in a loop", "func f() int {\n\tvar s []int\n\ts = append(s, 1)\n\treturn cap(s)\n}\nfunc g() int { return f() }\nfmt.Println(f(), g())\nfor i := 0; i < 3; i++ {\n\tfmt.Println(g())\n}"},
+		{"inlined cap function as a value", "func f() int {\n\tvar s []int\n\ts = append(s, 1)\n\treturn cap(s)\n}\nh := f\nfmt.Println(h())"},
+		{"inlined cap function called straight", "func f() int {\n\tvar s []int\n\ts = append(s, 1)\n\treturn cap(s)\n}\nfmt.Println(f())\ndefer f()\nfor i := 0; i < 3; i++ {\n\tgo f()\n}"},
+		// Issue 27: a function literal in a header was a syntax error.
+		{"function literals in headers", "if f := func() {}; true {\n\tf()\n}\nfor g := func(n int) bool { return n < 3 }; g(x); x++ {\n}\nswitch h := func() struct{ a int } { return struct{ a int }{1} }; h().a {\ncase 1:\n}\nx"},
 		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
 	}
 	var b strings.Builder
@@ -86,8 +111,6 @@ func TestPrepareRefusals(t *testing.T) {
 		{"import (\n\t\"fmt\"\n\t\"reflect\"\n)", "line 3, column 2: import \"reflect\" is not allowed: reflect is not available to cells: a reflect.Value reaches the interpreter's"},
 		{"var a [1 << 40]byte", "line 1, column 7: an array of 1099511627776 elements is not allowed"},
 		{"x := unsafe.Pointer(nil)", "line 1, column 6: unsafe is not allowed"},
-		// Red team: a go statement in a copied bound ran unsupervised.
-		{"for i := range len(func() []int { go spin(); return []int{1} }()) { _ = i }", "in the bound of `for i := range n` is not allowed"},
 		// Red team: a cell's _sbir replaced the helpers later rewrites call.
 		{"type S struct{ Go func(func()) }\n_sbir := S{}", "line 2, column 1: the name _sbir is not allowed: names starting with _sbir are the kernel's own"},
 		{"func f() { _sbirG1_0 := 1; _ = _sbirG1_0 }", "line 1, column 12: the name _sbirG1_0 is not allowed"},
@@ -159,5 +182,36 @@ func BenchmarkPrepareWorstCase(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestInlinedCapAcrossCells checks that a function of an earlier cell
+// that reads cap after append, and one calling it, may not be called in a
+// later cell's loop (issue 27: gc inlines it there and prints another
+// cap), and may again once redefined without cap.
+func TestInlinedCapAcrossCells(t *testing.T) {
+	st := NewState()
+	cells := []struct {
+		code    string
+		refused bool
+	}{
+		{"func f() int {\n\tvar s []int\n\ts = append(s, 1)\n\treturn cap(s)\n}", false},
+		{"func g() int { return f() + 1 }", false},
+		{"for i := 0; i < 2; i++ {\n\t_ = g()\n}", true},
+		{"x := []int{f(), g()}\n_ = x", false},
+		{"func f() int { return 1 }\nfunc g() int { return 2 }", false},
+		{"for i := 0; i < 2; i++ {\n\t_ = g()\n}", false},
+	}
+	for i, c := range cells {
+		p, err := Prepare(c.code, st)
+		var ce *CheckError
+		switch {
+		case c.refused && !errors.As(err, &ce):
+			t.Fatalf("cell %d: got %v, want a CheckError", i+1, err)
+		case !c.refused && err != nil:
+			t.Fatalf("cell %d: %v", i+1, err)
+		case err == nil:
+			st.Commit(p)
+		}
 	}
 }

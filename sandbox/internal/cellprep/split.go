@@ -37,6 +37,7 @@ func splitTopLevel(code string) ([]segment, error) {
 	depth := 0
 	chains := []int{0} // operators in a row, by bracket depth
 	header := false
+	funcLits := 0 // function literals begun in a header, whose bodies are not the block
 	start := -1
 	var toks []token.Token
 	var lastEnd int
@@ -63,12 +64,22 @@ func splitTopLevel(code string) ([]segment, error) {
 		if depth == 0 {
 			switch tok {
 			case token.FOR, token.IF, token.SWITCH:
-				header = true
+				header, funcLits = true, 0
+			case token.FUNC:
+				if header {
+					funcLits++
+				}
 			case token.LBRACE:
 				// The block's brace, unless it opens a composite literal
 				// of an array, slice or map type (`for a := [1]int{}; …`),
-				// which Go allows in a header (a bare T{} it does not).
-				if !literalBrace(toks) {
+				// which Go allows in a header (a bare T{} it does not),
+				// the body of a function literal (`if f := func() {}; …`)
+				// or a struct or interface type.
+				switch {
+				case literalBrace(toks) || typeBrace(toks):
+				case funcLits > 0:
+					funcLits--
+				default:
 					header = false
 				}
 			}
@@ -126,6 +137,13 @@ func literalBrace(toks []token.Token) bool {
 		return true
 	}
 	return false
+}
+
+// typeBrace reports whether a { after toks opens the fields or methods of
+// a struct or interface type.
+func typeBrace(toks []token.Token) bool {
+	n := len(toks)
+	return n >= 1 && (toks[n-1] == token.STRUCT || toks[n-1] == token.INTERFACE)
 }
 
 // classify decides whether a segment is a declaration from its tokens.

@@ -39,6 +39,9 @@ func mapTypes() map[reflect.Value][]reflect.Type {
 	m[reflect.ValueOf(json.MarshalIndent)] = []reflect.Type{reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()}
 	m[reflect.ValueOf(json.Unmarshal)] = []reflect.Type{reflect.TypeFor[json.Unmarshaler](), reflect.TypeFor[encoding.TextUnmarshaler]()}
 	m[reflect.ValueOf(xml.Marshal)] = []reflect.Type{reflect.TypeFor[xml.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()}
+	// yaegi patch 36 names a cell's struct types for the functions marked
+	// with xml.Marshaler first, as gc's encoding/xml does from the type.
+	m[reflect.ValueOf(xml.MarshalIndent)] = m[reflect.ValueOf(xml.Marshal)]
 	m[reflect.ValueOf(xml.Unmarshal)] = []reflect.Type{reflect.TypeFor[xml.Unmarshaler](), reflect.TypeFor[encoding.TextUnmarshaler]()}
 	return m
 }

@@ -73,15 +73,19 @@ func helperExports() map[string]reflect.Value {
 			}
 			panic(fmt.Sprintf("invalid argument: clear(%T): argument must be a map or a slice", x))
 		}),
+		// StackCap is the capacity of gc's stack buffer (stackbuf.go).
+		"StackCap": reflect.ValueOf(stackCap),
 	}
 }
 
 // helperSource defines the interpreted helpers: the value catcher of the
-// last expression and min/max (generic, so they need to be interpreted).
+// last expression, min/max and the stack buffer of a cell's first append
+// (cellprep/stackbuf.go), generic, so they need to be interpreted.
 const helperSource = `
 func _sbirMin[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v < x { x = v } }; return x }
 func _sbirMax[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v > x { x = v } }; return x }
 func _sbirPing() int { return 1 }
+func _sbirStackBuf[T any](s []T, n int) []T { if k := _sbir.StackCap(s, n); k > 0 { return make([]T, 0, k) }; return s }
 `
 
 // session is the worker's interpreter with its cell plumbing.

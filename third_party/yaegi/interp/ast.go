@@ -483,6 +483,13 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 		return n
 	}
 
+	stackAppends, refused := stackAppendSites(f) // sbir patch 41
+	if refused != nil {
+		pos := interp.fset.Position(refused.Pos).String()
+		pos = strings.TrimPrefix(pos, DefaultSourceName+":")
+		return "", nil, fmt.Errorf("%s: %w", pos, refused)
+	}
+
 	// Populate our own private AST from Go parser AST.
 	// A stack of ancestor nodes is used to keep track of current ancestor for each depth level
 	ast.Inspect(f, func(nod ast.Node) bool {
@@ -629,7 +636,11 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 				action = aCallSlice
 			}
 
-			st.push(addChild(&root, anc, pos, callExpr, action), nod)
+			c := addChild(&root, anc, pos, callExpr, action)
+			if stackAppends[a] {
+				c.meta = stackAppendSite{} // sbir patch 41
+			}
+			st.push(c, nod)
 
 		case *ast.CaseClause:
 			st.push(addChild(&root, anc, pos, caseClause, aCase), nod)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -175,9 +176,20 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							ktyp = sc.getType("int")
 							vtyp = sc.getType("rune")
 						case reflect.Array, reflect.Slice:
+							sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 27)
 							sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 							ktyp = sc.getType("int")
 							vtyp = valueTOf(typ.Elem())
+						case reflect.Ptr:
+							// sbir patch 27: a pointer to an array, as a
+							// slice, has its counter and shallow copy.
+							sc.add(sc.getType("int"))
+							sc.add(sc.getType("int"))
+							ktyp = sc.getType("int")
+							vtyp = valueTOf(typ.Elem().Elem())
+						case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+							reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+							ktyp, err = sc.addRangeInt(n.anc, o)
 						}
 					case mapT:
 						n.anc.gen = rangeMap
@@ -186,6 +198,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
+						sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 27)
+						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
 						if vtyp.cat == valueT {
@@ -199,9 +213,19 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = sc.getType("int")
 						vtyp = sc.getType("rune")
 					case arrayT, sliceT, variadicT:
+						sc.add(sc.getType("int")) // Add a dummy type to store the counter (sbir patch 27)
 						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
+					case intT, int8T, int16T, int32T, int64T, uintT, uint8T, uint16T, uint32T, uint64T, uintptrT:
+						ktyp, err = sc.addRangeInt(n.anc, o)
+					}
+					if err != nil {
+						return false
+					}
+					if ktyp == nil {
+						err = o.cfgErrorf("cannot range over %s (type %s)", rangeOperandName(o), o.typ.id())
+						return false
 					}
 
 					kindex := sc.add(ktyp)
@@ -545,9 +569,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case switchStmt, switchIfStmt, typeSwitch:
 			// Make sure default clause is in last position.
+			// sbir patch 28: the other clauses keep their order (their
+			// cases are tried in the order written); a fallthrough still
+			// goes to the clause that follows in the source (sourceNext).
 			c := n.lastChild().child
 			if i, l := getDefault(n), len(c)-1; i >= 0 && i != l {
-				c[i], c[l] = c[l], c[i]
+				d := c[i]
+				copy(c[i:], c[i+1:])
+				c[l] = d
 			}
 			sc = sc.pushBloc()
 			sc.loop = n
@@ -565,6 +594,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			var typ *itype
 			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
 				return false
+			}
+			if typ.incomplete && typ.cat == funcT && n.child[1].kind == funcType {
+				// sbir patch 34: a local func type that mentions itself.
+				typ.name, typ.path = typeName, sc.pkgName
+				typ.resolveSelf(typeName, sc.pkgName)
+				if typ.incomplete = false; !typ.isComplete() {
+					typ.incomplete = true
+				}
 			}
 			if typ.incomplete {
 				// Type may still be incomplete in case of a local recursive struct declaration.
@@ -736,6 +773,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && (isCall(src) || src.action == aRecv || src.action == aCompositeLit):
+					// sbir patch 35: in a tuple assignment the assign
+					// node assigns every pair (the optimizations below
+					// skip it, so that `n, m = 6, f()` left n alone),
+					// after evaluating all the sources.
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
@@ -1175,6 +1217,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 
 				n.gen = c0.sym.builtin
+				switch n.meta.(type) {
+				case stackAppendSite, stackAppend:
+					// sbir patch 41: the flag of the append's stack buffer,
+					// one per call of the function.
+					if bname == "append" {
+						n.meta = stackAppend{used: sc.add(sc.getType("bool"))}
+					}
+				}
 				c0.typ = &itype{cat: builtinT, name: bname}
 				if n.typ, err = nodeType(interp, sc, n); err != nil {
 					return
@@ -1447,7 +1497,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			init, body := n.child[0], n.child[1]
 			n.start = init.start
 			init.tnext = body.start
-			body.tnext = n.start
+			body.tnext = body.start // sbir patch 26: the init runs once
 			sc = sc.pop()
 
 		case forStmt2: // for cond {}
@@ -1751,6 +1801,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.level = c.level
 			n.typ = c.typ
 			n.rval = c.rval
+			if c.findex == notInFrame {
+				// sbir patch 38: (f), a declared function or method
+				// expression in parentheses, is the function itself, as
+				// its value is not in the frame.
+				n.val = c.val
+				n.recv = c.recv
+			}
 
 		case rangeStmt:
 			if rf, ok := n.val.(*rangeFuncLoop); ok {
@@ -1810,8 +1867,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					return
 				}
 				// TODO(mpl): move any of that code to typecheck?
+				// sbir patch 33: the node is put back after the check:
+				// c.typ may be shared, as the type of a declared function
+				// is by every use of its name, and a function returned by
+				// name lost its funcDecl node, so that later uses of the
+				// name as a func value (var g func() = f) were not wrapped.
+				saved := c.typ.node
 				c.typ.node = c
-				if !c.typ.assignableTo(typ) {
+				ok := c.typ.assignableTo(typ)
+				c.typ.node = saved
+				if !ok {
 					err = c.cfgErrorf("cannot use %v (type %v) as type %v in return argument", c.ident, c.typ.cat, typ.cat)
 					return
 				}
@@ -2062,6 +2127,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				break
 			}
 			// Chain case clauses.
+			after := sourceNext(clauses)
 			for i := l - 1; i >= 0; i-- {
 				c := clauses[i]
 				if len(c.child) == 0 {
@@ -2072,14 +2138,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					c.child[0].tnext = c
 					c.start = c.child[0].start
 
-					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
+					if after[i] != nil && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
 						if n.kind == typeSwitch {
 							err = body.lastChild().cfgErrorf("cannot fallthrough in type switch")
 						}
-						if len(clauses[i+1].child) == 0 {
+						if len(after[i].child) == 0 {
 							body.tnext = n // Fallthrough to next with empty body, just exit.
 						} else {
-							body.tnext = clauses[i+1].lastChild().start
+							body.tnext = after[i].lastChild().start
 						}
 					} else {
 						body.tnext = n // Exit switch at end of clause body.
@@ -2123,6 +2189,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				break
 			}
 			// Wire case clauses in reverse order so the next start node is already resolved when used.
+			after := sourceNext(clauses)
 			for i := l - 1; i >= 0; i-- {
 				c := clauses[i]
 				c.gen = nop
@@ -2149,8 +2216,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						c.start = body.start
 					}
 					// If last case body statement is a fallthrough, then jump to next case body
-					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
-						body.tnext = clauses[i+1].lastChild().start
+					if after[i] != nil && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
+						if len(after[i].child) == 0 {
+							body.tnext = n
+						} else {
+							body.tnext = after[i].lastChild().start
+						}
 					} else {
 						body.tnext = n
 					}
@@ -2605,6 +2676,23 @@ func setFNext(cond, next *node) {
 		return
 	}
 	cond.fnext = next
+}
+
+// sourceNext returns, for each of the clauses of a switch (the default
+// clause moved last), the clause that follows it in the source, where a
+// fallthrough goes, or nil for the last one (sbir patch 28).
+func sourceNext(clauses []*node) []*node {
+	after := make([]*node, len(clauses))
+	order := append([]*node(nil), clauses...)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].pos < order[j].pos })
+	next := make(map[*node]*node, len(order))
+	for i := 0; i+1 < len(order); i++ {
+		next[order[i]] = order[i+1]
+	}
+	for i, c := range clauses {
+		after[i] = next[c]
+	}
+	return after
 }
 
 // GetDefault return the index of default case clause in a switch statement, or -1.

@@ -69,22 +69,39 @@ func needsGoFormat(t *itype, depth int) bool {
 	case interfaceT:
 		// sbir patch 9a: a nested interface holds a valueInterface.
 		return depth > 0
-	case valueT, funcT, chanT, chanRecvT, chanSendT, nilT, builtinT, genericT:
+	case funcT:
+		// sbir patch 34: a func type is printed by %T with its name, or
+		// with the interpreted types it is made of.
+		if t.name != "" && t.path != "" {
+			return true
+		}
+		for _, a := range append(append([]*itype(nil), t.arg...), t.ret...) {
+			if needsGoFormat(a, depth+1) {
+				return true
+			}
+		}
+		return false
+	case valueT, chanT, chanRecvT, chanSendT, nilT, builtinT, genericT:
 		return false
 	case structT:
 		return true
 	case linkedT:
 		return true
 	case ptrT, sliceT, arrayT, variadicT:
-		return needsGoFormat(t.val, depth+1)
+		// sbir patch 32: a defined slice, array or map type has its own
+		// name in %T and %#v (main.bookcase{...}), whatever its elements.
+		return t.name != "" || needsGoFormat(t.val, depth+1)
 	case mapT:
-		return needsGoFormat(t.key, depth+1) || needsGoFormat(t.val, depth+1)
+		return t.name != "" || needsGoFormat(t.key, depth+1) || needsGoFormat(t.val, depth+1)
 	}
 	return t.name != "" && t.path != ""
 }
 
 func genGoFormat(n *node) func(*frame) reflect.Value {
 	value := genValue(n)
+	if isFuncSrc(n.typ) {
+		value = genFuncValue(n) // a declared function is a func value (sbir patch 34)
+	}
 	typ := n.typ
 	return func(f *frame) reflect.Value {
 		return reflect.ValueOf(goValue{v: value(f), t: typ, f: f})
@@ -336,7 +353,7 @@ func typeString(t *itype) string {
 			return "map[" + typeString(t.key) + "]" + typeString(t.val)
 		}
 	}
-	if t.name != "" && (t.path != "" || t.cat == structT) { // sbir patch 8i: instances of generic types have no path
+	if t.name != "" && (t.path != "" || t.cat == structT || t.cat == arrayT || t.cat == sliceT || t.cat == mapT) { // sbir patch 8i: instances of generic types (and sbir patch 32: local types) have no path
 		pkg := t.path
 		if i := strings.LastIndexByte(pkg, '/'); i >= 0 {
 			pkg = pkg[i+1:]
@@ -573,13 +590,16 @@ func lessKey(a, b reflect.Value) bool {
 
 // rewriteTypeVerbs rewrites, in the format in[fi], each %T whose operand
 // is a goValue to typeVerb, following fmt's argument numbering (explicit
-// [n] indexes and * widths included).
+// [n] indexes and * widths included). sbir patch 30: the operand of a %p
+// is passed as the value itself, not as a goValue: fmt prints a pointer
+// for %p before it looks for a Format method, so a goValue printed as
+// "%!p(interp.goValue=...)".
 func rewriteTypeVerbs(in []reflect.Value, fi int) []reflect.Value {
 	if fi >= len(in) || in[fi].Kind() != reflect.String {
 		return in
 	}
 	format := in[fi].String()
-	if !strings.Contains(format, "%") || !strings.Contains(format, "T") {
+	if !strings.Contains(format, "%") || !strings.ContainsAny(format, "Tp") {
 		return in
 	}
 	args := in[fi+1:]
@@ -595,6 +615,7 @@ func rewriteTypeVerbs(in []reflect.Value, fi int) []reflect.Value {
 	}
 	var out strings.Builder
 	changed := false
+	var raw []int // operands of %p
 	argNum := 0
 	for i := 0; i < len(format); {
 		c := format[i]
@@ -658,13 +679,25 @@ func rewriteTypeVerbs(in []reflect.Value, fi int) []reflect.Value {
 		} else {
 			out.WriteString(format[start:i])
 		}
+		if verb == 'p' && isGo(argNum) {
+			raw = append(raw, argNum)
+		}
 		argNum++
 	}
-	if !changed {
+	if !changed && len(raw) == 0 {
 		return in
 	}
 	r := append([]reflect.Value(nil), in...)
 	r[fi] = reflect.ValueOf(out.String()).Convert(in[fi].Type())
+	for _, i := range raw {
+		a := args[i]
+		if a.Kind() == reflect.Interface {
+			a = a.Elem()
+		}
+		if g := a.Interface().(goValue); g.v.IsValid() && g.v.CanInterface() {
+			r[fi+1+i] = g.v
+		}
+	}
 	return r
 }
 

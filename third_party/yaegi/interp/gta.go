@@ -386,6 +386,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				}
 			}
 			sym.typ = n.typ
+			n.typ.resolveSelf(typeName, pkgName) // sbir patch 34
 			if !n.typ.isComplete() {
 				revisit = append(revisit, n)
 			}

@@ -883,12 +883,16 @@ func quoConst(n *node) {
 		// When the result of the operation is expected to be an int (because both
 		// operands are ints), we want to force the type of the whole expression to be an
 		// int (and not a float), which is achieved by using the QUO_ASSIGN operator.
-		if n.typ.untyped && isInt(n.typ.rtype) {
+		// sbir patch 31: both operands being integer constants decides it,
+		// not the type the context gives the expression: in
+		// `var f float64 = 3 / 2` the division is an integer division.
+		c0, c1 := vConstantValue(v0), vConstantValue(v1)
+		if n.typ.untyped && isInt(n.typ.rtype) || c0.Kind() == constant.Int && c1.Kind() == constant.Int {
 			operator = token.QUO_ASSIGN
 		} else {
 			operator = token.QUO
 		}
-		v := constant.BinaryOp(vConstantValue(v0), operator, vConstantValue(v1))
+		v := constant.BinaryOp(c0, operator, c1)
 		n.rval.Set(reflect.ValueOf(v))
 	case isComplex(t):
 		n.rval.SetComplex(vComplex(v0) / vComplex(v1))

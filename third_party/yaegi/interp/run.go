@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"go/constant"
+	"math"
 	"reflect"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -679,6 +681,12 @@ func convert(n *node) {
 		return
 	}
 
+	if k := typ.Kind(); c.typ.TypeOf().Kind() == reflect.Slice && (k == reflect.Array || k == reflect.Ptr && typ.Elem().Kind() == reflect.Array) {
+		// sbir patch 39: a slice too short for the array fails with
+		// the runtime's error, not reflect's.
+		value = genSliceToArray(value, typ)
+	}
+
 	n.exec = func(f *frame) bltn {
 		if doConvert {
 			dest(f).Set(value(f).Convert(typ))
@@ -698,11 +706,13 @@ func assignFromCall(n *node) {
 		l--
 	}
 	dvalue := make([]func(*frame) reflect.Value, l)
+	mapSet := make([]func(*frame, reflect.Value), l)
 	for i := range dvalue {
 		if n.child[i].ident == "_" {
 			continue
 		}
 		dvalue[i] = genValue(n.child[i])
+		mapSet[i] = genMapEntrySet(n.child[i])
 	}
 	next := getExec(n.tnext)
 	n.exec = func(f *frame) bltn {
@@ -711,6 +721,10 @@ func assignFromCall(n *node) {
 				continue
 			}
 			s := f.data[ncall.findex+i]
+			if set := mapSet[i]; set != nil {
+				set(f, s) // sbir patch 35
+				continue
+			}
 			c := n.child[i]
 			if n.kind == defineXStmt && !c.redeclared {
 				// Recreate destination value in case of define statement,
@@ -723,6 +737,28 @@ func assignFromCall(n *node) {
 			v(f).Set(s)
 		}
 		return next
+	}
+}
+
+// genMapEntrySet returns a function storing a value in the map entry c
+// of a tuple assignment (m[k], err = f()), or nil if c is not a map entry.
+// sbir patch 35: the results were set on a copy of the entry's value, and
+// the map was left unchanged.
+func genMapEntrySet(c *node) func(*frame, reflect.Value) {
+	if !isMapEntry(c) {
+		return nil
+	}
+	mapValue := genValue(c.child[0])
+	key := genValue(c.child[1])
+	if isInterfaceSrc(c.child[1].typ) && !isEmptyInterface(c.child[1].typ) {
+		key = genValueInterface(c.child[1])
+	}
+	return func(f *frame, v reflect.Value) {
+		m := mapValue(f)
+		if v.Kind() == reflect.Interface && m.Type().Elem().Kind() != reflect.Interface {
+			v = v.Elem()
+		}
+		m.SetMapIndex(key(f), v)
 	}
 }
 
@@ -786,19 +822,10 @@ func assign(n *node) {
 	}
 
 	// Multi assign operation.
-	types := make([]reflect.Type, n.nright)
 	index := make([]int, n.nright)
 	level := make([]int, n.nright)
 
-	for i := range types {
-		var t reflect.Type
-		switch typ := n.child[sbase+i].typ; {
-		case isInterfaceSrc(typ):
-			t = valueInterfaceType
-		default:
-			t = typ.TypeOf()
-		}
-		types[i] = t
+	for i := range index {
 		index[i] = n.child[i].findex
 		level[i] = n.child[i].level
 	}
@@ -829,8 +856,12 @@ func assign(n *node) {
 			if n.child[i].ident == "_" {
 				continue
 			}
-			t[i] = reflect.New(types[i]).Elem()
-			t[i].Set(s(f))
+			// sbir patch 35: the copy has the type of the value to
+			// assign (an interface destination's wrapper, say), not the
+			// source's.
+			v := s(f)
+			t[i] = reflect.New(v.Type()).Elem()
+			t[i].Set(v)
 		}
 		for i, d := range dvalue {
 			if n.child[i].ident == "_" {
@@ -1184,7 +1215,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
-					d[i].Set(arg)
+					setValue(d[i], arg) // sbir patch 34
 				}
 			}
 
@@ -1210,6 +1241,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 // of the method def: its function type takes the receiver first
 // (sbir patch 9d).
 func isMethodExpr(n, def *node) bool {
+	for n.kind == parenExpr && len(n.child) == 1 { // sbir patch 38: (T.M)
+		n = n.child[0]
+	}
 	return n != def && n.kind == selectorExpr && n.recv == nil && def.kind == funcDecl &&
 		len(def.child) > 0 && len(def.child[0].child) > 0 && n.typ != nil && def.typ != nil &&
 		len(n.typ.arg) == len(def.typ.arg)+1
@@ -1280,6 +1314,10 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		} else {
 			v = getConcreteValue(v)
 		}
+		// sbir patch 25: the interface holds a copy of the value, as
+		// gc's conversion does; methods bound to the variable saw every
+		// later assignment to it.
+		v = copyIfVariable(v)
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
@@ -1296,14 +1334,14 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 				m2, i2 := n2.typ.lookupMethod(names[i])
 				if m2 != nil {
 					nod := *m2
-					nod.recv = &receiver{n, v, i2}
+					nod.recv = &receiver{nil, v, i2} // sbir patch 25
 					w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 					continue
 				}
 				panic(n.cfgErrorf("method not found: %s", names[i]))
 			}
 			nod := *m
-			nod.recv = &receiver{n, v, indexes[i]}
+			nod.recv = &receiver{nil, v, indexes[i]} // sbir patch 25
 			w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 		}
 		return w
@@ -1541,7 +1579,7 @@ func call(n *node) {
 			n.interp.checkCallbackArgs(out) // sbir patch 18b
 			for i, v := range rvalues {
 				if v != nil {
-					v(f).Set(out[i])
+					setValue(v(f), out[i]) // sbir patch 34
 				}
 			}
 			if fnext != nil && !out[0].Bool() {
@@ -1553,15 +1591,15 @@ func call(n *node) {
 		nf := newFrame(anc, len(def.types), anc.runid())
 		var vararg reflect.Value
 
-		// Init local frame values (sbir patch S2: in one allocation), and
-		// return values: where the caller has a place for a result, the
-		// callee writes it there.
+		// Init local frame values (sbir patch S2: in one allocation),
+		// results included. sbir patch 24: each call starts with zero
+		// results of its own, copied to their destinations when it
+		// returns. Results written straight into the destinations began
+		// with the values left there by the previous call (named results
+		// read as "neg" after a call that set them, and a function that
+		// recovered returned the previous call's value), and a variable
+		// assigned the call's result changed while the call ran.
 		newFrameValues(nf.data, def.types, def.shape)
-		for i, v := range rvalues {
-			if v != nil {
-				nf.data[i] = v(f)
-			}
-		}
 
 		if method != nil {
 			setReceiver(nf.data[numRet], rcvr(f))
@@ -1577,7 +1615,10 @@ func call(n *node) {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
-					if v(f).Type() == vararg.Type() {
+					// sbir patch 29: only f(s...) passes s as the
+					// variadic slice; f(s) with s of the slice's type
+					// (a []any to ...any) is one argument.
+					if hasVariadicArgs {
 						vararg.Set(v(f))
 					} else {
 						vararg.Set(reflect.Append(vararg, v(f)))
@@ -1616,6 +1657,11 @@ func call(n *node) {
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
+		for i, v := range rvalues {
+			if v != nil {
+				v(f).Set(nf.data[i])
+			}
+		}
 
 		// Handle branching according to boolean result
 		if fnext != nil && !nf.data[0].Bool() {
@@ -1804,6 +1850,7 @@ func callBin(n *node) {
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
+	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
@@ -1867,10 +1914,22 @@ func callBin(n *node) {
 				}
 			}
 
+			if xmlFunc {
+				if name := xmlElementName(c.typ); name != "" {
+					values = append(values, genXMLNamed(c, name)) // sbir patch 36
+					break
+				}
+			}
+
+			// sbir patch 32: only the operands to format (the ...any) go
+			// to fmt as goValues, not the io.Writer of Fprint, which a
+			// defined type of a cell (type T []byte with a Write method)
+			// may be.
+			operand := goFormat && variadic >= 0 && i+rcvrOffset >= variadic
 			switch {
-			case goFormat && useGoFormat(c.typ, wrapErr):
+			case operand && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
-			case goFormat && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
+			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
 				values = append(values, genGoFormatInterface(c, wrapErr))
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
@@ -1951,11 +2010,13 @@ func callBin(n *node) {
 			// The optimization of aAssign is handled in assign(), and should not
 			// be handled here.
 			rvalues := make([]func(*frame) reflect.Value, funcType.NumOut())
+			mapSet := make([]func(*frame, reflect.Value), len(rvalues))
 			for i := range rvalues {
 				c := n.anc.child[i]
 				if c.ident == "_" {
 					continue
 				}
+				mapSet[i] = genMapEntrySet(c)
 				if isInterfaceSrc(c.typ) {
 					rvalues[i] = genValueInterfaceValue(c)
 				} else {
@@ -1971,6 +2032,10 @@ func callBin(n *node) {
 				for i, v := range rvalues {
 					if v == nil {
 						continue // Skip assign "_".
+					}
+					if set := mapSet[i]; set != nil {
+						set(f, out[i]) // sbir patch 35
+						continue
 					}
 					c := n.anc.child[i]
 					if n.anc.kind == defineXStmt && !c.redeclared {
@@ -2290,7 +2355,7 @@ func getFunc(n *node) {
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
-					d[i].Set(arg)
+					setValue(d[i], arg) // sbir patch 34
 				}
 			}
 
@@ -2815,7 +2880,9 @@ func _return(n *node) {
 		case errorT:
 			values[i] = genInterfaceWrapper(c, t.TypeOf())
 		case funcT:
-			values[i] = genValue(c)
+			// sbir patch 33: a declared function returned as a func value
+			// is wrapped as a func, as it is when passed as an argument.
+			values[i] = genFuncValue(c)
 		case valueT:
 			switch t.rtype.Kind() {
 			case reflect.Interface:
@@ -3091,6 +3158,11 @@ func compositeBinStructNotype(n *node) { doCompositeBinStruct(n, false) }
 func destType(n *node) *itype {
 	switch n.anc.kind {
 	case assignStmt, defineStmt:
+		if n.anc.nleft > 1 {
+			// sbir patch 35: in a tuple assignment the literal is made in
+			// its own location, and the assign node assigns it.
+			return n.typ
+		}
 		return n.anc.child[0].typ
 	default:
 		return n.typ
@@ -3187,74 +3259,115 @@ var rat = reflect.ValueOf((*[]rune)(nil)).Type().Elem() // runes array type
 func _range(n *node) {
 	index0 := n.child[0].findex // array index location in frame
 	index2 := index0 - 1        // shallow array for range, always just behind index0
-	index3 := index2 - 1        // additional location to store string char position
+	index3 := index2 - 1        // iteration counter (byte position for a string)
 	fnext := getExec(n.fnext)
 	tnext := getExec(n.tnext)
 
-	var value func(*frame) reflect.Value
-	var an *node
+	// sbir patch 27: the loop counts in a location of its own, so that
+	// assigning to the key variable in the body does not change the
+	// iteration, and a string is ranged over by its bytes, so that the
+	// key is the byte position of each rune, with the key alone too, and
+	// invalid UTF-8 advances one byte at a time as in gc.
+	an := n.child[1]
+	index1 := -1
 	if len(n.child) == 4 {
 		an = n.child[2]
-		index1 := n.child[1].findex // array value location in frame
-		if isString(an.typ.TypeOf()) {
-			// Special variant of "range" for string, where the index indicates the byte position
-			// of the rune in the string, rather than the index of the rune in array.
-			stringType := reflect.TypeOf("")
-			value = genValueAs(an, rat) // range on string iterates over runes
-			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index3]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
-					return fnext
-				}
-				// Compute byte position of the rune in string
-				pos := a.Slice(0, i).Convert(stringType).Len()
-				f.data[index0].SetInt(int64(pos))
-				f.data[index1].Set(a.Index(i))
-				return tnext
-			}
-		} else {
-			value = genValueRangeArray(an)
-			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index0]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
-					return fnext
-				}
-				f.data[index1].Set(a.Index(i))
-				return tnext
-			}
-		}
-	} else {
-		an = n.child[1]
-		if isString(an.typ.TypeOf()) {
-			value = genValueAs(an, rat) // range on string iterates over runes
-		} else {
-			value = genValueRangeArray(an)
-		}
+		index1 = n.child[1].findex // array value location in frame
+	}
+	var value func(*frame) reflect.Value
+	if isString(an.typ.TypeOf()) {
+		value = genValue(an)
 		n.exec = func(f *frame) bltn {
-			v0 := f.data[index0]
-			v0.SetInt(v0.Int() + 1)
-			if int(v0.Int()) >= f.data[index2].Len() {
+			s := f.data[index2].String()
+			c := f.data[index3]
+			pos := int(c.Int())
+			if pos >= len(s) {
 				return fnext
+			}
+			r, size := utf8.DecodeRuneInString(s[pos:])
+			c.SetInt(int64(pos + size))
+			f.data[index0].SetInt(int64(pos))
+			if index1 >= 0 {
+				f.data[index1].SetInt(int64(r))
 			}
 			return tnext
 		}
+		next := n.exec
+		n.child[0].exec = func(f *frame) bltn {
+			f.data[index2] = value(f)
+			f.data[index3].SetInt(0)
+			return next
+		}
+		return
 	}
 
-	// Init sequence
-	next := n.exec
-	index := index0
-	if isString(an.typ.TypeOf()) && len(n.child) == 4 {
-		index = index3
+	value = genValueRangeArray(an)
+	n.exec = func(f *frame) bltn {
+		a := f.data[index2]
+		c := f.data[index3]
+		i := c.Int() + 1
+		if int(i) >= a.Len() {
+			return fnext
+		}
+		c.SetInt(i)
+		f.data[index0].SetInt(i)
+		if index1 >= 0 {
+			f.data[index1].Set(a.Index(int(i)))
+		}
+		return tnext
 	}
+	next := n.exec
 	n.child[0].exec = func(f *frame) bltn {
 		f.data[index2] = value(f) // set array shallow copy for range
-		f.data[index].SetInt(-1)  // assing index value
+		f.data[index3].SetInt(-1)
+		return next
+	}
+}
+
+// rangeInt runs `for i := range n` over an integer n (sbir patch 37):
+// the key takes the values 0 to n-1, from a counter of the loop's own
+// (so that the body may assign the key), and n is evaluated once.
+func rangeInt(n *node) {
+	index0 := n.child[0].findex // key
+	index2 := index0 - 1        // bound
+	index3 := index2 - 1        // counter
+	fnext := getExec(n.fnext)
+	tnext := getExec(n.tnext)
+	o := n.child[1]
+	value := genValue(o)
+	unsigned := isUint(n.child[0].typ.TypeOf())
+	n.exec = func(f *frame) bltn {
+		c := f.data[index3]
+		i := c.Int() + 1
+		if i >= f.data[index2].Int() {
+			return fnext
+		}
+		c.SetInt(i)
+		if unsigned {
+			f.data[index0].SetUint(uint64(i))
+		} else {
+			f.data[index0].SetInt(i)
+		}
+		return tnext
+	}
+	next := n.exec
+	n.child[0].exec = func(f *frame) bltn {
+		v := value(f)
+		var bound int64
+		switch {
+		case isConstantValue(v.Type()):
+			bound = vInt(v)
+		case v.CanUint():
+			if u := v.Uint(); u > math.MaxInt64 {
+				bound = math.MaxInt64
+			} else {
+				bound = int64(u)
+			}
+		default:
+			bound = v.Int()
+		}
+		f.data[index2] = reflect.ValueOf(bound)
+		f.data[index3].SetInt(-1)
 		return next
 	}
 }
@@ -3571,7 +3684,10 @@ func appendSlice(n *node) {
 }
 
 func _append(n *node) {
-	if len(n.child) == 3 {
+	// sbir patch 40: only append(s, t...) appends the elements of t;
+	// append(s, t) with s a []any and t a []any (or a []byte) appends t
+	// itself, as one element.
+	if len(n.child) == 3 && n.action == aCallSlice {
 		c1, c2 := n.child[1], n.child[2]
 		if (c1.typ.cat == valueT || c2.typ.cat == valueT) && c1.typ.rtype == c2.typ.rtype ||
 			isArray(c2.typ) && c2.typ.elem().id() == n.typ.elem().id() ||
@@ -3634,6 +3750,7 @@ func _append(n *node) {
 			return next
 		}
 	}
+	n.exec = genStackAppend(n, len(n.child)-2, n.exec) // sbir patch 41
 }
 
 func _cap(n *node) {
@@ -4239,7 +4356,7 @@ func slice(n *node) {
 	case 2:
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), a.Len())
+			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), a.Len()) // sbir patch 39
 			return next
 		}
 	case 3:
@@ -4247,7 +4364,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = sliceChecked(a, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 39
 			return next
 		}
 	case 4:
@@ -4256,7 +4373,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f))))
+			getFrame(f, l).data[i] = slice3Checked(a, int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f)))) // sbir patch 39
 			return next
 		}
 	}
@@ -4280,7 +4397,7 @@ func slice0(n *node) {
 		value1 := genValue(n.child[1])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(0, int(vInt(value1(f))))
+			getFrame(f, l).data[i] = sliceChecked(a, 0, int(vInt(value1(f)))) // sbir patch 39
 			return next
 		}
 	case 3:
@@ -4288,7 +4405,7 @@ func slice0(n *node) {
 		value2 := genValue(n.child[2])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(0, int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = slice3Checked(a, 0, int(vInt(value1(f))), int(vInt(value2(f)))) // sbir patch 39
 			return next
 		}
 	}

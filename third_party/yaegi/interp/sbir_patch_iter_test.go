@@ -512,12 +512,17 @@ for _, key := range []string{"a", "b"} {
 	}
 	fmt.Println(n, ok, r, ok2)
 }`,
+		// The result of a call in an if statement's init, then a
+		// definition of the same name after the if.
+		`func pair() (int, bool) { return 1, true }`,
+		"if v, ok := pair(); ok {\n\tfmt.Println(\"in\", v)\n}\n_, ok4 := pair()\nfmt.Println(ok4)",
+		"if w, ok5 := pair(); ok5 {\n\tfmt.Println(\"in2\", w)\n}\nok5 := false\nfmt.Println(ok5)",
 	} {
 		if _, err := i.Eval(src); err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
 	}
-	if got, want := out.String(), "42 true 0 false true true false c true\n42 true\nif 42\n42 true 7 true\n0 false 7 true\n"; got != want {
+	if got, want := out.String(), "42 true 0 false true true false c true\n42 true\nif 42\n42 true 7 true\n0 false 7 true\nin 1\ntrue\nin2 1\nfalse\n"; got != want {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }

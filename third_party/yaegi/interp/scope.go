@@ -277,3 +277,24 @@ func (interp *Interpreter) Globals() map[string]reflect.Value {
 
 	return syms
 }
+
+// addRangeInt prepares the range over the integer o of range statement
+// r (sbir patch 37: Go 1.22's `for i := range n`): the frame gets the
+// loop's counter and bound, and the key's type is the integer's, int for
+// an untyped constant (rune for a rune constant).
+func (s *scope) addRangeInt(r, o *node) (*itype, error) {
+	if len(r.child) == 4 {
+		return nil, r.child[1].cfgErrorf("range over %s permits only one iteration variable", rangeOperandName(o))
+	}
+	r.gen = rangeInt
+	s.add(s.getType("int")) // counter
+	s.add(s.getType("int")) // bound
+	t := o.typ
+	if t.untyped {
+		if t.cat == int32T {
+			return s.getType("rune"), nil
+		}
+		return s.getType("int"), nil
+	}
+	return t, nil
+}

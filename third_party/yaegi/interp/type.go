@@ -528,7 +528,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			case constant.String:
 				t = untypedString(n)
 			case constant.Int:
-				t = untypedInt(n)
+				if strings.HasPrefix(n.ident, "'") {
+					// sbir patch 31b: a rune literal typed again (a
+					// global's value, by gta then cfg) is still a rune.
+					t = untypedRune(n)
+				} else {
+					t = untypedInt(n)
+				}
 			case constant.Float:
 				t = untypedFloat(n)
 			case constant.Complex:
@@ -2025,6 +2031,108 @@ type refTypeContext struct {
 	slevel     int
 }
 
+// signatureType is the reflect type of a parameter or result of type t
+// in a func's reflect type. sbir patch 34: a defined func type that
+// mentions itself (type F func(F) int, type stateFn func(*lexer)
+// stateFn) is an empty interface there: reflect builds no named, so no
+// recursive, func types. The values are funcs all the same (F's reflect
+// type is func(interface{}) int, as is func(F) int's), taken out of the
+// interface where a call hands them to the callee's frame or the
+// caller's (setValue).
+func (t *itype) signatureType(ctx *refTypeContext) reflect.Type {
+	if t.cat == funcT && t.name != "" && t.mentions(t) {
+		return emptyInterfaceType
+	}
+	return t.refType(ctx)
+}
+
+// setValue sets dst to v, taking a func out of the empty interface that
+// holds it when dst is a func (sbir patch 34, signatureType).
+func setValue(dst, v reflect.Value) {
+	if v.Kind() == reflect.Interface && dst.Kind() == reflect.Func {
+		if v = v.Elem(); !v.IsValid() {
+			dst.Set(reflect.Zero(dst.Type()))
+			return
+		}
+	}
+	dst.Set(v)
+}
+
+// mentions reports whether the parameters or results of the func type t,
+// or the types they are built from, mention the type u (sbir patch 34).
+func (t *itype) mentions(u *itype) bool {
+	seen := map[*itype]bool{}
+	var walk func(v *itype, top bool) bool
+	walk = func(v *itype, top bool) bool {
+		if v == u && !top {
+			return true
+		}
+		if v == nil || seen[v] {
+			return false
+		}
+		seen[v] = true
+		switch v.cat {
+		case funcT:
+			for _, a := range v.arg {
+				if walk(a, false) {
+					return true
+				}
+			}
+			for _, r := range v.ret {
+				if walk(r, false) {
+					return true
+				}
+			}
+		case ptrT, sliceT, arrayT, variadicT, chanT, chanRecvT, chanSendT, linkedT:
+			return walk(v.val, false)
+		case mapT:
+			return walk(v.key, false) || walk(v.val, false)
+		}
+		return false
+	}
+	return walk(t, true)
+}
+
+// resolveSelf replaces, in the parameters and results of the defined
+// func type t (and in the types they are built from), the types of t's
+// own name: placeholders made when the declaration mentioned the type
+// before it was declared, and the types earlier passes of gta made for
+// it (sbir patch 34: type F func(F) int).
+func (t *itype) resolveSelf(name, path string) {
+	if t.cat != funcT {
+		return
+	}
+	seen := map[*itype]bool{}
+	var fix func(u *itype) *itype
+	fix = func(u *itype) *itype {
+		if u == nil {
+			return nil
+		}
+		if u != t && (u.cat == nilT || u.cat == funcT) && u.name == name && u.path == path {
+			return t // a placeholder, or the type of an earlier pass of gta
+		}
+		if seen[u] {
+			return u
+		}
+		seen[u] = true
+		switch u.cat {
+		case funcT:
+			for i, a := range u.arg {
+				u.arg[i] = fix(a)
+			}
+			for i, r := range u.ret {
+				u.ret[i] = fix(r)
+			}
+		case ptrT, sliceT, arrayT, variadicT, chanT, chanRecvT, chanSendT:
+			u.val = fix(u.val)
+		case mapT:
+			u.key, u.val = fix(u.key), fix(u.val)
+		}
+		return u
+	}
+	fix(t)
+}
+
 // Clone creates a copy of the ref type context.
 func (c *refTypeContext) Clone() *refTypeContext {
 	return &refTypeContext{defined: c.defined, refs: c.refs, rebuilding: c.rebuilding}
@@ -2145,11 +2253,11 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		in := make([]reflect.Type, len(t.arg))
 		out := make([]reflect.Type, len(t.ret))
 		for i, v := range t.arg {
-			in[i] = v.refType(ctx)
+			in[i] = v.signatureType(ctx)
 			variadic = v.cat == variadicT
 		}
 		for i, v := range t.ret {
-			out[i] = v.refType(ctx)
+			out[i] = v.signatureType(ctx)
 		}
 		t.rtype = reflect.FuncOf(in, out, variadic)
 	case interfaceT:

@@ -258,8 +258,23 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			return v
 		}
 
-		return reflect.ValueOf(valueInterface{nod, v})
+		// sbir patch 25: the interface holds a copy of the value.
+		return reflect.ValueOf(valueInterface{nod, copyIfVariable(v)})
 	}
+}
+
+// copyIfVariable returns a copy of v if v is a variable (addressable),
+// and v itself otherwise. sbir patch 25: converting a value to an
+// interface copies it, so that assigning to the variable later leaves
+// the interface's value alone; a reflect.Value of the variable would
+// follow it.
+func copyIfVariable(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
 }
 
 func getConcreteValue(val reflect.Value) reflect.Value {

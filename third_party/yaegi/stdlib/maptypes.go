@@ -51,6 +51,7 @@ func init() {
 		reflect.TypeOf((*xml.Marshaler)(nil)).Elem(),
 		reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem(),
 	}
+	MapTypes[reflect.ValueOf(xml.MarshalIndent)] = MapTypes[reflect.ValueOf(xml.Marshal)] // sbir patch 36
 	MapTypes[reflect.ValueOf(xml.Unmarshal)] = []reflect.Type{
 		reflect.TypeOf((*xml.Unmarshaler)(nil)).Elem(),
 		reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem(),
