@@ -50,13 +50,18 @@ import (
 // code as a Go program would have to be written: imports and declarations
 // at the top level and the statements wrapped in func main.
 //
-// Each program runs twice, each time in a fresh session:
+// Each program runs three times, each time in a fresh session:
 //   - as a file: prog.go submitted as one cell, which is what
 //     `sbir-kernel run prog.go` does. Like `run`, the text of a last
 //     expression's value (if any) counts as stdout after the output.
 //   - as cells: cell1.go, cell2.go, ... in order through one session,
 //     stopping at the first cell that fails. Values of cells are not
 //     compared: a notebook shows them apart from the output.
+//   - at the top level: one cell holding prog.go's imports, declarations
+//     and functions, then the statements of func main's body, pasted at
+//     the cell's top level as notebook users write them (derived from
+//     prog.go: splitProgram in gorun_forms_test.go). Values are not
+//     compared.
 //
 // A form passes when
 //   - status 0: every cell succeeds, stdout is exactly the recorded stdout
@@ -73,7 +78,7 @@ import (
 // the cell's error as cause.
 //
 // testdata/gorun/KNOWN_FAILURES lists the forms expected to fail today,
-// one per line: "<program> <file|cells> <cause>". The test fails when a
+// one per line: "<program> <file|cells|toplevel> <cause>". The test fails when a
 // form fails that is not listed, or a listed one passes (so the list stays
 // true). -gorun.known rewrites the list from the current results.
 //
@@ -111,6 +116,9 @@ type gorunProgram struct {
 	stdout  string
 	stderr  string
 	status  int
+	// timeout is each cell's time limit; 0 means 5 s, well past what
+	// every program of the corpus takes.
+	timeout time.Duration
 }
 
 // gorunOutcome is how one form of a program did.
@@ -130,20 +138,19 @@ func TestGoRunCorpus(t *testing.T) {
 	known := loadKnownFailures(t, progs)
 
 	var mu sync.Mutex
-	results := map[string][2]gorunOutcome{}
+	results := map[string][3]gorunOutcome{}
 	t.Run("programs", func(t *testing.T) {
 		for _, p := range progs {
 			t.Run(p.name, func(t *testing.T) {
 				t.Parallel()
-				file := runGoRunForm(t, p, []string{p.prog}, true)
-				cells := runGoRunForm(t, p, p.cells, false)
+				r := runGoRunForms(t, p)
 				mu.Lock()
-				results[p.name] = [2]gorunOutcome{file, cells}
+				results[p.name] = r
 				mu.Unlock()
 				if gorunKnown() {
 					return
 				}
-				for i, o := range []gorunOutcome{file, cells} {
+				for i, o := range r {
 					form := gorunForms[i]
 					_, listed := known[p.name+" "+form]
 					switch {
@@ -157,19 +164,8 @@ func TestGoRunCorpus(t *testing.T) {
 		}
 	})
 
-	var filesOK, cellsOK int
-	for _, r := range results {
-		if r[0].ok {
-			filesOK++
-		}
-		if r[1].ok {
-			cellsOK++
-		}
-	}
-	n := len(progs)
-	t.Logf("gorun corpus: files %d/%d passed (%.1f%%), cells %d/%d passed (%.1f%%)",
-		filesOK, n, pct(filesOK, n), cellsOK, n, pct(cellsOK, n))
-	if len(results) != n {
+	t.Log("gorun corpus: " + passRates(results, len(progs)))
+	if len(results) != len(progs) {
 		return // a subtest stopped early; its error says why
 	}
 	writeGoRunTable(t, progs, results)
@@ -178,7 +174,42 @@ func TestGoRunCorpus(t *testing.T) {
 	}
 }
 
-var gorunForms = [2]string{"file", "cells"}
+// gorunForms name the forms each program runs in: the program as one
+// cell, the cells a person splits it into, and main's body pasted at the
+// top level of one cell after the imports and declarations (derived from
+// prog.go by splitProgram, gorun_forms_test.go).
+var gorunForms = [3]string{"file", "cells", "toplevel"}
+
+// runGoRunForms runs p in its three forms, each in a fresh session.
+func runGoRunForms(t *testing.T, p *gorunProgram) [3]gorunOutcome {
+	var r [3]gorunOutcome
+	r[0] = runGoRunForm(t, p, []string{p.prog}, true)
+	r[1] = runGoRunForm(t, p, p.cells, false)
+	pp, err := splitProgram(p.prog)
+	if err != nil {
+		r[2] = gorunOutcome{cause: "no top-level form: " + err.Error()}
+		return r
+	}
+	r[2] = runGoRunForm(t, p, []string{pp.topLevel()}, false)
+	return r
+}
+
+// passRates formats how many of n programs passed in each form.
+func passRates(results map[string][3]gorunOutcome, n int) string {
+	var ok [3]int
+	for _, r := range results {
+		for i, o := range r {
+			if o.ok {
+				ok[i]++
+			}
+		}
+	}
+	parts := make([]string, len(gorunForms))
+	for i, f := range gorunForms {
+		parts[i] = fmt.Sprintf("%s %d/%d passed (%.1f%%)", f, ok[i], n, pct(ok[i], n))
+	}
+	return strings.Join(parts, ", ")
+}
 
 func pct(a, n int) float64 {
 	if n == 0 {
@@ -191,10 +222,13 @@ func pct(a, n int) float64 {
 // result against p's recorded run. As a file, like `sbir-kernel run`, the
 // value of the last expression is printed after the output.
 func runGoRunForm(t *testing.T, p *gorunProgram, cells []string, asFile bool) gorunOutcome {
-	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(40*time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(40*time.Second+time.Duration(len(cells))*p.timeout))
 	defer cancel()
 	l := sandbox.DefaultLimits()
 	l.CellTimeout = testenv.Scale(5 * time.Second) // every program ends in well under a second
+	if p.timeout > 0 {
+		l.CellTimeout = testenv.Scale(p.timeout)
+	}
 	s, err := sandbox.NewSession(ctx, sandbox.Options{Limits: l})
 	if err != nil {
 		t.Fatalf("starting a session: %v", err)
@@ -509,6 +543,11 @@ func recordGoRun(t *testing.T, progs []*gorunProgram) {
 var exitStatusLine = regexp.MustCompile(`exit status ([0-9]+)\n$`)
 
 func recordOne(goBin string, p *gorunProgram) error {
+	return recordOneWithin(goBin, p, 2*time.Minute)
+}
+
+// recordOneWithin records p with go run, which may take up to limit.
+func recordOneWithin(goBin string, p *gorunProgram, limit time.Duration) error {
 	dir, err := os.MkdirTemp("", "gorun-"+p.name+"-")
 	if err != nil {
 		return err
@@ -520,7 +559,7 @@ func recordOne(goBin string, p *gorunProgram) error {
 	if err := os.WriteFile(filepath.Join(dir, "prog.go"), []byte(p.prog), 0o644); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, goBin, "run", ".")
 	cmd.Dir = dir
@@ -572,8 +611,8 @@ func loadKnownFailures(t *testing.T, progs []*gorunProgram) map[string]string {
 			continue
 		}
 		f := strings.SplitN(line, " ", 3)
-		if len(f) < 3 || (f[1] != "file" && f[1] != "cells") {
-			t.Fatalf("KNOWN_FAILURES:%d: want \"<program> <file|cells> <cause>\", got %q", i+1, line)
+		if len(f) < 3 || !slices.Contains(gorunForms[:], f[1]) {
+			t.Fatalf("KNOWN_FAILURES:%d: want \"<program> <file|cells|toplevel> <cause>\", got %q", i+1, line)
 		}
 		if !names[f[0]] && !gorunKnown() {
 			t.Errorf("KNOWN_FAILURES:%d: no program %q in %s: remove the line", i+1, f[0], gorunDir)
@@ -635,10 +674,10 @@ var (
 	unexportedField = regexp.MustCompile(`[{ "]X[a-z]\w*("?:|")`)
 )
 
-func writeKnownFailures(t *testing.T, progs []*gorunProgram, results map[string][2]gorunOutcome) {
+func writeKnownFailures(t *testing.T, progs []*gorunProgram, results map[string][3]gorunOutcome) {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString("# Forms of the gorun corpus expected to fail today: \"<program> <file|cells> [category] cause\".\n")
+	b.WriteString("# Forms of the gorun corpus expected to fail today: \"<program> <file|cells|toplevel> [category] cause\".\n")
 	b.WriteString("# TestGoRunCorpus fails when a form fails that is not listed, or a listed one passes.\n")
 	b.WriteString("# Regenerate with: go test ./sandbox/ -run TestGoRunCorpus -gorun.known\n")
 	for _, p := range progs {
@@ -659,7 +698,7 @@ func writeKnownFailures(t *testing.T, progs []*gorunProgram, results map[string]
 }
 
 // writeGoRunTable writes the per-program results where asked.
-func writeGoRunTable(t *testing.T, progs []*gorunProgram, results map[string][2]gorunOutcome) {
+func writeGoRunTable(t *testing.T, progs []*gorunProgram, results map[string][3]gorunOutcome) {
 	t.Helper()
 	path := os.Getenv("SBIR_GORUN_RESULTS")
 	if path == "" && testing.Verbose() {
@@ -669,7 +708,7 @@ func writeGoRunTable(t *testing.T, progs []*gorunProgram, results map[string][2]
 		return
 	}
 	var b strings.Builder
-	b.WriteString("| program | file | cells | cause |\n|---|---|---|---|\n")
+	b.WriteString("| program | file | cells | toplevel | cause |\n|---|---|---|---|---|\n")
 	counts := map[string]int{}
 	for _, p := range progs {
 		r := results[p.name]
@@ -681,7 +720,7 @@ func writeGoRunTable(t *testing.T, progs []*gorunProgram, results map[string][2]
 				causes = append(causes, gorunForms[i]+": ["+cat+"] "+o.cause)
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", p.name, passMark(r[0].ok), passMark(r[1].ok),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.name, passMark(r[0].ok), passMark(r[1].ok), passMark(r[2].ok),
 			strings.ReplaceAll(strings.Join(causes, "; "), "|", `\|`))
 	}
 	b.WriteString("\n| form: category | failures |\n|---|---|\n")

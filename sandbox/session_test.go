@@ -454,3 +454,26 @@ func TestLoopCopyKeepsChangesThroughFields(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopVariablePerIteration checks Go 1.22's per-iteration loop
+// variables where the body takes the variable's address, or changes a
+// variable a closure captured: each iteration's pointer is its own, and
+// the value the iteration ends with (at the end of the body or at a
+// continue) is the next iteration's. Inside a function and at the top
+// level of a cell, where the loop moves into a function literal.
+func TestLoopVariablePerIteration(t *testing.T) {
+	s := newTestSession(t, nil)
+	for _, c := range []struct{ code, want string }{
+		{"var ps []*int\nfor i := 0; i < 3; i++ { ps = append(ps, &i) }\nfmt.Print(*ps[0], *ps[1], *ps[2])", "0 1 2"},
+		{"var ps []*string\nfor _, v := range []string{\"a\", \"b\"} { ps = append(ps, &v) }\nfmt.Print(*ps[0], *ps[1])", "ab"},
+		{"var fs []func() int\nfor i := 0; i < 6; i++ { fs = append(fs, func() int { return i }); i++ }\nfor _, f := range fs { fmt.Print(f()) }", "135"},
+		{"var fs []func() int\nfor i := 0; i < 6; i++ { fs = append(fs, func() int { return i }); if i%2 == 0 { i += 2; continue }; i++ }\nfor _, f := range fs { fmt.Print(f()) }", "246"},
+		{"func f() (out []int) {\nouter:\n\tfor i := 0; i < 4; i++ {\n\t\tp := &i\n\t\tfor j := 0; j < 2; j++ { if *p == 1 { *p = 2; continue outer } }\n\t\tout = append(out, *p)\n\t}\n\treturn\n}\nfmt.Print(f())", "[0 3]"},
+		{"func g() int { n := 0; for i := 0; i < 3; i++ { p := &i; n += *p; *p += 0 }; return n }\nfmt.Print(g())", "3"},
+	} {
+		r := run(t, s, c.code)
+		if !r.Success || r.Stdout != c.want {
+			t.Errorf("%s: got %.80q (%s %s), want %q as go run prints", c.code, r.Stdout, r.ErrorName, r.ErrorMessage, c.want)
+		}
+	}
+}

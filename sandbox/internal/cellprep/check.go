@@ -21,6 +21,12 @@ const (
 	helperClear  = "_sbir.Clear"
 	helperGo     = "_sbir.Go"
 	helperDefer  = "_sbir.Defer"
+	// HelperReturn is what a return statement at a cell's top level
+	// becomes: it ends the cell there, as return in main ends a program.
+	HelperReturn = "_sbir.Return"
+	// helperRecover is what recover becomes in a top-level deferred
+	// function: it stops the panic of the cell's statements.
+	helperRecover = "_sbir.Recover"
 )
 
 // maxArrayLen bounds array types: yaegi allocates them while compiling,
@@ -86,6 +92,7 @@ type checker struct {
 	topLevel   bool                     // a statement segment
 	topList    []ast.Stmt               // the top-level statements, in order
 	topDefers  map[*ast.DeferStmt]bool  // outside any function, at any depth
+	topReturns map[*ast.ReturnStmt]bool // likewise
 	stackBufs  map[*ast.AssignStmt]int  // top-level appends given gc's stack buffer (stackbuf.go)
 	capRefused map[*ast.CallExpr]string // cap calls refused, with their slice (stackbuf.go)
 	// uses of functions reading cap after append refused, by name (stackbuf.go)
@@ -146,8 +153,8 @@ func (c *checker) noteInt(name string) {
 }
 
 // markTopLevel records the statements of a statement segment that are at
-// the cell's top level (not inside a function), and the defers outside
-// functions.
+// the cell's top level (not inside a function), and the defers and
+// returns outside functions.
 func (c *checker) markTopLevel(f *ast.File) {
 	if !c.topLevel || len(f.Decls) == 0 {
 		return
@@ -166,6 +173,11 @@ func (c *checker) markTopLevel(f *ast.File) {
 						c.topDefers = map[*ast.DeferStmt]bool{}
 					}
 					c.topDefers[n] = true
+				case *ast.ReturnStmt:
+					if c.topReturns == nil {
+						c.topReturns = map[*ast.ReturnStmt]bool{}
+					}
+					c.topReturns[n] = true
 				}
 				return true
 			})
@@ -232,6 +244,11 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 	case *ast.DeferStmt:
 		if c.topDefers[n] {
 			c.addSite(n, n.Call, helperDefer)
+			c.rewriteRecover(n)
+		}
+	case *ast.ReturnStmt:
+		if c.topReturns[n] {
+			c.rewriteReturn(n)
 		}
 	case *ast.RangeStmt:
 		c.checkRangeInt(n)

@@ -41,6 +41,10 @@ type State struct {
 	// third decides which packages outside the allow-list cells may
 	// import; nil allows none.
 	third ImportChecker
+	// types holds the top-level type names, and methods the methods
+	// declared for each (see checkRedefinedTypes).
+	types   map[string]bool
+	methods map[string]map[string]bool
 	// capFuncs holds the functions that read the cap of a slice they
 	// append to, or call one (stackbuf.go).
 	capFuncs map[string]bool
@@ -58,7 +62,8 @@ type ImportChecker interface {
 
 // NewState returns the state of a session that has run no cell.
 func NewState() *State {
-	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}, capFuncs: map[string]bool{}}
+	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{},
+		types: map[string]bool{}, methods: map[string]map[string]bool{}, capFuncs: map[string]bool{}}
 }
 
 // SetImports sets what decides the third-party imports of later cells
@@ -81,6 +86,7 @@ type Prepared struct {
 	declared []string // top-level names the cell declares
 	intNames []string // of which integers
 	imports  []string // renamed imports it adds
+	typeDecls
 	capFuncs []string // functions it declares that read cap after append (stackbuf.go)
 }
 
@@ -100,6 +106,24 @@ func (st *State) Commit(p *Prepared) {
 	for _, imp := range p.imports {
 		st.imports[imp] = true
 	}
+	for _, n := range p.declared {
+		if _, isType := p.types[n]; !isType {
+			delete(st.types, n)
+			delete(st.methods, n)
+		}
+	}
+	for n := range p.types {
+		st.types[n] = true
+		delete(st.methods, n) // the methods of the old type are not the new one's
+	}
+	for n, ms := range p.methods {
+		if st.methods[n] == nil {
+			st.methods[n] = map[string]bool{}
+		}
+		for m := range ms {
+			st.methods[n][m] = true
+		}
+	}
 }
 
 // mainName is what a cell's func main is renamed to: the interpreter's
@@ -116,6 +140,8 @@ type parsedSeg struct {
 	expr   bool
 	quiet  bool
 	direct bool
+	// cut starts a new chunk (splitRedefinitions).
+	cut bool
 }
 
 // Prepare checks code, rewrites what yaegi cannot run, and splits it into
@@ -154,10 +180,12 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	declNames := map[string]bool{} // of the cell's declarations only
 	for _, ps := range parsed {
 		collectNames(ps.file, ps.decl, cellDecl, cellInts)
-		if ps.decl && declaresMain(ps.file) {
-			hasMain = true
+		if ps.decl {
+			collectNames(ps.file, true, declNames, map[string]bool{})
+			hasMain = hasMain || declaresMain(ps.file)
 		}
 	}
 	renameMain := hasMain || st.declared[mainName]
@@ -193,6 +221,11 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 			ps.expr, ps.quiet, ps.direct = lastExpr(ps.file)
 		}
 	}
+	p.typeDecls = collectTypeDecls(parsed)
+	if err := checkRedefinedTypes(lt, st, p.typeDecls); err != nil {
+		return nil, err
+	}
+	parsed = splitRedefinitions(parsed, func(name string) bool { return st.declared[name] || declNames[name] })
 	p.Chunks = assemble(code, lt, parsed)
 	if hasMain && !callsMain {
 		p.Chunks = append(p.Chunks, wire.Chunk{Code: mainName + "()", Main: true})
@@ -274,7 +307,7 @@ func assemble(code string, lt *lineTable, parsed []parsedSeg) []wire.Chunk {
 			prev = -1
 			continue
 		}
-		if have && curDecl != ps.decl {
+		if have && (curDecl != ps.decl || ps.cut) {
 			flush()
 		}
 		add(i, text)

@@ -32,11 +32,14 @@ func TestPrepareGolden(t *testing.T) {
 		// A go statement in the bound of a range over an integer is
 		// supervised like any other (the bound used to be copied as written).
 		{"go statement in a range bound", "for i := range len(func() []int { go spin(); return []int{1} }()) { _ = i }"},
-		{"loop that assigns its variable keeps it", "func f() {\n\tfor i := 0; i < 9; i++ {\n\t\tfs = append(fs, func() { use(i) })\n\t\ti++\n\t}\n}"},
+		{"loop that assigns its variable copies it back", "func f() {\n\tfor i := 0; i < 9; i++ {\n\t\tfs = append(fs, func() { use(i) })\n\t\ti++\n\t}\n}"},
 		{"top-level loop with defer", "for _, s := range xs {\n\tdefer func() { use(s) }()\n}"},
 		{"defer in a top-level loop is the cell's", "for i := 0; i < 2; i++ {\n\tdefer fmt.Println(i)\n}"},
-		{"loop that changes a field of its variable keeps it", "func f() {\n\tfor c := (C{}); c.n < 3; {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.n++\n\t}\n}"},
-		{"loop that may change its variable by a method keeps it", "func f() {\n\tfor c := (C{}); c.n < 3; c.Inc() {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.Inc()\n\t}\n}"},
+		{"loop that changes a field of its variable copies it back", "func f() {\n\tfor c := (C{}); c.n < 3; {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.n++\n\t}\n}"},
+		{"loop that may change its variable by a method copies it back", "func f() {\n\tfor c := (C{}); c.n < 3; c.Inc() {\n\t\tfs = append(fs, func() { use(c) })\n\t\tc.Inc()\n\t}\n}"},
+		{"address of a loop variable", "for i := 0; i < 3; i++ {\n\tps = append(ps, &i)\n}\nfor _, v := range xs {\n\tqs = append(qs, &v.n)\n}"},
+		{"continue copies back", "func f() {\nouter:\n\tfor i := 0; i < 9; i++ {\n\t\tp := &i\n\t\tfor j := 0; j < 2; j++ {\n\t\t\tif j > 0 {\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tcontinue outer\n\t\t}\n\t\tif *p > 3 {\n\t\t\tcontinue\n\t\t}\n\t}\n}"},
+		{"loop declaring its name again keeps it", "func f() {\n\tfor i := 0; i < 9; i++ {\n\t\tp := &i\n\t\tif *p > 3 {\n\t\t\ti := 0\n\t\t\t_ = i\n\t\t}\n\t}\n}"},
 		{"range loop that assigns its variable still copies", "func f() {\n\tfor _, v := range xs {\n\t\tfs = append(fs, func() { use(v) })\n\t\tv.n = 1\n\t}\n}"},
 		{"composite literals in headers", "for a := [1]int{}; a[0] < 1; a[0]++ {\n\tn++\n}\nif m := map[string]int{\"a\": 1}; m[\"a\"] > 0 {\n\tn++\n}"},
 		// Issue 27: the first append to a top-level slice that cannot
@@ -47,6 +50,9 @@ func TestPrepareGolden(t *testing.T) {
 		// escape analysis decides, which the kernel does not follow
 		// (declared in a loop, sliced, captured) is refused; one that is
 		// printed or used by a function of the cell (package-level) is not.
+		// A cell's own len (a global of the interpreter's, seen by the
+		// whole chunk) is not called by the stack buffer's statement.
+		{"stack buffer with a variable named len", "var fs []int\nfs = append(fs, 1)\nlen := func(s []int) string { return \"len\" }\nfmt.Println(len(fs))"},
 		{"cap of a slice declared in a loop", "for i := 0; i < 3; i++ {\n\tw := []int{}\n\tw = append(w, i)\n\tfmt.Println(cap(w))\n}"},
 		{"cap of a sliced slice", "var s []int\nfor i := 0; i < 3; i++ {\n\ts = append(s, i)\n\tfmt.Println(cap(s), len(s[1:]))\n}"},
 		{"cap of a captured slice", "var s []int\nf := func() int { return len(s) }\ns = append(s, 1)\nfmt.Println(cap(s), f())"},
@@ -62,6 +68,9 @@ func TestPrepareGolden(t *testing.T) {
 		// Issue 27: a function literal in a header was a syntax error.
 		{"function literals in headers", "if f := func() {}; true {\n\tf()\n}\nfor g := func(n int) bool { return n < 3 }; g(x); x++ {\n}\nswitch h := func() struct{ a int } { return struct{ a int }{1} }; h().a {\ncase 1:\n}\nx"},
 		{"loop without closures unchanged", "results := make([]int, 3)\nfor i := range results {\n\tresults[i] = i * i\n}\nresults"},
+		{"top-level return ends the cell", "for _, x := range xs {\n\tif x < 0 {\n\t\treturn\n\t}\n}\nf := func() int { return 1 }\nn := f()"},
+		{"recover in a top-level deferred literal", "defer func() {\n\tif r := recover(); r != nil {\n\t\tfunc() { recover() }()\n\t}\n}()\npanic(1)"},
+		{"redefining a declared name starts a chunk", "var x = 1\nfmt.Println(x)\nx := \"s\"\nfmt.Println(x)\ny := 2\ny2 := y"},
 	}
 	var b strings.Builder
 	for _, c := range cells {
@@ -101,6 +110,7 @@ func TestPrepareGolden(t *testing.T) {
 func TestPrepareRefusals(t *testing.T) {
 	for _, tt := range []struct{ code, want string }{
 		{"package stats", "line 1, column 1: package stats is not allowed"},
+		{"x := 1\nif x > 0 {\n\treturn x\n}", "line 3, column 2: return with values at the top level of a cell is not allowed"},
 		{"x := 0" + strings.Repeat("+1", maxChain+1), "line 1, column 20007: an expression of more than 10000 operators in a row is not allowed: compute it in parts, in several statements"},
 		{"x := " + strings.Repeat("(", maxNesting+1) + "1", "line 1, column 1006: nesting brackets more than 1000 deep is not allowed: name the inner parts: `a := ...` then use a"},
 		{"y := 2\nx := min(1, /*line :50:1*/y)", "line 2, column 13: the directive /*line is not allowed"},
@@ -179,6 +189,45 @@ func BenchmarkPrepareWorstCase(b *testing.B) {
 			for b.Loop() {
 				if _, err := Prepare(code, NewState()); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestRedefinedTypeMethods checks that a cell declaring a type again must
+// declare again the methods earlier cells declared for it (the new type
+// would silently lose them), and that other redefinitions pass.
+func TestRedefinedTypeMethods(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cells []string
+		want  string // error of the last cell, "" for none
+	}{
+		{"without methods", []string{"type kv struct{ k string }", "type kv struct{ k string; n int }"}, ""},
+		{"methods in another cell", []string{"type kv struct{ k string }", "func (x kv) String() string { return x.k }\nfunc (x *kv) Set(k string) { x.k = k }", "type kv struct{ k string; n int }"},
+			"line 1, column 6: declaring type kv again without its methods Set, String is not allowed: a method belongs to the type it was declared with"},
+		{"methods declared again", []string{"type kv struct{ k string }", "func (x kv) String() string { return x.k }", "func (x kv) String() string { return x.k + \"!\" }\ntype kv struct{ k string; n int }"}, ""},
+		{"one method missing", []string{"type kv struct{ k string }\nfunc (x kv) A() {}\nfunc (x kv) B() {}", "type kv struct{ k string; n int }\nfunc (x kv) A() {}"}, "without its methods B is"},
+		{"methods of the old type are forgotten", []string{"type kv struct{ k string }\nfunc (x kv) A() {}", "type kv struct{ k string; n int }\nfunc (x kv) A() {}", "type kv struct{ k string; n int }\nfunc (x kv) A() {}"}, ""},
+		{"a type becoming a variable", []string{"type kv struct{ k string }\nfunc (x kv) A() {}", "var kv = 1", "type kv int"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := NewState()
+			for i, c := range tc.cells {
+				p, err := Prepare(c, st)
+				if i < len(tc.cells)-1 {
+					if err != nil {
+						t.Fatalf("cell %d: %v", i+1, err)
+					}
+					st.Commit(p)
+					continue
+				}
+				switch {
+				case tc.want == "" && err != nil:
+					t.Errorf("last cell: %v, want no error", err)
+				case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+					t.Errorf("last cell: %v, want an error containing %q", err, tc.want)
 				}
 			}
 		})

@@ -201,3 +201,46 @@ func isConstArg(e ast.Expr) bool {
 	}
 	return false
 }
+
+// rewriteReturn makes a return statement at the cell's top level (outside
+// any function) end the cell, as return in func main ends a program: the
+// code of func main pasted into a cell keeps working. Top-level deferred
+// calls still run, and goroutines are waited for as at the cell's end.
+// A return with values has no function to return them from.
+func (c *checker) rewriteReturn(n *ast.ReturnStmt) {
+	if len(n.Results) > 0 {
+		c.fail(n.Pos(), "return with values at the top level of a cell",
+			"a return outside a function ends the cell, like return in func main, and takes no values; print them, or write a function")
+		return
+	}
+	if s := c.off(n.Pos()); s >= 0 {
+		c.edits = append(c.edits, edit{s, s + len("return"), HelperReturn + "()"})
+	}
+}
+
+// rewriteRecover makes recover, called by a function literal deferred at
+// the cell's top level, stop a panic of the cell's statements, as a
+// deferred recover in func main stops a panic of main: the cell's
+// deferred calls run when it ends (after a panic too), so the real
+// recover there would see no panic. A recover in a function the
+// literal calls, or in a function literal inside it, is not the deferred
+// function's own and stays (it returns nil, as in Go).
+func (c *checker) rewriteRecover(d *ast.DeferStmt) {
+	lit, ok := d.Call.Fun.(*ast.FuncLit)
+	if !ok {
+		return
+	}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "recover" && len(n.Args) == 0 {
+				if s := c.off(id.Pos()); s >= 0 {
+					c.edits = append(c.edits, edit{s, s + len("recover"), helperRecover})
+				}
+			}
+		}
+		return true
+	})
+}

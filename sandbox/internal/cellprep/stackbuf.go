@@ -387,7 +387,15 @@ func (c *checker) planStackBuf(as *ast.AssignStmt, n int) {
 		return
 	}
 	s := as.Lhs[0].(*ast.Ident).Name
-	c.edits = append(c.edits, edit{at, at, "if len(" + s + ") == 0 { " + s + " = " + helperStackBuf + "(" + s + ", " + strconv.Itoa(n) + ") }; "})
+	call := s + " = " + helperStackBuf + "(" + s + ", " + strconv.Itoa(n) + ")"
+	if c.known != nil && c.known("len") {
+		// The session or the cell declares a variable named len, a
+		// global of the interpreter's that the guard would call: the
+		// helper checks the length itself.
+		c.edits = append(c.edits, edit{at, at, call + "; "})
+		return
+	}
+	c.edits = append(c.edits, edit{at, at, "if len(" + s + ") == 0 { " + call + " }; "})
 }
 
 // gc also inlines small functions, and an inlined function's stack

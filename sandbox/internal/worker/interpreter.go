@@ -22,7 +22,6 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/sbirtools/sbir-kernel/internal/textcut"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/symbols"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -42,6 +41,37 @@ func currentCellContext() context.Context {
 
 // shown holds the values _sbir.Show captured from the last expression.
 var shown atomic.Pointer[[]any]
+
+// cellReturn is the panic value of _sbir.Return, which a return statement
+// at a cell's top level becomes (cellprep): the cell ends there, as a
+// program ends when main returns, and succeeds.
+type cellReturn struct{}
+
+// recoverable returns the value of a panic of the cell's code, which a
+// top-level deferred call may recover; not an interrupt, an exit, a
+// top-level return or a compiler panic.
+func recoverable(ctx context.Context, err error) (any, bool) {
+	var p interp.Panic
+	if ctx.Err() != nil || !errors.As(err, &p) || isCompilePanic(p) || p.Value == supervise.ErrInterrupted {
+		return nil, false
+	}
+	switch p.Value.(type) {
+	case symbols.ExitError, cellReturn:
+		return nil, false
+	}
+	return p.Recovered(), true
+}
+
+// isCellReturn reports whether err is the end of a cell by a top-level
+// return.
+func isCellReturn(err error) bool {
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		return false
+	}
+	_, ok := p.Value.(cellReturn)
+	return ok
+}
 
 // sleep replaces time.Sleep: it returns early, by panicking, when the cell
 // is interrupted, so that a cancelled cell cannot resume later.
@@ -64,6 +94,8 @@ func helperExports() map[string]reflect.Value {
 	return map[string]reflect.Value{
 		// Show captures the values of the cell's last expression.
 		"Show": reflect.ValueOf(func(v ...any) { shown.Store(&v) }),
+		// Return ends the cell (a return statement at its top level).
+		"Return": reflect.ValueOf(func() { panic(cellReturn{}) }),
 		// Clear implements the clear builtin for maps and slices.
 		"Clear": reflect.ValueOf(func(x any) {
 			v := reflect.ValueOf(x)
@@ -141,8 +173,10 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 		SourcecodeFilesystem: fstest.MapFS{},
 		GoPath:               "/nonexistent",
 		Env:                  []string{},
-		Args:                 []string{},
-		Unrestricted:         false,
+		// os.Args of a program run with no arguments: its name alone, so
+		// that len(os.Args) and os.Args[1:] are what go run gives.
+		Args:         []string{"cell"},
+		Unrestricted: false,
 		// A session evaluates for hours: keep nothing per evaluation
 		// that only yaegi's debugger reads (issue 14, worker memory).
 		DiscardDebugInfo: true,
@@ -238,26 +272,31 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 	go supervise.WatchDeadlock(ctx, cancelCause, cg.Stuck(), s.timers)
 	program := false
 	ok := true
-	for _, ch := range chunks {
-		if strings.Contains(ch.Code, "func") {
-			s.needForget = true
-			s.showMethods = s.showMethods || declaresShowMethod(ch.Code)
-		}
-		program = program || ch.Main
-		if ch.Expr {
-			v, err := s.evalExpr(ctx, ch)
-			if err != nil {
-				s.fail(ctx, err, ch, res)
-				ok = false
-				break
+	compiled, failedAt, err := s.compileCell(ctx, chunks)
+	if err != nil {
+		s.fail(ctx, err, chunks[failedAt], res)
+		ok = false
+	}
+	for i, cc := range compiled {
+		program = program || cc.ch.Main
+		v, err := s.runChunk(ctx, cc)
+		if err != nil {
+			if i+1 < len(compiled) {
+				// The rest of the cell does not run: what it declares
+				// is not declared.
+				s.in.Rollback(compiled[i+1].before)
 			}
-			res.Value = v
-			continue
-		}
-		if _, err := s.in.EvalWithContext(ctx, ch.Code); err != nil {
-			s.fail(ctx, err, ch, res)
-			ok = false
+			if !isCellReturn(err) {
+				s.fail(ctx, err, cc.ch, res)
+				ok = false
+				if v, isPanic := recoverable(ctx, err); isPanic {
+					cg.StartPanicking(v)
+				}
+			}
 			break
+		}
+		if cc.ch.Expr {
+			res.Value = v
 		}
 	}
 	if res.ErrorName == wire.ClassExit {
@@ -266,7 +305,14 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 	}
 	// A failed cell, like a program that panicked, stops its goroutines
 	// at once; otherwise a cell waits for them.
-	if stuck := s.endCell(ctx, cg, program || !ok); stuck > 0 {
+	stuck := s.endCell(ctx, cg, program || !ok)
+	if !ok && cg.Recovered() {
+		// A top-level deferred call recovered the panic: the cell ends
+		// as a program whose main recovered returns.
+		ok = true
+		res.ErrorName, res.ErrorMessage, res.Traceback = "", "", nil
+	}
+	if stuck > 0 {
 		// Compiled code (a standard function calling back into the cell)
 		// cannot be stopped: the worker is replaced rather than left
 		// running it.
@@ -344,54 +390,6 @@ func (s *session) forgetMain() error {
 	}
 	s.needForget = false
 	return nil
-}
-
-// evalExpr evaluates the cell's last expression through _sbirShow, and as
-// a plain statement when it has no value.
-func (s *session) evalExpr(ctx context.Context, ch wire.Chunk) (map[string]any, error) {
-	if ch.Direct && !s.showMethods {
-		// Not a call: the value of the plain evaluation is the value.
-		// (Once the session has types that show themselves, values go
-		// through the catcher, which yaegi hands them to wrapped with
-		// those methods.)
-		v, err := s.in.EvalWithContext(ctx, ch.Code)
-		if err != nil || !v.IsValid() || !v.CanInterface() {
-			return nil, err
-		}
-		return s.bundle(ctx, []any{v.Interface()})
-	}
-	// _sbir.Show hands the values over through shown. The call is
-	// declared as a named function and then called: evaluated at top
-	// level, each cell's expression would add slots to yaegi's global
-	// frame, which every later evaluation copies, so a long session would
-	// slow down cell by cell. (A function literal would avoid that too,
-	// but yaegi re-runs earlier top-level closures.) The header shares the
-	// first line with the cell's padding, so positions are unchanged.
-	shown.Store(nil)
-	if _, err := s.in.EvalWithContext(ctx, "func "+cellFunc+"() { "+cellprep.HelperPkg+".Show("+ch.Code+",\n)\n}"); err != nil {
-		if ctx.Err() != nil || isRuntimeError(err) {
-			return nil, err
-		}
-		// No value (a call of a function without results): run it as is.
-		_, err = s.in.EvalWithContext(ctx, ch.Code)
-		return nil, err
-	}
-	if _, err := s.in.EvalWithContext(ctx, cellFunc+"()"); err != nil {
-		return nil, err
-	}
-	vals := shown.Load()
-	if ch.Quiet || vals == nil {
-		return nil, nil
-	}
-	b, err := s.bundle(ctx, *vals)
-	if text, ok := (*vals)[0].(string); ok && err == nil && b != nil && len(*vals) == 1 && assist.IsTextCall(ch.Code) {
-		// CSV or JSON shows as that text, not as a quoted Go string.
-		if len(text) > maxRenderBytes {
-			text = textcut.Prefix(text, maxRenderBytes) + " …"
-		}
-		b["text/plain"] = strings.TrimSuffix(text, "\n")
-	}
-	return b, err
 }
 
 // cellFunc is the function each cell's last expression is evaluated in.
@@ -476,7 +474,7 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 			res.ErrorName = wire.ClassCompileError
 			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with named types"
 		default:
-			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(fmt.Sprint(p.Value))
+			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(p.Message())
 		}
 		frames := s.out.takeFrames()
 		if perr, ok := p.Value.(error); ok {
@@ -558,7 +556,8 @@ func evalBusy() bool {
 	buf := make([]byte, 1<<20)
 	n := runtime.Stack(buf, true)
 	return strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).EvalWithContext.func1") ||
-		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).ExecuteWithContext.func1")
+		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).ExecuteWithContext.func1") ||
+		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).CompileWithContext.func1")
 }
 
 // settleTimeout is how long an interrupted evaluation may take to unwind

@@ -127,3 +127,31 @@ func BenchmarkMemoryPerCell(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric((float64(heap())-float64(start))/float64(b.N), "heap-bytes/cell")
 }
+
+// TestMemoryRedefinedFunction measures the live heap a function declared
+// again and again leaves behind while a caller compiled against its first
+// declaration lives on (yaegi patch 52: every declaration points to the
+// latest through one shared box, so the ones in between can be freed; a
+// chain from each to the next kept them all).
+func TestMemoryRedefinedFunction(t *testing.T) {
+	n := 1000
+	cell, heap := memorySession(t)
+	cell("func level() int { return 1 }")
+	cell("func report() int { return level() }")
+	body := "func level() int {\n\ttotal := 0\n\tfor i := 0; i < 10; i++ {\n\t\ttotal += i * i\n\t}\n\treturn total\n}"
+	for range 300 { // warm up, until the heap is steady
+		cell(body)
+	}
+	heap()
+	start := heap()
+	for range n {
+		cell(body)
+	}
+	end := heap()
+	cell("if report() != 285 {\n\tpanic(report())\n}") // and keeps the session alive
+	perCell := float64(int64(end)-int64(start)) / float64(n)
+	t.Logf("the heap grows %.0f bytes a declaration", perCell)
+	if perCell > 500 {
+		t.Errorf("the heap grows %.0f bytes each time a function is declared again; the goal is at most 500 (the bodies in between must be freed)", perCell)
+	}
+}

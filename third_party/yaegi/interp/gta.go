@@ -82,6 +82,16 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					}
 				}
 				typ := atyp
+				if typ == nil && isTopLevelStmt(n) {
+					// sbir patch 51: a statement at the top level of an
+					// evaluation runs in order, after what it uses, so
+					// when nodeType cannot tell the type of what it
+					// defines, cfg, which types every expression, does.
+					if typ = topLevelType(interp, sc, src); typ == nil {
+						typ = sc.getType("interface{}")
+					}
+					val = src.rval
+				}
 				if typ == nil {
 					if typ, err2 = nodeType(interp, sc, src); err2 != nil || typ == nil {
 						// The type does is not known yet, stash the error and come back
@@ -204,9 +214,9 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					elementType := sym.typ
 					rcvrtype = ptrOf(elementType, withNode(rtn), withScope(sc))
 					rcvrtype.incomplete = elementType.incomplete
-					elementType.addMethod(n)
+					interp.declareMethod(elementType, n) // sbir patch 52
 				}
-				rcvrtype.addMethod(n)
+				interp.declareMethod(rcvrtype, n)
 				rtn.typ = rcvrtype
 				if rcvrtype.cat == genericT {
 					// generate methods for already instantiated receivers
@@ -227,6 +237,9 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					return false
 				}
 				// Add a function symbol in the package name space except for init
+				if old, ok := sc.sym[ident]; ok && old.kind == funcSym && old.node != nil && old.node != n && old.node.kind == funcDecl {
+					interp.redefs = append(interp.redefs, old.node, n) // sbir patch 52
+				}
 				sc.sym[ident] = &symbol{kind: funcSym, typ: n.typ, node: n, index: -1}
 			}
 			if !n.typ.isComplete() && !genericMethod {
@@ -401,6 +414,60 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 	return revisit, err
 }
 
+// forgetRedefinedTypes removes from the package scope the types that an
+// earlier evaluation declared and that root declares again, before global
+// analysis: the new declaration then makes a new type, as if the name had
+// never been declared, instead of being taken for the old one (whose
+// complete symbol nodeType returns for the name). Values, functions and
+// methods of the old type keep it (sbir patch 53).
+func (interp *Interpreter) forgetRedefinedTypes(root *node, importPath string) {
+	sc := interp.scopes[importPath]
+	if sc == nil {
+		return
+	}
+	root.Walk(func(n *node) bool {
+		switch n.kind {
+		case fileStmt, declStmt, typeDecl:
+			return true
+		case typeSpec:
+			if len(n.child) > 2 {
+				return false // generic: declared apart
+			}
+			name := n.child[0].ident
+			if sym, ok := sc.sym[name]; ok && sym.kind == typeSym && sym.node != nil && sym.node != n &&
+				sym.typ != nil && !sym.typ.incomplete {
+				delete(sc.sym, name)
+			}
+		}
+		return false
+	}, nil)
+}
+
+// isTopLevelStmt reports whether n is a statement at the top level of an
+// incremental evaluation (the body of the REPL's implicit main), as
+// opposed to a package-level declaration, whose order does not matter
+// (sbir patch 51).
+func isTopLevelStmt(n *node) bool {
+	return n.anc != nil && n.anc.kind == blockStmt && n.anc.anc == nil
+}
+
+// topLevelType returns the type of the value of a top-level statement's
+// definition, or nil when nodeType cannot tell: it covers fewer
+// expressions than cfg, and may fail on one it does not cover (sbir patch
+// 23). An incomplete type (an undefined name) is returned as such.
+func topLevelType(interp *Interpreter, sc *scope, n *node) (t *itype) {
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	t, err := nodeType(interp, sc, n)
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
 func baseType(t *itype) *itype {
 	for {
 		switch t.cat {
@@ -414,6 +481,9 @@ func baseType(t *itype) *itype {
 
 // gtaRetry (re)applies gta until all global constants and types are defined.
 func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) error {
+	for _, n := range nodes {
+		interp.forgetRedefinedTypes(n, importPath) // sbir patch 53
+	}
 	revisit := []*node{}
 	for {
 		for _, n := range nodes {

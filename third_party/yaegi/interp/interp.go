@@ -55,6 +55,10 @@ type node struct {
 	ident      string         // set if node is a var or func
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
+	// latest holds the latest declaration of a function or method that a
+	// later evaluation declared again, once that evaluation runs (sbir
+	// patch 52); every declaration of the name shares it.
+	latest *declBox
 }
 
 func (n *node) shouldBreak() bool {
@@ -299,6 +303,9 @@ type Interpreter struct {
 	goFn     func(func())              // sbir patch 23: Options.Go
 	funcs    sync.Map                  // sbir patch S3: uintptr → *funcRecord of the func values made
 	generic  map[string]*node
+	// redefs are the functions and methods the compilation under way
+	// declares again, old then new (sbir patch 52).
+	redefs []*node
 
 	hooks *hooks // symbol hooks
 
@@ -360,7 +367,7 @@ type Panic struct {
 // TODO: Capture interpreter stack frames also and remove
 // fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic")) in runCfg.
 
-func (e Panic) Error() string { return fmt.Sprint(e.Value) }
+func (e Panic) Error() string { return e.Message() } // sbir patch 56
 
 // Walk traverses AST n in depth first order, call cbin function
 // at node entry and cbout function at node exit.

@@ -18,6 +18,7 @@ type Program struct {
 	pkgName string
 	root    *node
 	init    []*node
+	redefs  []*node // sbir patch 52: pairs of redefined and new declarations
 }
 
 // PackageName returns name used in a package clause.
@@ -98,6 +99,7 @@ func (interp *Interpreter) CompilePackage(importPath, src string) (*Program, err
 }
 
 func (interp *Interpreter) compileAST(n ast.Node, importPath string) (*Program, error) {
+	interp.redefs = nil // sbir patch 52: of this compilation only
 	// Convert AST.
 	pkgName, root, err := interp.ast(n)
 	if err != nil || root == nil {
@@ -172,7 +174,9 @@ func (interp *Interpreter) compileAST(n ast.Node, importPath string) (*Program, 
 		root.cfgDot(dotWriter(dotCmd))
 	}
 
-	return &Program{importPath, root, initNodes}, nil
+	redefs := interp.redefs
+	interp.redefs = nil
+	return &Program{importPath, root, initNodes, redefs}, nil
 }
 
 // Execute executes compiled Go code.
@@ -189,6 +193,11 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	// Generate node exec closures.
 	if err = genRun(p.root); err != nil {
 		return res, err
+	}
+	// sbir patch 52: calls compiled against a function or method that
+	// this program declares again call the new declaration from now on.
+	for i := 0; i+1 < len(p.redefs); i += 2 {
+		redeclare(p.redefs[i], p.redefs[i+1])
 	}
 
 	// Init interpreter execution memory frame.

@@ -230,6 +230,18 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	}
 }
 
+// callDeferred calls a deferred function, and returns what it panicked
+// with when ok is false (sbir patch 57).
+func callDeferred(val []reflect.Value) (p interface{}, ok bool) {
+	defer func() {
+		if !ok {
+			p = recover()
+		}
+	}()
+	val[0].Call(val[1:])
+	return nil, true
+}
+
 // runFrame is runCfg's body; panicking reports a panic that runCfg must
 // raise again with pending.
 func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{}, panicking bool) {
@@ -250,7 +262,20 @@ func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{},
 			return
 		}
 		for _, val := range deferred {
-			val[0].Call(val[1:])
+			// sbir patch 57: a deferred call that panics replaces the
+			// frame's panic, and the deferred calls after it still run
+			// (one of them may recover it), as in gc.
+			p, ok := callDeferred(val)
+			if ok {
+				continue
+			}
+			if _, exit := p.(Exiter); exit {
+				pending, panicking = p, true
+				return
+			}
+			f.mutex.Lock()
+			f.recovered = p
+			f.mutex.Unlock()
 		}
 		f.mutex.Lock()
 		// sbir patch 8d: the root frame outlives this run (a REPL evaluates
@@ -379,7 +404,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
+					panic(assertionErrorf("interface conversion: nil is not %v", typID)) // sbir patch 55
 				}
 				return next
 			}
@@ -400,7 +425,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if len(m0) < len(m1) {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
+					panic(assertionErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID)) // sbir patch 55
 				}
 				return next
 			}
@@ -491,7 +516,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = v.IsValid()
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -499,7 +524,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(leftType, rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method))
+					panic(assertionErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method)) // sbir patch 55
 				}
 				return next
 			}
@@ -529,9 +554,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
 					if ctyp == nil {
-						panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+						panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 					}
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", ctyp.String(), rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is %s, not %s", assertTypeString(valueNodeType(val), ctyp), assertTypeString(typ, rtype))) // sbir patch 55
 				}
 				return next
 			}
@@ -556,7 +581,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -569,7 +594,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(v.Type(), rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method))
+					panic(assertionErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method)) // sbir patch 55
 				}
 				return next
 			}
@@ -589,7 +614,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok || !v.value.IsValid() {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is nil, not %s", rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -597,7 +622,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = canAssertTypes(v.value.Type(), rtype)
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String()))
+					panic(assertionErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String())) // sbir patch 55
 				}
 				return next
 			}
@@ -1069,24 +1094,15 @@ func _recover(n *node) {
 			return tnext
 		}
 
-		rec := anc.recovered
-		anc.recovered = nil
-		// sbir patch 19: panic panics with the reflect.Value of its
-		// argument (_panic), so recover gave the script a reflect.Value:
-		// recover() of panic("x") was not a string, and its methods
-		// were the script's. Recover what the script panicked with.
-		if v, ok := rec.(reflect.Value); ok {
-			if v.IsValid() {
-				v = valueInterfaceValue(v)
-			}
-			if v.IsValid() && v.Kind() == reflect.Interface {
-				v = v.Elem()
-			}
-			rec = new(runtime.PanicNilError) // as gc's panic(nil)
-			if v.IsValid() && v.CanInterface() {
-				rec = v.Interface()
-			}
+		if p, ok := scriptPanicOf(anc.recovered); ok {
+			// sbir patch 56: the script's own value, with its type, as
+			// an interface holds it.
+			anc.recovered = nil
+			dest(f).Set(reflect.ValueOf(p.value))
+			return tnext
 		}
+		rec := recoveredValue(anc.recovered)
+		anc.recovered = nil
 		// A compiled panic's value reaches the script as a result does
 		// (sbir patch 18b): heap.Init(nil) panics with a *reflect.ValueError.
 		n.interp.checkCallbackArgs([]reflect.Value{reflect.ValueOf(&rec).Elem()})
@@ -1105,8 +1121,43 @@ func _recover(n *node) {
 	}
 }
 
+// recoveredValue is what recover gives the script for a Go panic value.
+// sbir patch 19: panic panics with the reflect.Value of its argument
+// (_panic), so recover gave the script a reflect.Value: recover() of
+// panic("x") was not a string, and its methods were the script's.
+// Recover what the script panicked with.
+func recoveredValue(rec any) any {
+	v, ok := rec.(reflect.Value)
+	if !ok {
+		return rec
+	}
+	if p, ok := scriptPanicOf(v); ok {
+		// sbir patch 56: for a host, the value as an error or Stringer
+		// when it is one.
+		if p.shown.IsValid() {
+			return p.shown.Interface()
+		}
+		v = p.value.value
+	}
+	if v.IsValid() {
+		v = valueInterfaceValue(v)
+	}
+	if v.IsValid() && v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	if v.IsValid() && v.CanInterface() {
+		return v.Interface()
+	}
+	return new(runtime.PanicNilError) // as gc's panic(nil)
+}
+
+// Recovered returns what the script panicked with, as recover in the
+// script would return it: a host that runs deferred calls of its own
+// after a panic hands it to them (sbir patch 54).
+func (p Panic) Recovered() any { return recoveredValue(p.Value) }
+
 func _panic(n *node) {
-	value := genValue(n.child[1])
+	value := genPanicValue(n.child[1]) // sbir patch 56
 
 	n.exec = func(f *frame) bltn {
 		panic(value(f))
@@ -1178,6 +1229,13 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			f = f.clone()
 		}
 		slow := func(in []reflect.Value) []reflect.Value {
+			def, start := def, start
+			if def.latest != nil {
+				// sbir patch 52: the latest declaration of the function
+				// or method, whenever the value was made.
+				def = currentDecl(def)
+				start = def.child[3].start
+			}
 			def.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
@@ -1535,6 +1593,13 @@ func call(n *node) {
 				bf = def.rval
 			}
 			f.mutex.Unlock()
+			if ok && def.latest != nil {
+				// sbir patch 52: a call of a function or method calls its
+				// latest declaration. (Outside the lock: it panics on
+				// another signature.)
+				def = currentDecl(def)
+				bf = def.rval
+			}
 			if !ok && !goroutine {
 				// sbir patch S3: a function value the interpreter made runs
 				// here, in a frame descending from the one it closes over,
@@ -1543,6 +1608,12 @@ func call(n *node) {
 					def, anc, bf = d, a, reflect.Value{}
 				}
 			}
+		}
+		if def != nil && def.latest != nil && !bf.IsValid() {
+			// sbir patches 52, S1 and S3: the method a selector names and
+			// a function value the interpreter made call their latest
+			// declaration too.
+			def = currentDecl(def)
 		}
 
 		// Call bin func if defined
@@ -2387,7 +2458,11 @@ func getMethod(n *node) {
 	next := getExec(n.tnext)
 
 	n.exec = func(f *frame) bltn {
-		nod := *(n.val.(*node))
+		m := n.val.(*node)
+		if m.latest != nil {
+			m = currentDecl(m) // sbir patch 52
+		}
+		nod := *m
 		nod.val = &nod
 		nod.recv = n.recv
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)

@@ -54,19 +54,25 @@ func (c *callback) fits(t reflect.Type) bool {
 	return true
 }
 
-// enter returns a new frame for a call, with the receiver in place.
-func (c *callback) enter() *frame {
-	fr := newFrame(c.anc, len(c.def.types), c.anc.runid())
-	newFrameValues(fr.data, c.def.types, c.def.shape)
+// enter returns a new frame for a call of the function's latest
+// declaration (sbir patch 52: a later evaluation may have declared it
+// again, with the same signature), with the receiver in place.
+func (c *callback) enter() (*frame, *node) {
+	def := c.def
+	if def.latest != nil {
+		def = currentDecl(def)
+	}
+	fr := newFrame(c.anc, len(def.types), c.anc.runid())
+	newFrameValues(fr.data, def.types, def.shape)
 	if c.rcvr != nil {
 		setReceiver(fr.data[c.numRet], c.rcvr(c.anc))
 	}
-	return fr
+	return fr, def
 }
 
-// run runs the function's body in fr.
-func (c *callback) run(fr *frame) {
-	runCfg(c.def.child[3].start, fr, c.def, c.call)
+// run runs the body of def, the declaration enter returned, in fr.
+func (c *callback) run(fr *frame, def *node) {
+	runCfg(def.child[3].start, fr, def, c.call)
 }
 
 // typedFunc returns a function of type t running c, or false.
@@ -76,58 +82,58 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 	switch t {
 	case typeRuneBool:
 		fn = func(r rune) bool {
-			fr := c.enter()
+			fr, def := c.enter()
 			fr.data[a].SetInt(int64(r))
-			c.run(fr)
+			c.run(fr, def)
 			return fr.data[0].Bool()
 		}
 	case typeRuneRune:
 		fn = func(r rune) rune {
-			fr := c.enter()
+			fr, def := c.enter()
 			fr.data[a].SetInt(int64(r))
-			c.run(fr)
+			c.run(fr, def)
 			return rune(fr.data[0].Int())
 		}
 	case typeIntIntBool:
 		fn = func(i, j int) bool {
-			fr := c.enter()
+			fr, def := c.enter()
 			fr.data[a].SetInt(int64(i))
 			fr.data[a+1].SetInt(int64(j))
-			c.run(fr)
+			c.run(fr, def)
 			return fr.data[0].Bool()
 		}
 	case typeIntInt:
 		fn = func(i, j int) {
-			fr := c.enter()
+			fr, def := c.enter()
 			fr.data[a].SetInt(int64(i))
 			fr.data[a+1].SetInt(int64(j))
-			c.run(fr)
+			c.run(fr, def)
 		}
 	case typeIntBool:
 		fn = func(i int) bool {
-			fr := c.enter()
+			fr, def := c.enter()
 			fr.data[a].SetInt(int64(i))
-			c.run(fr)
+			c.run(fr, def)
 			return fr.data[0].Bool()
 		}
 	case typeNoneInt:
 		fn = func() int {
-			fr := c.enter()
-			c.run(fr)
+			fr, def := c.enter()
+			c.run(fr, def)
 			return int(fr.data[0].Int())
 		}
 	case typeStringString:
 		fn = func(s string) string {
-			fr := c.enter()
+			fr, def := c.enter()
 			fr.data[a].SetString(s)
-			c.run(fr)
+			c.run(fr, def)
 			return fr.data[0].String()
 		}
 	case typeStringBool:
 		fn = func(s string) bool {
-			fr := c.enter()
+			fr, def := c.enter()
 			fr.data[a].SetString(s)
-			c.run(fr)
+			c.run(fr, def)
 			return fr.data[0].Bool()
 		}
 	case typeNone:

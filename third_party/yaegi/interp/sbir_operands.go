@@ -1,6 +1,9 @@
 package interp
 
-import "reflect"
+import (
+	"go/constant"
+	"reflect"
+)
 
 // sbir patch S7: arithmetic, assignment operators and comparisons of int,
 // int64, float64 and string operands that are frame values or constants
@@ -87,6 +90,12 @@ func operandOf(n *node, k reflect.Kind) (operand, bool) {
 		return operand{}, false
 	}
 	if n.rval.IsValid() {
+		// A constant of another kind is another operator's operand, or
+		// op.go's: 1 < 2 is offered to the string operators too.
+		cc := constClass(n.rval)
+		if k == reflect.String && cc != reflect.String || k != reflect.String && cc != reflect.Int && cc != reflect.Float64 {
+			return operand{}, false
+		}
 		x := operand{isConst: true}
 		switch k {
 		case reflect.Int:
@@ -103,6 +112,35 @@ func operandOf(n *node, k reflect.Kind) (operand, bool) {
 	}
 	l, i, ok := frameSlot(n)
 	return operand{level: l, index: i}, ok
+}
+
+// constClass is the class of the constant v for kindClass: reflect.Int
+// for an integer, reflect.Float64 for a floating-point number (either
+// may be an operand of an int or float64 operator, as gc converts an
+// untyped constant), reflect.String for a string, reflect.Invalid for
+// anything else.
+func constClass(v reflect.Value) reflect.Kind {
+	if c := vConstantValue(v); c != nil {
+		switch c.Kind() {
+		case constant.Int:
+			return reflect.Int
+		case constant.Float:
+			return reflect.Float64
+		case constant.String:
+			return reflect.String
+		}
+		return reflect.Invalid
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return reflect.Int
+	case reflect.Float32, reflect.Float64:
+		return reflect.Float64
+	case reflect.String:
+		return reflect.String
+	}
+	return reflect.Invalid
 }
 
 // kindClass is the kind an operator of S7 handles values of kind k as:

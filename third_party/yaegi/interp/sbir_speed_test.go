@@ -635,3 +635,52 @@ func main() {
 }`, "22 12 85 3 2 false true false false true true\n-12 -22 -85 -3 -2 false true true true false false\n42\n2.5 0.5\n1.75 1.25 0.375 6 false false true\n1 1 0 +Inf false false true\nfalse true false false\n-9223372036854775808 9223372036854775807 0 -9223372036854775808\nabcabd! true true true true\n5 3 true true\n175 10 182 -82 60\n{42 3 ab} [1 20 4] [-0.5]\n14 7 true\n366503875925 5 true\nrecovered: runtime error: integer divide by zero"},
 	})
 }
+
+// TestSbirSpeedPathsCallLatestDeclaration checks that the direct calls of
+// the speed patches call a function's or method's latest declaration, as
+// the calls they replace do (patch 52): a method called directly (S1), a
+// function value called directly (S3) and a function handed to compiled
+// code as a typed callback (S6), each taken before the declaration
+// changed.
+func TestSbirSpeedPathsCallLatestDeclaration(t *testing.T) {
+	runRedefCases(t, []redefCase{
+		{name: "method called directly", srcs: []string{
+			"type T struct{ n int }", "func (t *T) add(k int) { t.n += k }",
+			"func sum() int { var t T; for i := 0; i < 3; i++ { t.add(i) }; return t.n }",
+			"fmt.Println(sum())", "func (t *T) add(k int) { t.n += 10 * k }", "fmt.Println(sum())"},
+			want: "3\n30\n"},
+		{name: "function value called directly", srcs: []string{
+			"func g(x int) int { return x + 1 }", "h := g", "func call() int { return h(1) }",
+			"fmt.Println(call(), h(1))", "func g(x int) int { return x + 2 }", "fmt.Println(call(), h(1))"},
+			want: "2 2\n3 3\n"},
+		{name: "typed callbacks", srcs: []string{
+			`import "strings"`,
+			"func sep(r rune) bool { return r == ' ' }", "pred := sep",
+			"func less(a, b int) bool { return a < b }", "xs := []int{2, 3, 1}", "lf := func(i, j int) bool { return less(xs[i], xs[j]) }",
+			`fmt.Println(len(strings.FieldsFunc("a b,c", pred)), len(strings.FieldsFunc("a b,c", sep)))`,
+			"sort.Slice(xs, lf)", "fmt.Println(xs)",
+			"func sep(r rune) bool { return r == ' ' || r == ',' }", "func less(a, b int) bool { return a > b }",
+			`fmt.Println(len(strings.FieldsFunc("a b,c", pred)), len(strings.FieldsFunc("a b,c", sep)))`,
+			"sort.Slice(xs, lf)", "fmt.Println(xs)"},
+			want: "2 2\n[1 2 3]\n3 3\n[3 2 1]\n"},
+	})
+}
+
+// TestSbirDirectOperatorsConstants checks that operators of constants
+// only are left to op.go, whatever kind of operator is tried first: the
+// string operators were offered 1 < 2 and read 1 as a string (a panic
+// while compiling, "1 not a String").
+func TestSbirDirectOperatorsConstants(t *testing.T) {
+	runSpeedCases(t, []struct{ name, src, want string }{
+		{"constants", `package main
+
+import "fmt"
+
+func main() {
+	x, s := 2.5, "b"
+	fmt.Printf("%t %t %t %t\n", false, 1 < 2, "a" < "b", 2.5 > 1)
+	fmt.Println(1 < 2, "a" >= "b", 3 == 3.0, x > 1, x+1, 1+x, s < "c", "a"+s)
+}
+`, "false true true true\ntrue false true true 3.5 3.5 true ab"},
+	})
+}

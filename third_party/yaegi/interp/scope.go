@@ -211,9 +211,25 @@ func (s *scope) getType(ident string) *itype {
 	if sym, _, found := s.lookup(ident); found {
 		if sym.kind == typeSym {
 			t = sym.typ
+		} else if u := s.universe(); sym.kind != pkgSym && u != s {
+			// sbir patch 51: the interpreter asks for predeclared types by
+			// name (getType("int")); a variable named int, string or
+			// byte in the script must not make them vanish.
+			if sym, ok := u.sym[ident]; ok && sym.kind == typeSym {
+				t = sym.typ
+			}
 		}
 	}
 	return t
+}
+
+// universe returns the outermost scope, which holds the predeclared
+// identifiers (sbir patch 51).
+func (s *scope) universe() *scope {
+	for s.anc != nil {
+		s = s.anc
+	}
+	return s
 }
 
 // add adds a type to the scope types array, and returns its index.

@@ -529,7 +529,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				t = untypedString(n)
 			case constant.Int:
 				if strings.HasPrefix(n.ident, "'") {
-					// sbir patch 31b: a rune literal typed again (a
+					// sbir patch 31b (also 51): a rune literal typed again (a
 					// global's value, by gta then cfg) is still a rune.
 					t = untypedRune(n)
 				} else {
@@ -578,13 +578,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			break
 		}
 		// Get type of first operand.
-		if t, err = nodeType2(interp, sc, n.child[0], seen); err != nil {
-			return nil, err
+		if t, err = nodeType2(interp, sc, n.child[0], seen); err != nil || t == nil {
+			return nil, err // sbir patch 51: an operand of unknown type
 		}
 		// For operators other than shift, get the type from the 2nd operand if the first is untyped.
 		if t.untyped && !isShiftNode(n) {
 			var t1 *itype
-			t1, err = nodeType2(interp, sc, n.child[1], seen)
+			if t1, err = nodeType2(interp, sc, n.child[1], seen); err != nil || t1 == nil {
+				return nil, err // sbir patch 51
+			}
 			if !(t1.untyped && isInt(t1.TypeOf()) && isFloat(t.TypeOf())) {
 				t = t1
 			}
@@ -840,9 +842,34 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			}
 			break
 		}
+		for lt.cat == linkedT && lt.val != nil {
+			lt = lt.val // sbir patch 51: as cfg does
+		}
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
+		case stringT:
+			// sbir patch 51: the element types cfg gives indexing, so that
+			// package-level var x = s[i] and top-level x := f()[i] work.
+			t = sc.getType("byte")
+		case valueT:
+			switch rt := lt.rtype; rt.Kind() {
+			case reflect.String:
+				t = sc.getType("byte")
+			case reflect.Array, reflect.Slice, reflect.Map:
+				t = valueTOf(rt.Elem(), withScope(sc))
+			case reflect.Pointer:
+				if rt.Elem().Kind() == reflect.Array {
+					t = valueTOf(rt.Elem().Elem(), withScope(sc))
+				}
+			}
+		case ptrT:
+			switch v := lt.val; {
+			case v.cat == arrayT:
+				t = v.val
+			case v.cat == valueT && v.rtype.Kind() == reflect.Array:
+				t = valueTOf(v.rtype.Elem(), withScope(sc))
+			}
 		case funcT:
 			// sbir patch 2: f[T] explicitly instantiates generic f.
 			if isGeneric(lt) {
@@ -1579,8 +1606,23 @@ func (t *itype) equals(o *itype) bool {
 	case oi && !ti:
 		return t.methods().contains(o.methods())
 	default:
-		return t.id() == o.id()
+		return t.id() == o.id() && !redefinedApart(t, o)
 	}
+}
+
+// redefinedApart reports whether t and o, of the same name, are two
+// declarations of a type that a later evaluation declared again (sbir
+// patch 53): their Go types differ. Two complete types of one name and
+// one layout are the same to the interpreter, as before.
+func redefinedApart(t, o *itype) bool {
+	if t == o || t.incomplete || o.incomplete || t.cat != o.cat {
+		return false
+	}
+	switch t.cat {
+	case structT, linkedT, sliceT, arrayT, mapT, ptrT:
+		return t.TypeOf() != o.TypeOf()
+	}
+	return false
 }
 
 // matchDefault returns true if the receiver default type is the same as the given one.

@@ -55,6 +55,10 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	}
 
 	if !n.typ.assignableTo(typ) && typ.str != "*unsafe2.dummy" {
+		if n.typ.id() == typ.id() {
+			// sbir patch 53: two declarations of one type name.
+			return n.cfgErrorf("cannot use this %s as the %s declared before it was declared again: the code it goes to was compiled with the old declaration; run that code again", n.typ.id(), typ.id())
+		}
 		if context == "" {
 			return n.cfgErrorf("cannot use type %s as type %s", n.typ.id(), typ.id())
 		}

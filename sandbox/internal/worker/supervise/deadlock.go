@@ -68,12 +68,16 @@ var blockingReasons = map[string]bool{
 
 // The interpreter's frames in a goroutine's stack, as runtime.Stack
 // prints them: any of its functions, the loop that runs interpreted code,
-// and the goroutine EvalWithContext runs an evaluation on (the cell's main
-// flow). TestInterpreterStackFormat checks them against the interpreter.
+// and the goroutines EvalWithContext and ExecuteWithContext run an
+// evaluation on (the cell's main flow). TestInterpreterStackFormat checks them against the interpreter.
 const (
 	interpFrame = "github.com/traefik/yaegi/interp."
 	runFrame    = "github.com/traefik/yaegi/interp.runCfg("
 	mainFrame   = "github.com/traefik/yaegi/interp.(*Interpreter).EvalWithContext.func1("
+	// execFrame is the goroutine ExecuteWithContext runs a compiled part
+	// of a cell on: the main flow too (the worker compiles a cell whole
+	// before running it).
+	execFrame = "github.com/traefik/yaegi/interp.(*Interpreter).ExecuteWithContext.func1("
 )
 
 // Frames of this package's own functions, named from the functions
@@ -105,7 +109,7 @@ func judge(dump []byte) verdict {
 		if !ok || !containsPrefix(funcs, runFrame) {
 			continue // not running interpreted code
 		}
-		isMain := containsPrefix(funcs, mainFrame)
+		isMain := containsPrefix(funcs, mainFrame) || containsPrefix(funcs, execFrame)
 		switch {
 		case isMain && reason == "select" && strings.Contains(firstNonRuntime(funcs), finishMarker):
 			main, finishing = true, true

@@ -47,6 +47,12 @@ type Cell struct {
 	// records that the wait for them ended that way.
 	stuck      chan struct{}
 	stuckEnded bool
+	// panicking is the panic value of the cell's statements while its
+	// top-level deferred calls run, which a recover in one of them
+	// (Recover, the helper cellprep makes it) takes, as in a program's
+	// main; recovered records that one did.
+	panicking any
+	recovered bool
 }
 
 // Panic is a panic that ended one of a cell's goroutines or deferred
@@ -223,13 +229,47 @@ func (c *Cell) Finish(ctx context.Context, program bool, stop func()) {
 	}
 }
 
-// Exports are the helpers the go and defer rewrites call (Go and Defer of
-// the helper package); frames is as for Go.
+// Exports are the helpers the go, defer and recover rewrites call (Go,
+// Defer and Recover of the helper package); frames is as for Go.
 func (g *Goroutines) Exports(frames func() []string) map[string]reflect.Value {
 	return map[string]reflect.Value{
-		"Go":    reflect.ValueOf(func(f any, args ...any) { g.Go(bind(f, args), frames) }),
-		"Defer": reflect.ValueOf(func(f any, args ...any) { g.Defer(bind(f, args)) }),
+		"Go":      reflect.ValueOf(func(f any, args ...any) { g.Go(bind(f, args), frames) }),
+		"Defer":   reflect.ValueOf(func(f any, args ...any) { g.Defer(bind(f, args)) }),
+		"Recover": reflect.ValueOf(g.Recover),
 	}
+}
+
+// Recover is recover called by a top-level deferred function: while the
+// cell's deferred calls run after its statements panicked (StartPanicking),
+// it stops the panic and returns its value; otherwise it returns nil, as
+// recover does when nothing panics.
+func (g *Goroutines) Recover() any {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.cur
+	if c == nil || c.panicking == nil {
+		return nil
+	}
+	v := c.panicking
+	c.panicking, c.recovered = nil, true
+	return v
+}
+
+// StartPanicking records the panic value v of the cell's statements,
+// before its deferred calls run (Finish), for Recover.
+func (c *Cell) StartPanicking(v any) {
+	c.g.mu.Lock()
+	c.panicking = v
+	c.g.mu.Unlock()
+}
+
+// Recovered reports whether a deferred call recovered the panic of the
+// cell's statements.
+func (c *Cell) Recovered() bool {
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	c.panicking = nil
+	return c.recovered
 }
 
 // bind returns the call of f with args, converted to f's parameter types

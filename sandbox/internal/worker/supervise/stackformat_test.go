@@ -23,8 +23,8 @@ func slow(d time.Duration) time.Duration {
 
 // TestInterpreterStackFormat runs interpreted code that blocks, the way a
 // cell does, takes real stack dumps and checks that the detector reads
-// them: the interpreter's function names it keys on (mainFrame, runFrame,
-// interpFrame) and this package's own (finishMarker, cellGoFrame) are in
+// them: the interpreter's function names it keys on (mainFrame, execFrame,
+// runFrame, interpFrame) and this package's own (finishMarker, cellGoFrame) are in
 // them, and judge reaches the verdict a Go program would. An interpreter
 // upgrade that renames those functions fails here, not in users' cells.
 func TestInterpreterStackFormat(t *testing.T) {
@@ -34,12 +34,22 @@ func TestInterpreterStackFormat(t *testing.T) {
 		block  string   // evaluated and left blocked
 		frames []string // must appear in the dump
 		want   verdict
+		// compiled: block is compiled first and run by ExecuteWithContext,
+		// as the worker runs a cell's parts.
+		compiled bool
 	}{
 		{
 			name:   "main flow blocked",
 			block:  "ch := make(chan int)\n<-ch",
 			frames: []string{mainFrame, runFrame},
 			want:   verdictDeadlock,
+		},
+		{
+			name:     "main flow blocked, compiled first",
+			block:    "ch := make(chan int)\n<-ch",
+			frames:   []string{execFrame, runFrame},
+			want:     verdictDeadlock,
+			compiled: true,
 		},
 		{
 			name:   "main flow and a goroutine blocked",
@@ -76,6 +86,14 @@ func TestInterpreterStackFormat(t *testing.T) {
 			}
 			done := make(chan error, 1)
 			go func() {
+				if tc.compiled {
+					p, err := in.CompileWithContext(ctx, tc.block)
+					if err == nil {
+						_, err = in.ExecuteWithContext(ctx, p)
+					}
+					done <- err
+					return
+				}
 				_, err := in.EvalWithContext(ctx, tc.block)
 				done <- err
 			}()
