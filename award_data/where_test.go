@@ -33,23 +33,46 @@ func reMatch(pattern string) func(string) bool {
 	return re.MatchString
 }
 
+// whereCase is a filtered frame and, for each row of the fixture, whether
+// it must keep it. Frames are made on the loaded fixture: call the cases'
+// functions after loadFixture.
+type whereCase struct {
+	name  string
+	frame Frame
+	keep  func(r fixtureRow) bool
+}
+
+// fold matches text holding needle under Unicode case folding.
+func fold(needle string) func(string) bool {
+	return reMatch("(?i)" + regexp.QuoteMeta(needle))
+}
+
 func TestWhere(t *testing.T) {
 	rows := loadFixture(t)
-	fold := func(needle string) func(string) bool {
-		return reMatch("(?i)" + regexp.QuoteMeta(needle))
+	var tests []whereCase
+	for _, cases := range [][]whereCase{whereCategoryCases(), whereNumberCases(), whereTextCases(), whereCombinedCases()} {
+		tests = append(tests, cases...)
 	}
-	dayOf := func(s string) time.Time {
-		d, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			panic(err)
-		}
-		return d
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.frame.Err(); err != nil {
+				t.Fatal(err)
+			}
+			got := frameRows(tt.frame)
+			want := expectRows(rows, tt.keep)
+			if !slices.Equal(got, want) {
+				t.Errorf("got %d rows %v\nwant %d rows %v", len(got), head(got), len(want), head(want))
+			}
+			if tt.frame.Count() != len(want) {
+				t.Errorf("Count = %d, want %d", tt.frame.Count(), len(want))
+			}
+		})
 	}
-	tests := []struct {
-		name  string
-		frame Frame
-		keep  func(r fixtureRow) bool
-	}{
+}
+
+// whereCategoryCases filter a category (dictionary) column, nulls included.
+func whereCategoryCases() []whereCase {
+	return []whereCase{
 		{"category ==", Where("Phase", "==", "Phase II"), func(r fixtureRow) bool { return r["Phase"] == "Phase II" }},
 		{"category == is exact", Where("Phase", "==", "phase ii"), func(r fixtureRow) bool { return false }},
 		{"category != skips nulls", Where("Branch", "!=", "Navy"), func(r fixtureRow) bool { return r["Branch"] != "" && r["Branch"] != "Navy" }},
@@ -64,6 +87,19 @@ func TestWhere(t *testing.T) {
 		{"category is null", Where("State", "is null", nil), func(r fixtureRow) bool { return r["State"] == "" }},
 		{"== nil means is null", Where("HUBZone Owned", "==", nil), func(r fixtureRow) bool { return r["HUBZone Owned"] == "" }},
 		{"!= nil means not null", Where("HUBZone Owned", "!=", nil), func(r fixtureRow) bool { return r["HUBZone Owned"] != "" }},
+	}
+}
+
+// whereNumberCases filter integer, float and date columns, with Go values of any numeric type, strings and times.
+func whereNumberCases() []whereCase {
+	dayOf := func(s string) time.Time {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			panic(err)
+		}
+		return d
+	}
+	return []whereCase{
 		{"int >=", Where("Award Year", ">=", 2015), func(r fixtureRow) bool { v, _ := num(r["Award Year"]); return v >= 2015 }},
 		{"int < float", Where("Award Year", "<", 2010.5), func(r fixtureRow) bool { v, _ := num(r["Award Year"]); return v < 2010.5 }},
 		{"int == non-integral", Where("Award Year", "==", 2010.5), func(r fixtureRow) bool { return false }},
@@ -98,6 +134,12 @@ func TestWhere(t *testing.T) {
 		{"date != skips nulls", Where("Proposal Award Date", "!=", "2005-12-21"), func(r fixtureRow) bool {
 			return r["Proposal Award Date"] != "" && r["Proposal Award Date"] != "2005-12-21"
 		}},
+	}
+}
+
+// whereTextCases filter text columns: comparisons, Unicode case folding, regular expressions.
+func whereTextCases() []whereCase {
+	return []whereCase{
 		{"text ==", Where("Company", "==", `Delta "Quantum" Labs`), func(r fixtureRow) bool { return r["Company"] == `Delta "Quantum" Labs` }},
 		{"text <", Where("Company", "<", "G"), func(r fixtureRow) bool { return r["Company"] < "G" }},
 		{"text in", Where("City", "in", []string{"Austin", "San José"}), func(r fixtureRow) bool { return r["City"] == "Austin" || r["City"] == "San José" }},
@@ -122,6 +164,12 @@ func TestWhere(t *testing.T) {
 		{"matches across lines", Where("Abstract", "matches", `(?s)straße.*`), func(r fixtureRow) bool { return reMatch(`(?s)straße.*`)(r["Abstract"]) }},
 		{"text not null", Where("UEI", "not null", nil), func(r fixtureRow) bool { return r["UEI"] != "" }},
 		{"text is null", Where("Contact Name", "is null", nil), func(r fixtureRow) bool { return true }},
+	}
+}
+
+// whereCombinedCases are the spellings a user may use, chains of filters, and Filter with a Go function.
+func whereCombinedCases() []whereCase {
+	return []whereCase{
 		{"case-insensitive column name", Where("award year", ">", 2020), func(r fixtureRow) bool { v, _ := num(r["Award Year"]); return v > 2020 }},
 		{"operator spelling", Where("Phase", "EQ", "Phase I"), func(r fixtureRow) bool { return r["Phase"] == "Phase I" }},
 		{"chained", Where("Award Year", ">=", 2015).Where("Phase", "==", "Phase II").Where("Abstract", "contains", "laser"), func(r fixtureRow) bool {
@@ -140,21 +188,6 @@ func TestWhere(t *testing.T) {
 		{"contains on a small selection", Where("Agency", "==", "Environmental Protection Agency").Where("Abstract", "contains", "SENSOR"), func(r fixtureRow) bool {
 			return r["Agency"] == "Environmental Protection Agency" && fold("sensor")(r["Abstract"])
 		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if err := tt.frame.Err(); err != nil {
-				t.Fatal(err)
-			}
-			got := frameRows(tt.frame)
-			want := expectRows(rows, tt.keep)
-			if !slices.Equal(got, want) {
-				t.Errorf("got %d rows %v\nwant %d rows %v", len(got), head(got), len(want), head(want))
-			}
-			if tt.frame.Count() != len(want) {
-				t.Errorf("Count = %d, want %d", tt.frame.Count(), len(want))
-			}
-		})
 	}
 }
 

@@ -308,13 +308,9 @@ func (src *Source) inspect(id sourceID) error {
 // convert rebuilds src.ArrowPath under the lock, which it holds until
 // the new file is durable (see durable.go).
 func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger, id sourceID, open func() (io.ReadCloser, int64, error)) error {
-	lock := flock.New(src.ArrowPath+".lock", flock.SetPermissions(0o644))
-	locked, err := lock.TryLockContext(ctx, 50*time.Millisecond)
+	lock, err := lockArrow(ctx, src.ArrowPath)
 	if err != nil {
-		return fmt.Errorf("locking %s: %w", lock.Path(), err)
-	}
-	if !locked {
-		return fmt.Errorf("locking %s: %w", lock.Path(), ctx.Err())
+		return err
 	}
 	unlock := true
 	defer func() {
@@ -326,12 +322,7 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	if src.check(id) == nil {
 		return nil
 	}
-	// Only the lock holder creates temporary files, so any left here come
-	// from a conversion that was killed: remove them.
-	stale, _ := filepath.Glob(src.ArrowPath + ".tmp-*")
-	for _, p := range stale {
-		os.Remove(p)
-	}
+	removeStale(src.ArrowPath)
 	r, size, err := open()
 	if err != nil {
 		return err
@@ -371,30 +362,11 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	}()
 	report, err := convertTo(ctx, r, size, tmp, opts, mem)
 	if err != nil {
-		if errors.Is(err, syscall.ENOSPC) {
-			return diskFull(filepath.Dir(src.ArrowPath), err)
-		}
-		if src.Kind == SourceDownloaded {
-			return fmt.Errorf("converting %s: %w; run `%s` again, or remove the file to use the built-in sample", what, err, DownloadCommand)
-		}
-		return fmt.Errorf("converting %s: %w", what, err)
+		return src.convertFailed(what, err)
 	}
 	written := time.Now()
-	// The CSV must not have changed while it was read.
-	if src.CSVPath != "" {
-		now, err := csvFileID(src.CSVPath)
-		if err != nil {
-			return err
-		}
-		if now != id {
-			return fmt.Errorf("%s changed while it was being converted; run the command again", src.CSVPath)
-		}
-	}
-	if err := removeMarker(src.ArrowPath); err != nil {
-		return fmt.Errorf("installing the Arrow file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), src.ArrowPath); err != nil {
-		return fmt.Errorf("installing the Arrow file: %w", err)
+	if err := src.install(tmp.Name(), id); err != nil {
+		return err
 	}
 	f := tmp
 	tmp = nil
@@ -408,10 +380,79 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 	}
 	logger.Debug("converted awards CSV", "rows", report.Rows, "convert", written.Sub(start), "install", time.Since(written))
 
-	// The lock now belongs to the sync: whoever waits for it finds the
-	// file durable, or not marked and converts it again.
+	// The lock now belongs to the sync.
 	unlock = false
 	releaseMem = false
+	src.syncInBackground(f, lock, mem, cfg, logger, id)
+	if !cfg.DeferSync {
+		return src.WaitDurable(ctx)
+	}
+	return nil
+}
+
+// lockArrow takes the lock that one conversion of arrowPath at a time
+// holds, waiting for it as long as ctx allows.
+func lockArrow(ctx context.Context, arrowPath string) (*flock.Flock, error) {
+	lock := flock.New(arrowPath+".lock", flock.SetPermissions(0o644))
+	locked, err := lock.TryLockContext(ctx, 50*time.Millisecond)
+	if err != nil {
+		return nil, fmt.Errorf("locking %s: %w", lock.Path(), err)
+	}
+	if !locked {
+		return nil, fmt.Errorf("locking %s: %w", lock.Path(), ctx.Err())
+	}
+	return lock, nil
+}
+
+// removeStale removes the temporary files of earlier conversions of
+// arrowPath. Only the lock holder creates them, so any left come from a
+// conversion that was killed.
+func removeStale(arrowPath string) {
+	stale, _ := filepath.Glob(arrowPath + ".tmp-*")
+	for _, p := range stale {
+		os.Remove(p)
+	}
+}
+
+// convertFailed explains why converting what (a CSV path or the
+// embedded sample) failed, and what to do.
+func (src *Source) convertFailed(what string, err error) error {
+	if errors.Is(err, syscall.ENOSPC) {
+		return diskFull(filepath.Dir(src.ArrowPath), err)
+	}
+	if src.Kind == SourceDownloaded {
+		return fmt.Errorf("converting %s: %w; run `%s` again, or remove the file to use the built-in sample", what, err, DownloadCommand)
+	}
+	return fmt.Errorf("converting %s: %w", what, err)
+}
+
+// install renames the converted file tmpName over src.ArrowPath, unmarked
+// (not yet durable), once sure that the CSV, id, did not change while it
+// was read.
+func (src *Source) install(tmpName string, id sourceID) error {
+	if src.CSVPath != "" {
+		now, err := csvFileID(src.CSVPath)
+		if err != nil {
+			return err
+		}
+		if now != id {
+			return fmt.Errorf("%s changed while it was being converted; run the command again", src.CSVPath)
+		}
+	}
+	if err := removeMarker(src.ArrowPath); err != nil {
+		return fmt.Errorf("installing the Arrow file: %w", err)
+	}
+	if err := os.Rename(tmpName, src.ArrowPath); err != nil {
+		return fmt.Errorf("installing the Arrow file: %w", err)
+	}
+	return nil
+}
+
+// syncInBackground hands the conversion's lock, the installed file f and
+// the columns' memory to the sync (see durable.go), which releases them:
+// whoever waits for the lock finds the file durable, or not marked and
+// converts it again.
+func (src *Source) syncInBackground(f *os.File, lock *flock.Flock, mem *columnMemory, cfg Config, logger *slog.Logger, id sourceID) {
 	src.durable = newDurableWait(func() error {
 		mem.release()
 		if cfg.beforeSync != nil {
@@ -432,10 +473,6 @@ func (src *Source) convert(ctx context.Context, cfg Config, logger *slog.Logger,
 		logger.Debug("Arrow file durable", "arrow", src.ArrowPath, "sync", time.Since(start))
 		return nil
 	})
-	if !cfg.DeferSync {
-		return src.WaitDurable(ctx)
-	}
-	return nil
 }
 
 // probeWritable creates dir if needed and checks that files can be

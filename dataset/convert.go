@@ -74,57 +74,13 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	bufSize := tune.batchBytes
-	if size > 0 && size < int64(bufSize) {
-		bufSize = int(size) + 512 // small inputs: no 4 MiB buffer
-	}
-	rd := newCSVReader(src, bufSize)
-	lastProgress := int64(-1)
-	rd.onRead = func(total int64) {
-		if err := ctx.Err(); err != nil && rd.readErr == nil {
-			rd.readErr = err
-		}
-		if opts.Progress != nil && total-lastProgress >= readChunk {
-			lastProgress = total
-			opts.Progress(total, size)
-		}
-	}
+	rd := convertReader(ctx, src, size, opts, tune)
 	report := &LoadReport{FormatVersion: FormatVersion}
-
-	header, _, err := rd.next()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%w: %w", ErrNotAwardsCSV, errEmpty)
-	}
+	m, ncols, err := readHeader(rd, report)
 	if err != nil {
 		return nil, err
 	}
-	if len(header) > 0 && len(header[0]) >= 3 && string(header[0][:3]) == "\uFEFF" {
-		header[0] = header[0][3:]
-		report.BOM = true
-	}
-	m, err := mapHeader(header, report)
-	if err != nil {
-		return nil, err
-	}
-	ncols := len(header) // header points into the reader's buffer: keep only its length
-
-	builders := make([]colBuilder, len(m.fields))
-	colReports := make([]*LoadReport, len(m.fields))
-	jobs := make([]colJob, len(m.fields))
-	for i, f := range m.fields {
-		kind := kindText
-		if i < len(canonical) {
-			kind = canonical[i].kind
-		}
-		// Each column counts its issues apart (columns are converted
-		// concurrently); they are merged into report at the end.
-		colReports[i] = &LoadReport{}
-		builders[i] = newColBuilder(f.Name, kind, colReports[i], mem)
-		jobs[i] = colJob{b: builders[i], field: -1}
-	}
-	for field, ci := range m.fieldCol {
-		jobs[ci].field = field
-	}
+	builders, colReports, jobs := columnJobs(m, mem)
 	start := time.Now()
 	lastShort, err := scanRecords(rd, ncols, size, report, jobs, tune)
 	if err != nil {
@@ -137,14 +93,7 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	report.Bytes = rd.consumed
-	if lastShort > 0 && rd.lastByte != '\n' && rd.lastByte != '\r' {
-		report.TruncatedLine = lastShort
-	}
-	report.Lines = rd.line
-	if rd.consumed > 0 && rd.lastByte != '\n' {
-		report.Lines++ // last line without a terminator
-	}
+	report.countInput(rd, lastShort)
 	if opts.Progress != nil {
 		opts.Progress(rd.consumed, size)
 	}
@@ -163,18 +112,9 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 			return nil, err
 		}
 	}
-	reportJSON, err := json.Marshal(report)
+	md, err := fileMetadata(report, opts.Metadata)
 	if err != nil {
-		return nil, fmt.Errorf("encoding load report: %w", err)
-	}
-	keys := []string{MetaFormatVersion, MetaLoadReport}
-	vals := []string{strconv.Itoa(FormatVersion), string(reportJSON)}
-	for k, v := range opts.Metadata {
-		if strings.HasPrefix(k, "sbir-kernel.") && k != MetaSource {
-			return nil, fmt.Errorf("ConvertOptions.Metadata: key %q is reserved", k)
-		}
-		keys = append(keys, k)
-		vals = append(vals, v)
+		return nil, err
 	}
 	// The indexes follow the data columns (indexes.go): the data columns
 	// are written exactly as without them.
@@ -185,20 +125,9 @@ func convert(ctx context.Context, src io.Reader, size int64, dst io.Writer, opts
 	}
 	indexed := time.Now()
 	cols = append(cols, ixCols...) // released with the data columns
-	md := arrow.NewMetadata(keys, vals)
 	schema := arrow.NewSchema(append(m.fields[:len(m.fields):len(m.fields)], ixFields...), &md)
-	rec := array.NewRecordBatch(schema, cols, report.Rows)
-	defer rec.Release()
-
-	w, err := ipc.NewFileWriter(dst, ipc.WithSchema(schema))
-	if err != nil {
-		return nil, fmt.Errorf("writing Arrow file: %w", err)
-	}
-	if err := w.Write(rec); err != nil {
-		return nil, fmt.Errorf("writing Arrow file: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("writing Arrow file: %w", err)
+	if err := writeArrow(dst, schema, cols, report.Rows); err != nil {
+		return nil, err
 	}
 	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes,
 		"scan", scanned.Sub(start), "finish", finished.Sub(scanned), "indexes", indexed.Sub(finished), "write", time.Since(indexed))
@@ -216,6 +145,121 @@ type headerMap struct {
 // has 42): each column costs memory when the Arrow file is opened, and
 // OpenFile refuses schemas much wider than this (fbcheck.go).
 const maxCSVColumns = 1024
+
+// convertReader reads src (size bytes, or -1 when unknown) for convert,
+// ending the read once ctx is done and reporting progress every readChunk.
+func convertReader(ctx context.Context, src io.Reader, size int64, opts ConvertOptions, tune tuning) *csvReader {
+	bufSize := tune.batchBytes
+	if size > 0 && size < int64(bufSize) {
+		bufSize = int(size) + 512 // small inputs: no 4 MiB buffer
+	}
+	rd := newCSVReader(src, bufSize)
+	lastProgress := int64(-1)
+	rd.onRead = func(total int64) {
+		if err := ctx.Err(); err != nil && rd.readErr == nil {
+			rd.readErr = err
+		}
+		if opts.Progress != nil && total-lastProgress >= readChunk {
+			lastProgress = total
+			opts.Progress(total, size)
+		}
+	}
+	return rd
+}
+
+// readHeader reads and maps the CSV's header line, noting a byte-order
+// mark in report, and returns the mapping and the header's field count.
+func readHeader(rd *csvReader, report *LoadReport) (*headerMap, int, error) {
+	header, _, err := rd.next()
+	if err == io.EOF {
+		return nil, 0, fmt.Errorf("%w: %w", ErrNotAwardsCSV, errEmpty)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(header) > 0 && len(header[0]) >= 3 && string(header[0][:3]) == "\uFEFF" {
+		header[0] = header[0][3:]
+		report.BOM = true
+	}
+	m, err := mapHeader(header, report)
+	if err != nil {
+		return nil, 0, err
+	}
+	return m, len(header), nil // header points into the reader's buffer: keep only its length
+}
+
+// columnJobs makes a builder for each column of m, and the job that
+// feeds it its CSV field. Each column counts its issues in a report of
+// its own (columns are converted concurrently), merged at the end.
+func columnJobs(m *headerMap, mem *columnMemory) ([]colBuilder, []*LoadReport, []colJob) {
+	builders := make([]colBuilder, len(m.fields))
+	colReports := make([]*LoadReport, len(m.fields))
+	jobs := make([]colJob, len(m.fields))
+	for i, f := range m.fields {
+		kind := kindText
+		if i < len(canonical) {
+			kind = canonical[i].kind
+		}
+		colReports[i] = &LoadReport{}
+		builders[i] = newColBuilder(f.Name, kind, colReports[i], mem)
+		jobs[i] = colJob{b: builders[i], field: -1}
+	}
+	for field, ci := range m.fieldCol {
+		jobs[ci].field = field
+	}
+	return builders, colReports, jobs
+}
+
+// countInput records in r what was read: bytes, lines, and a last line
+// cut short (lastShort, its number) without a line terminator.
+func (r *LoadReport) countInput(rd *csvReader, lastShort int64) {
+	r.Bytes = rd.consumed
+	if lastShort > 0 && rd.lastByte != '\n' && rd.lastByte != '\r' {
+		r.TruncatedLine = lastShort
+	}
+	r.Lines = rd.line
+	if rd.consumed > 0 && rd.lastByte != '\n' {
+		r.Lines++ // last line without a terminator
+	}
+}
+
+// fileMetadata is the Arrow file's schema metadata: the format version,
+// the load report, and the caller's keys, which may not take the
+// sbir-kernel. prefix (but MetaSource).
+func fileMetadata(report *LoadReport, extra map[string]string) (arrow.Metadata, error) {
+	reportJSON, err := json.Marshal(report)
+	if err != nil {
+		return arrow.Metadata{}, fmt.Errorf("encoding load report: %w", err)
+	}
+	keys := []string{MetaFormatVersion, MetaLoadReport}
+	vals := []string{strconv.Itoa(FormatVersion), string(reportJSON)}
+	for k, v := range extra {
+		if strings.HasPrefix(k, "sbir-kernel.") && k != MetaSource {
+			return arrow.Metadata{}, fmt.Errorf("ConvertOptions.Metadata: key %q is reserved", k)
+		}
+		keys = append(keys, k)
+		vals = append(vals, v)
+	}
+	return arrow.NewMetadata(keys, vals), nil
+}
+
+// writeArrow writes cols, rows long, to dst as an Arrow IPC file of one
+// record batch.
+func writeArrow(dst io.Writer, schema *arrow.Schema, cols []arrow.Array, rows int64) error {
+	rec := array.NewRecordBatch(schema, cols, rows)
+	defer rec.Release()
+	w, err := ipc.NewFileWriter(dst, ipc.WithSchema(schema))
+	if err != nil {
+		return fmt.Errorf("writing Arrow file: %w", err)
+	}
+	if err := w.Write(rec); err != nil {
+		return fmt.Errorf("writing Arrow file: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("writing Arrow file: %w", err)
+	}
+	return nil
+}
 
 func mapHeader(header [][]byte, report *LoadReport) (*headerMap, error) {
 	if len(header) > maxCSVColumns {

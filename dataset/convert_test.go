@@ -115,14 +115,49 @@ func TestConvertTypedValues(t *testing.T) {
 
 // TestConvertBadInput covers every kind of bad input the loader must
 // survive or refuse clearly.
+// badInputCase is a CSV Convert is given and what it must make of it.
+type badInputCase struct {
+	name  string
+	csv   string
+	err   string // substring of the error; "" means success
+	check func(t *testing.T, rep *LoadReport, d *Dataset)
+}
+
 func TestConvertBadInput(t *testing.T) {
-	good := row(minimalRow())
-	tests := []struct {
-		name  string
-		csv   string
-		err   string // substring of the error; "" means success
-		check func(t *testing.T, rep *LoadReport, d *Dataset)
-	}{
+	var tests []badInputCase
+	for _, cases := range [][]badInputCase{badHeaderCases(), badRecordCases(), badValueCases(), unusualLayoutCases()} {
+		tests = append(tests, cases...)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			rep, err := Convert(context.Background(), strings.NewReader(tt.csv), int64(len(tt.csv)), &out, ConvertOptions{})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v\nwant it to contain %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := writeFile(t, filepath.Join(t.TempDir(), "t.arrow"), out.String())
+			d, err := OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if d.Report().Rows != rep.Rows || d.NumRows() != int(rep.Rows) {
+				t.Errorf("stored report rows %d, dataset %d, returned %d", d.Report().Rows, d.NumRows(), rep.Rows)
+			}
+			tt.check(t, rep, d)
+		})
+	}
+}
+
+// badHeaderCases are files that are not awards CSVs, or have no records.
+func badHeaderCases() []badInputCase {
+	return []badInputCase{
 		{
 			name: "unknown header",
 			csv:  "name,value,when\nx,1,2\n",
@@ -152,6 +187,13 @@ func TestConvertBadInput(t *testing.T) {
 				}
 			},
 		},
+	}
+}
+
+// badRecordCases are records that cannot be read as written: skipped and reported, or, when the file ends inside a quote, an error.
+func badRecordCases() []badInputCase {
+	good := row(minimalRow())
+	return []badInputCase{
 		{
 			name: "wrong field count",
 			csv:  bulkHeader + "\n" + good + "\n" + good + ",extra\n" + strings.TrimSuffix(good, ",") + "\n" + good + "\n",
@@ -198,6 +240,12 @@ func TestConvertBadInput(t *testing.T) {
 				}
 			},
 		},
+	}
+}
+
+// badValueCases are fields whose values cannot be taken as written: replaced or null, and reported.
+func badValueCases() []badInputCase {
+	return []badInputCase{
 		{
 			name: "invalid UTF-8",
 			csv:  bulkHeader + "\n" + row(with(minimalRow(), ColAbstract, "bad \x9b\x83 bytes \xaa", ColCity, "Z\xfcrich")) + "\n",
@@ -236,6 +284,13 @@ func TestConvertBadInput(t *testing.T) {
 				}
 			},
 		},
+	}
+}
+
+// unusualLayoutCases are files laid out other than the bulk file: extra, repeated or renamed columns, blank lines.
+func unusualLayoutCases() []badInputCase {
+	good := row(minimalRow())
+	return []badInputCase{
 		{
 			name: "extra and repeated columns",
 			csv:  bulkHeader + ",Research Keywords,Company\n" + good + ",lasers,SHADOW\n",
@@ -276,31 +331,6 @@ func TestConvertBadInput(t *testing.T) {
 				}
 			},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var out bytes.Buffer
-			rep, err := Convert(context.Background(), strings.NewReader(tt.csv), int64(len(tt.csv)), &out, ConvertOptions{})
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("err = %v\nwant it to contain %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := writeFile(t, filepath.Join(t.TempDir(), "t.arrow"), out.String())
-			d, err := OpenFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			if d.Report().Rows != rep.Rows || d.NumRows() != int(rep.Rows) {
-				t.Errorf("stored report rows %d, dataset %d, returned %d", d.Report().Rows, d.NumRows(), rep.Rows)
-			}
-			tt.check(t, rep, d)
-		})
 	}
 }
 

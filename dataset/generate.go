@@ -263,7 +263,25 @@ func (g *generator) record() []byte {
 	yi := sort.SearchFloat64s(g.yearCum, r.float())
 	year := 1983 + min(yi, 2026-1983)
 
-	// Company, Award Title, Agency, Branch, Phase, Program
+	g.award(c, agency, phase2, sttr)
+	g.solicitation(year)
+	g.topic(ci, year, phase2)
+	g.putS(strconv.Itoa(year))
+	g.amount(phase2)
+	g.firm(c, legacy)
+	g.abstract(agency)
+	// Contact Name, Title, Phone, Email
+	g.person(0.20, c)
+	// PI Name, Title, Phone, Email
+	g.person(0.95, c)
+	g.researchInstitution(sttr)
+	g.line = append(g.line, '\r', '\n')
+	return g.line
+}
+
+// award writes Company, Award Title, Agency, Branch, Phase and Program.
+func (g *generator) award(c company, agency string, phase2, sttr bool) {
+	r := &g.r
 	g.putS(c.name)
 	g.field = g.words(g.field[:0], 6+r.intn(12))
 	g.put(g.field)
@@ -288,7 +306,12 @@ func (g *generator) record() []byte {
 	} else {
 		g.putS("SBIR")
 	}
-	// Agency Tracking Number, Contract
+}
+
+// solicitation writes Agency Tracking Number, Contract, and the dates
+// and solicitation of an award made in year.
+func (g *generator) solicitation(year int) {
+	r := &g.r
 	g.putS(fmt.Sprintf("%c%d-%04d", 'A'+byte(r.intn(26)), year%100, r.intn(10000)))
 	if r.chance(0.76) {
 		g.putS(fmt.Sprintf("FA%04d-%02d-C-%04d", 8000+r.intn(1000), year%100, r.intn(10000)))
@@ -308,19 +331,29 @@ func (g *generator) record() []byte {
 	g.date(fill*0.9, day-120-int32(r.intn(60)))         // Solicitation Close Date
 	g.date(fill*0.9, day-118-int32(r.intn(60)))         // Proposal Receipt Date
 	g.date(fill*0.7, day-60+int32(r.intn(30)))          // Date of Notification
-	if r.chance(0.57) {
-		topic := fmt.Sprintf("AF%02d-%03d", year%100, r.intn(300))
-		if !phase2 {
-			g.phaseITopic[ci] = topic
-		} else if t, ok := g.phaseITopic[ci]; ok && g.extra.chance(0.6) {
-			topic = t
-		}
-		g.putS(topic)
-	} else {
+}
+
+// topic writes the Topic Code: a Phase II award of company ci often
+// shares its Phase I's.
+func (g *generator) topic(ci, year int, phase2 bool) {
+	r := &g.r
+	if !r.chance(0.57) {
 		g.put(nil)
+		return
 	}
-	g.putS(strconv.Itoa(year))
-	g.amount(phase2)
+	topic := fmt.Sprintf("AF%02d-%03d", year%100, r.intn(300))
+	if !phase2 {
+		g.phaseITopic[ci] = topic
+	} else if t, ok := g.phaseITopic[ci]; ok && g.extra.chance(0.6) {
+		topic = t
+	}
+	g.putS(topic)
+}
+
+// firm writes the company's UEI, DUNS, flags, employees, website and
+// address, as a legacy (pre-UEI) file or a current one writes them.
+func (g *generator) firm(c company, legacy bool) {
+	r := &g.r
 	if !legacy {
 		if r.chance(0.70) {
 			g.putS(c.uei)
@@ -361,31 +394,29 @@ func (g *generator) record() []byte {
 		g.putS(c.state[0])
 	}
 	g.putS(c.zip)
-	g.abstract(agency)
-	// Contact Name, Title, Phone, Email
-	g.person(0.20, c)
-	// PI Name, Title, Phone, Email
-	g.person(0.95, c)
-	// RI Name, RI POC Name, RI POC Phone
+}
+
+// researchInstitution writes RI Name, RI POC Name and RI POC Phone,
+// filled mostly for STTR awards.
+func (g *generator) researchInstitution(sttr bool) {
+	r := &g.r
 	riFill := 0.03
 	if sttr {
 		riFill = 0.9
 	}
-	if r.chance(riFill) {
-		g.putS("University of " + genCities[r.intn(len(genCities))])
-		g.putS(genFirst[r.intn(len(genFirst))] + " " + genLast[r.intn(len(genLast))])
-		if r.chance(0.2) {
-			g.putS("() -")
-		} else {
-			g.putS(fmt.Sprintf("(%03d) %03d-%04d", 200+r.intn(799), 200+r.intn(799), r.intn(10000)))
-		}
-	} else {
+	if !r.chance(riFill) {
 		g.put(nil)
 		g.put(nil)
 		g.put(nil)
+		return
 	}
-	g.line = append(g.line, '\r', '\n')
-	return g.line
+	g.putS("University of " + genCities[r.intn(len(genCities))])
+	g.putS(genFirst[r.intn(len(genFirst))] + " " + genLast[r.intn(len(genLast))])
+	if r.chance(0.2) {
+		g.putS("() -")
+	} else {
+		g.putS(fmt.Sprintf("(%03d) %03d-%04d", 200+r.intn(799), 200+r.intn(799), r.intn(10000)))
+	}
 }
 
 func (g *generator) date(fill float64, day int32) {

@@ -2,7 +2,8 @@ package dataset
 
 // The sequential converter and RFC 4180 record parser as they were before
 // the conversion was parallelised and the parser's hot loops rewritten.
-// They are kept here, unchanged but for their names, as the reference the
+// They are kept here, unchanged but for their names and the split of the
+// converter into functions that fit on a screen, as the reference the
 // fast path is fuzzed against (FuzzParseMatchesReference,
 // FuzzConvertMatchesReference).
 
@@ -188,23 +189,10 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 	}
 	report := &LoadReport{FormatVersion: FormatVersion}
 
-	header, _, err := rd.refNext()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%w: %w", ErrNotAwardsCSV, errEmpty)
-	}
+	m, ncols, err := refReadHeader(rd, report)
 	if err != nil {
 		return nil, err
 	}
-	if len(header) > 0 && len(header[0]) >= 3 && string(header[0][:3]) == "\uFEFF" {
-		header[0] = header[0][3:]
-		report.BOM = true
-	}
-	m, err := mapHeader(header, report)
-	if err != nil {
-		return nil, err
-	}
-	ncols := len(header) // header points into the reader's buffer: keep only its length
-
 	builders := make([]colBuilder, len(m.fields))
 	for i, f := range m.fields {
 		kind := kindText
@@ -213,6 +201,57 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 		}
 		builders[i] = newColBuilder(f.Name, kind, report, nil)
 	}
+	lastShort, err := refScan(rd, m, ncols, builders, size, report)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	report.Bytes = rd.consumed
+	if lastShort > 0 && rd.lastByte != '\n' && rd.lastByte != '\r' {
+		report.TruncatedLine = lastShort
+	}
+	report.Lines = rd.line
+	if rd.consumed > 0 && rd.lastByte != '\n' {
+		report.Lines++ // last line without a terminator
+	}
+	if opts.Progress != nil {
+		opts.Progress(rd.consumed, size)
+	}
+	rd.buf = nil // the input buffer is no longer needed while writing
+
+	if err := refWrite(dst, m, builders, report, opts); err != nil {
+		return nil, err
+	}
+	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes)
+	return report, nil
+}
+
+// refReadHeader is referenceConvert's reading of the header line.
+func refReadHeader(rd *csvReader, report *LoadReport) (*headerMap, int, error) {
+	header, _, err := rd.refNext()
+	if err == io.EOF {
+		return nil, 0, fmt.Errorf("%w: %w", ErrNotAwardsCSV, errEmpty)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(header) > 0 && len(header[0]) >= 3 && string(header[0][:3]) == "\uFEFF" {
+		header[0] = header[0][3:]
+		report.BOM = true
+	}
+	m, err := mapHeader(header, report)
+	if err != nil {
+		return nil, 0, err
+	}
+	return m, len(header), nil // header points into the reader's buffer: keep only its length
+}
+
+// refScan is referenceConvert's loop over the records: each field to its
+// column's builder, one record after another. It returns the line of the
+// last record if it had too few fields.
+func refScan(rd *csvReader, m *headerMap, ncols int, builders []colBuilder, size int64, report *LoadReport) (lastShort int64, err error) {
 	// Column of each CSV field, and the canonical columns the CSV lacks.
 	target := make([]colBuilder, ncols)
 	for i, ci := range m.fieldCol {
@@ -224,15 +263,14 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 	}
 
 	reserved := size <= 0
-	var lastShort int64 // line of the last record if it had too few fields
 	const sampleRecords = 2000
 	for {
 		fields, line, err := rd.refNext()
 		if err == io.EOF {
-			break
+			return lastShort, nil
 		}
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		if isBlank(fields) {
 			report.BlankLines++
@@ -267,22 +305,12 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 			referenceReserve(builders, rd.consumed, size, report.Rows)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	report.Bytes = rd.consumed
-	if lastShort > 0 && rd.lastByte != '\n' && rd.lastByte != '\r' {
-		report.TruncatedLine = lastShort
-	}
-	report.Lines = rd.line
-	if rd.consumed > 0 && rd.lastByte != '\n' {
-		report.Lines++ // last line without a terminator
-	}
-	if opts.Progress != nil {
-		opts.Progress(rd.consumed, size)
-	}
-	rd.buf = nil // the input buffer is no longer needed while writing
+}
 
+// refWrite is referenceConvert's writing of the Arrow file: the columns
+// finished, the metadata, the indexes, one record batch.
+func refWrite(dst io.Writer, m *headerMap, builders []colBuilder, report *LoadReport, opts ConvertOptions) error {
+	var err error
 	cols := make([]arrow.Array, len(builders))
 	defer func() {
 		for _, c := range cols {
@@ -293,18 +321,18 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 	}()
 	for i, b := range builders {
 		if cols[i], err = b.finish(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	reportJSON, err := json.Marshal(report)
 	if err != nil {
-		return nil, fmt.Errorf("encoding load report: %w", err)
+		return fmt.Errorf("encoding load report: %w", err)
 	}
 	keys := []string{MetaFormatVersion, MetaLoadReport}
 	vals := []string{strconv.Itoa(FormatVersion), string(reportJSON)}
 	for k, v := range opts.Metadata {
 		if strings.HasPrefix(k, "sbir-kernel.") && k != MetaSource {
-			return nil, fmt.Errorf("ConvertOptions.Metadata: key %q is reserved", k)
+			return fmt.Errorf("ConvertOptions.Metadata: key %q is reserved", k)
 		}
 		keys = append(keys, k)
 		vals = append(vals, v)
@@ -313,7 +341,7 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 	// the same code as Convert's.
 	ixFields, ixCols, err := buildIndexes(m.fields, cols)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cols = append(cols, ixCols...)
 	md := arrow.NewMetadata(keys, vals)
@@ -323,16 +351,15 @@ func referenceConvert(ctx context.Context, src io.Reader, size int64, dst io.Wri
 
 	w, err := ipc.NewFileWriter(dst, ipc.WithSchema(schema))
 	if err != nil {
-		return nil, fmt.Errorf("writing Arrow file: %w", err)
+		return fmt.Errorf("writing Arrow file: %w", err)
 	}
 	if err := w.Write(rec); err != nil {
-		return nil, fmt.Errorf("writing Arrow file: %w", err)
+		return fmt.Errorf("writing Arrow file: %w", err)
 	}
 	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("writing Arrow file: %w", err)
+		return fmt.Errorf("writing Arrow file: %w", err)
 	}
-	logger.Debug("converted awards CSV", "rows", report.Rows, "skipped", report.Skipped, "bytes", report.Bytes)
-	return report, nil
+	return nil
 }
 
 func referenceReserve(builders []colBuilder, consumed, size, rows int64) {

@@ -188,25 +188,10 @@ func TestE2EKernelGateway(t *testing.T) {
 	j.install()
 	j.install("--name", "sbir-short", "--display-name", "Go (SBIR, 3 s cells)", "--cell-timeout", "3s", "--kill-grace", "1s")
 	cache := j.getenv("SBIR_CACHE_DIR")
-
-	gwPort, gwToken := freePort(t), fmt.Sprintf("gw-%d", time.Now().UnixNano())
-	gw, gwURL := startGateway(t, j, gwPort, gwToken)
-
-	srvPort, srvToken := freePort(t), fmt.Sprintf("srv-%d", time.Now().UnixNano())
-	args := []string{"server", "--no-browser", "--ip=127.0.0.1", fmt.Sprintf("--port=%d", srvPort),
-		"--IdentityProvider.token=" + srvToken, "--gateway-url=" + gwURL, "--GatewayClient.auth_token=" + gwToken,
-		"--ServerApp.root_dir=" + j.root,
-		// Fail fast while the gateway is down, rather than retry for minutes.
-		"--GatewayClient.request_timeout=10", "--GatewayClient.connect_timeout=10", "--GatewayClient.gateway_retry_max=1"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--allow-root")
-	}
-	srv := startServer(t, "jupyter server --gateway-url", j.command(context.Background(), filepath.Join(filepath.Dir(j.pythonExe), "jupyter"), args...))
-	srvURL := fmt.Sprintf("http://127.0.0.1:%d", srvPort)
-	srv.waitHTTP(t, srvURL+"/api/status?token="+srvToken, 60*time.Second)
+	g, srv := startGatewayRig(t, j)
 	defer func() {
 		if t.Failed() {
-			t.Logf("gateway log:\n%s\nserver log:\n%s", lastLines(gw.output(), 30), lastLines(srv.output(), 30))
+			t.Logf("gateway log:\n%s\nserver log:\n%s", lastLines(g.gw.output(), 30), lastLines(srv.output(), 30))
 		}
 	}()
 
@@ -215,103 +200,16 @@ func TestE2EKernelGateway(t *testing.T) {
 			Names        []string          `json:"names"`
 			DisplayNames map[string]string `json:"display_names"`
 		}
-		j.serverClient(t, &specs, srvURL, srvToken, "kernelspecs")
+		j.serverClient(t, &specs, g.srvURL, g.srvToken, "kernelspecs")
 		if specs.DisplayNames["sbir"] != "Go (SBIR awards)" {
 			t.Errorf("the server lists %v, want sbir as \"Go (SBIR awards)\"", specs.DisplayNames)
 		}
 	})
-
-	t.Run("a notebook runs on the gateway", func(t *testing.T) {
-		nbPath, _ := filepath.Abs(filepath.Join("testdata", "notebooks", "basics.ipynb"))
-		var rep runReport
-		if err := j.serverClient(t, &rep, srvURL, srvToken, "notebook", nbPath); err != nil {
-			t.Fatalf("server_client.py notebook: %v (%+v)", err, rep)
-		}
-		if len(rep.Results) != 8 {
-			t.Fatalf("%d cell results, want 8: %+v", len(rep.Results), rep)
-		}
-		// Results are per code cell: basics.ipynb's cell-1 is the first.
-		if rep.Results[0].Stdout != "hello from Go\n" || !strings.Contains(string(rep.Results[7].Data["text/html"]), "<table") {
-			t.Errorf("outputs: cell-1 printed %q; cell-8's bundle has MIME types %v", rep.Results[0].Stdout, keys(rep.Results[7].Data))
-		}
-		for i, r := range rep.Results {
-			if r.Status != "ok" {
-				t.Errorf("cell %d: %s %s", i, r.Status, r.Error)
-			}
-		}
-		t.Logf("kernel %s (%s) ready %.3f s after POST /api/kernels through the gateway", rep.KernelID, rep.Implementation, rep.ReadySeconds)
-	})
-
+	t.Run("a notebook runs on the gateway", g.notebookRuns)
 	before := cacheDigest(t, cache)
-
-	t.Run("the kernel runs under the gateway", func(t *testing.T) {
-		var rep runReport
-		j.serverClient(t, &rep, srvURL, srvToken, "cells", `["1"]`, "--keep")
-		procs := j.kernelProcesses()
-		under := 0
-		for pid := range procs {
-			if descendsFrom(pid, gw.cmd.Process.Pid) {
-				under++
-			}
-		}
-		if under < 2 || under != len(procs) {
-			t.Errorf("%d of %d kernel and worker processes descend from the gateway (pid %d): %v", under, len(procs), gw.cmd.Process.Pid, procs)
-		}
-		var none struct{}
-		j.serverClient(t, &none, srvURL, srvToken, "cells", `[]`, "--kernel-id", rep.KernelID)
-		if left, ok := j.waitProcesses(10*time.Second, func(n int) bool { return n == 0 }); !ok {
-			t.Errorf("after DELETE /api/kernels/%s, processes remain: %v", rep.KernelID, left)
-		}
-	})
-
-	t.Run("a client vanishes mid-cell", func(t *testing.T) {
-		base := j.cpuTicks()
-		client, kid := j.hangingClient(t, srvURL, srvToken, "sbir-short")
-		j.waitSpinning(t, base) // the cell runs
-		syscall.Kill(-client.Process.Pid, syscall.SIGKILL)
-		client.Wait()
-		// Kernels outlive their browser tab in Jupyter; the cell ends at the
-		// kernel's time limit and a new client finds the kernel working.
-		var rep runReport
-		if err := j.serverClient(t, &rep, srvURL, srvToken, "cells", `["fmt.Println(\"still here\")"]`, "--kernel-id", kid); err != nil {
-			t.Fatalf("reattaching to kernel %s: %v %+v", kid, err, rep)
-		}
-		if len(rep.Results) != 1 || rep.Results[0].Stdout != "still here\n" {
-			t.Errorf("the kernel whose client vanished did not run the next cell: %+v", rep.Results)
-		}
-		if left, ok := j.waitProcesses(10*time.Second, func(n int) bool { return n == 0 }); !ok {
-			t.Errorf("after its shutdown, processes of the abandoned kernel remain: %v", left)
-		}
-	})
-
-	t.Run("the gateway restarts under a running cell", func(t *testing.T) {
-		client, _ := j.hangingClient(t, srvURL, srvToken, "sbir")
-		if procs, ok := j.waitProcesses(10*time.Second, func(n int) bool { return n >= 2 }); !ok {
-			t.Fatalf("the hanging kernel is not running: %v", procs)
-		}
-		if !gw.stop(30 * time.Second) {
-			t.Errorf("the gateway did not exit within 30 s of SIGTERM")
-		}
-		if left, ok := j.waitProcesses(10*time.Second, func(n int) bool { return n == 0 }); !ok {
-			t.Errorf("the gateway is gone but its kernel and worker remain: %v", left)
-		}
-		// What a user sees while the gateway is down: starting a kernel
-		// fails with the server's error naming the gateway.
-		var down runReport
-		err := j.serverClient(t, &down, srvURL, srvToken, "cells", `["1"]`)
-		if err == nil || down.HTTPError == 0 || !strings.Contains(strings.ToLower(down.Body), "gateway") {
-			t.Errorf("starting a kernel with the gateway down: %v %+v; want an HTTP error naming the gateway", err, down)
-		}
-		t.Logf("POST /api/kernels with the gateway down: HTTP %d %s", down.HTTPError, firstLine(down.Body))
-		syscall.Kill(-client.Process.Pid, syscall.SIGKILL)
-		client.Wait()
-
-		gw, _ = startGateway(t, j, gwPort, gwToken)
-		var rep runReport
-		if err := j.serverClient(t, &rep, srvURL, srvToken, "cells", `["award_data.Count() > 0"]`); err != nil || len(rep.Results) != 1 || !strings.Contains(string(rep.Results[0].Data["text/plain"]), "true") {
-			t.Errorf("after the gateway restarted, a new kernel: %v %+v", err, rep)
-		}
-	})
+	t.Run("the kernel runs under the gateway", g.kernelRunsUnder)
+	t.Run("a client vanishes mid-cell", g.clientVanishes)
+	t.Run("the gateway restarts under a running cell", g.gatewayRestarts)
 
 	if after := cacheDigest(t, cache); !sameDigest(before, after) {
 		t.Errorf("the data cache changed while kernels were killed: before %v, after %v", before, after)
@@ -320,8 +218,139 @@ func TestE2EKernelGateway(t *testing.T) {
 		t.Errorf("no files in the kernel's cache %s: the digest proves nothing", cache)
 	}
 	// jupyter_server shuts remote kernels down through the gateway on exit.
-	gw.stop(20 * time.Second)
+	g.gw.stop(20 * time.Second)
 	if !srv.stop(20 * time.Second) {
 		t.Logf("jupyter server did not exit within 20 s of SIGTERM (killed)")
+	}
+}
+
+// gatewayRig is a kernel gateway and a Jupyter server that runs its
+// kernels on it, for TestE2EKernelGateway's subtests.
+type gatewayRig struct {
+	j                *jupyterEnv
+	gw               *server // replaced when a subtest restarts the gateway
+	gwPort           int
+	gwToken          string
+	srvURL, srvToken string
+}
+
+// startGatewayRig starts a kernel gateway with j's kernels and a Jupyter
+// server using it, and waits until the server answers.
+func startGatewayRig(t *testing.T, j *jupyterEnv) (*gatewayRig, *server) {
+	g := &gatewayRig{j: j, gwPort: freePort(t), gwToken: fmt.Sprintf("gw-%d", time.Now().UnixNano())}
+	var gwURL string
+	g.gw, gwURL = startGateway(t, j, g.gwPort, g.gwToken)
+
+	srvPort := freePort(t)
+	g.srvToken = fmt.Sprintf("srv-%d", time.Now().UnixNano())
+	args := []string{"server", "--no-browser", "--ip=127.0.0.1", fmt.Sprintf("--port=%d", srvPort),
+		"--IdentityProvider.token=" + g.srvToken, "--gateway-url=" + gwURL, "--GatewayClient.auth_token=" + g.gwToken,
+		"--ServerApp.root_dir=" + j.root,
+		// Fail fast while the gateway is down, rather than retry for minutes.
+		"--GatewayClient.request_timeout=10", "--GatewayClient.connect_timeout=10", "--GatewayClient.gateway_retry_max=1"}
+	if os.Geteuid() == 0 {
+		args = append(args, "--allow-root")
+	}
+	srv := startServer(t, "jupyter server --gateway-url", j.command(context.Background(), filepath.Join(filepath.Dir(j.pythonExe), "jupyter"), args...))
+	g.srvURL = fmt.Sprintf("http://127.0.0.1:%d", srvPort)
+	srv.waitHTTP(t, g.srvURL+"/api/status?token="+g.srvToken, 60*time.Second)
+	return g, srv
+}
+
+// notebookRuns: a notebook runs through the server on the gateway.
+func (g *gatewayRig) notebookRuns(t *testing.T) {
+	nbPath, _ := filepath.Abs(filepath.Join("testdata", "notebooks", "basics.ipynb"))
+	var rep runReport
+	if err := g.j.serverClient(t, &rep, g.srvURL, g.srvToken, "notebook", nbPath); err != nil {
+		t.Fatalf("server_client.py notebook: %v (%+v)", err, rep)
+	}
+	if len(rep.Results) != 8 {
+		t.Fatalf("%d cell results, want 8: %+v", len(rep.Results), rep)
+	}
+	// Results are per code cell: basics.ipynb's cell-1 is the first.
+	if rep.Results[0].Stdout != "hello from Go\n" || !strings.Contains(string(rep.Results[7].Data["text/html"]), "<table") {
+		t.Errorf("outputs: cell-1 printed %q; cell-8's bundle has MIME types %v", rep.Results[0].Stdout, keys(rep.Results[7].Data))
+	}
+	for i, r := range rep.Results {
+		if r.Status != "ok" {
+			t.Errorf("cell %d: %s %s", i, r.Status, r.Error)
+		}
+	}
+	t.Logf("kernel %s (%s) ready %.3f s after POST /api/kernels through the gateway", rep.KernelID, rep.Implementation, rep.ReadySeconds)
+}
+
+// kernelRunsUnder: the kernel and its worker are the gateway's processes,
+// and end when the kernel is deleted.
+func (g *gatewayRig) kernelRunsUnder(t *testing.T) {
+	var rep runReport
+	g.j.serverClient(t, &rep, g.srvURL, g.srvToken, "cells", `["1"]`, "--keep")
+	procs := g.j.kernelProcesses()
+	under := 0
+	for pid := range procs {
+		if descendsFrom(pid, g.gw.cmd.Process.Pid) {
+			under++
+		}
+	}
+	if under < 2 || under != len(procs) {
+		t.Errorf("%d of %d kernel and worker processes descend from the gateway (pid %d): %v", under, len(procs), g.gw.cmd.Process.Pid, procs)
+	}
+	var none struct{}
+	g.j.serverClient(t, &none, g.srvURL, g.srvToken, "cells", `[]`, "--kernel-id", rep.KernelID)
+	if left, ok := g.j.waitProcesses(10*time.Second, func(n int) bool { return n == 0 }); !ok {
+		t.Errorf("after DELETE /api/kernels/%s, processes remain: %v", rep.KernelID, left)
+	}
+}
+
+// clientVanishes: a kernel whose client was killed mid-cell finishes the
+// cell and runs the next client's.
+func (g *gatewayRig) clientVanishes(t *testing.T) {
+	base := g.j.cpuTicks()
+	client, kid := g.j.hangingClient(t, g.srvURL, g.srvToken, "sbir-short")
+	g.j.waitSpinning(t, base) // the cell runs
+	syscall.Kill(-client.Process.Pid, syscall.SIGKILL)
+	client.Wait()
+	// Kernels outlive their browser tab in Jupyter; the cell ends at the
+	// kernel's time limit and a new client finds the kernel working.
+	var rep runReport
+	if err := g.j.serverClient(t, &rep, g.srvURL, g.srvToken, "cells", `["fmt.Println(\"still here\")"]`, "--kernel-id", kid); err != nil {
+		t.Fatalf("reattaching to kernel %s: %v %+v", kid, err, rep)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Stdout != "still here\n" {
+		t.Errorf("the kernel whose client vanished did not run the next cell: %+v", rep.Results)
+	}
+	if left, ok := g.j.waitProcesses(10*time.Second, func(n int) bool { return n == 0 }); !ok {
+		t.Errorf("after its shutdown, processes of the abandoned kernel remain: %v", left)
+	}
+}
+
+// gatewayRestarts: a gateway stopped under a running cell takes its
+// kernel and worker with it, the server says the gateway is down, and a
+// new gateway serves new kernels.
+func (g *gatewayRig) gatewayRestarts(t *testing.T) {
+	client, _ := g.j.hangingClient(t, g.srvURL, g.srvToken, "sbir")
+	if procs, ok := g.j.waitProcesses(10*time.Second, func(n int) bool { return n >= 2 }); !ok {
+		t.Fatalf("the hanging kernel is not running: %v", procs)
+	}
+	if !g.gw.stop(30 * time.Second) {
+		t.Errorf("the gateway did not exit within 30 s of SIGTERM")
+	}
+	if left, ok := g.j.waitProcesses(10*time.Second, func(n int) bool { return n == 0 }); !ok {
+		t.Errorf("the gateway is gone but its kernel and worker remain: %v", left)
+	}
+	// What a user sees while the gateway is down: starting a kernel
+	// fails with the server's error naming the gateway.
+	var down runReport
+	err := g.j.serverClient(t, &down, g.srvURL, g.srvToken, "cells", `["1"]`)
+	if err == nil || down.HTTPError == 0 || !strings.Contains(strings.ToLower(down.Body), "gateway") {
+		t.Errorf("starting a kernel with the gateway down: %v %+v; want an HTTP error naming the gateway", err, down)
+	}
+	t.Logf("POST /api/kernels with the gateway down: HTTP %d %s", down.HTTPError, firstLine(down.Body))
+	syscall.Kill(-client.Process.Pid, syscall.SIGKILL)
+	client.Wait()
+
+	g.gw, _ = startGateway(t, g.j, g.gwPort, g.gwToken)
+	var rep runReport
+	if err := g.j.serverClient(t, &rep, g.srvURL, g.srvToken, "cells", `["award_data.Count() > 0"]`); err != nil || len(rep.Results) != 1 || !strings.Contains(string(rep.Results[0].Data["text/plain"]), "true") {
+		t.Errorf("after the gateway restarted, a new kernel: %v %+v", err, rep)
 	}
 }

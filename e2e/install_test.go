@@ -21,29 +21,12 @@ func TestE2EInstall(t *testing.T) {
 	j := newJupyterEnv(t)
 	run := func(args ...string) (string, int) {
 		t.Helper()
-		cmd := exec.Command(j.bin, args...)
-		cmd.Env = j.env
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("sbir-kernel %s: %v", strings.Join(args, " "), err)
-		}
-		return string(out), code
+		return j.runCLI(t, args...)
 	}
 	specDir := filepath.Join(j.dataDir, "kernels", "sbir")
 	readSpec := func(dir string) kernelspec.Spec {
 		t.Helper()
-		data, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s kernelspec.Spec
-		if err := json.Unmarshal(data, &s); err != nil {
-			t.Fatalf("kernel.json: %v\n%s", err, data)
-		}
-		return s
+		return readKernelSpec(t, dir)
 	}
 
 	out, code := run("install")
@@ -101,29 +84,7 @@ func TestE2EInstall(t *testing.T) {
 		}
 	}
 
-	if jupyter, err := exec.LookPath("jupyter"); err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		cmd := j.command(ctx, jupyter, "kernelspec", "list", "--json")
-		cmd.Env = append(cmd.Env, "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"))
-		listing, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("jupyter kernelspec list: %v", err)
-		}
-		var list struct {
-			Kernelspecs map[string]struct {
-				ResourceDir string `json:"resource_dir"`
-			} `json:"kernelspecs"`
-		}
-		if err := json.Unmarshal(listing, &list); err != nil {
-			t.Fatalf("jupyter kernelspec list --json: %v\n%s", err, listing)
-		}
-		if list.Kernelspecs["sbir"].ResourceDir != specDir || list.Kernelspecs["sbir-prefixed"].ResourceDir == "" {
-			t.Errorf("jupyter kernelspec list does not show both kernels:\n%s", listing)
-		}
-	} else {
-		t.Log("jupyter is not installed: not checking `jupyter kernelspec list`")
-	}
+	j.checkKernelspecList(t, prefix, specDir)
 
 	out, code = run("uninstall")
 	if code != 0 || !strings.Contains(out, "Removed kernelspec \"sbir\"") {
@@ -138,5 +99,66 @@ func TestE2EInstall(t *testing.T) {
 	}
 	if out, code = run("uninstall", "--prefix", prefix, "--name", "sbir-prefixed"); code != 0 {
 		t.Errorf("uninstall --prefix: exit %d\n%s", code, out)
+	}
+}
+
+// runCLI runs sbir-kernel with args in j's environment and returns its
+// output (stdout and stderr) and exit code.
+func (j *jupyterEnv) runCLI(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(j.bin, args...)
+	cmd.Env = j.env
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("sbir-kernel %s: %v", strings.Join(args, " "), err)
+	}
+	return string(out), code
+}
+
+// readKernelSpec reads the kernel.json in dir.
+func readKernelSpec(t *testing.T, dir string) kernelspec.Spec {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s kernelspec.Spec
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("kernel.json: %v\n%s", err, data)
+	}
+	return s
+}
+
+// checkKernelspecList checks that Jupyter's own listing, when Jupyter is
+// installed, shows the kernelspec installed in specDir and the one
+// installed under prefix as "sbir-prefixed".
+func (j *jupyterEnv) checkKernelspecList(t *testing.T, prefix, specDir string) {
+	t.Helper()
+	jupyter, err := exec.LookPath("jupyter")
+	if err != nil {
+		t.Log("jupyter is not installed: not checking `jupyter kernelspec list`")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := j.command(ctx, jupyter, "kernelspec", "list", "--json")
+	cmd.Env = append(cmd.Env, "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"))
+	listing, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("jupyter kernelspec list: %v", err)
+	}
+	var list struct {
+		Kernelspecs map[string]struct {
+			ResourceDir string `json:"resource_dir"`
+		} `json:"kernelspecs"`
+	}
+	if err := json.Unmarshal(listing, &list); err != nil {
+		t.Fatalf("jupyter kernelspec list --json: %v\n%s", err, listing)
+	}
+	if list.Kernelspecs["sbir"].ResourceDir != specDir || list.Kernelspecs["sbir-prefixed"].ResourceDir == "" {
+		t.Errorf("jupyter kernelspec list does not show both kernels:\n%s", listing)
 	}
 }

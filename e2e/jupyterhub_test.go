@@ -105,38 +105,95 @@ func TestE2EJupyterHub(t *testing.T) {
 		requireClient(t, "the JupyterHub test creates local users and spawns their servers: it must run as root (CI does)", "passwd")
 	}
 	logVersions(t, j, "jupyterhub", "jupyterhub-idle-culler", "jupyter_server")
-	users := map[string]*user.User{}
+	h := &hubRig{j: j, users: map[string]*user.User{}, kernels: map[string]string{}}
 	for _, name := range hubUsers {
-		users[name] = ensureUser(t, name)
+		h.users[name] = ensureUser(t, name)
+	}
+	prefix := h.shareKernel(t)
+	port, configPath := h.writeConfig(t, prefix)
+	hubCmd := j.command(t.Context(), filepath.Join(filepath.Dir(j.pythonExe), "jupyterhub"), "-f", configPath)
+	hubCmd.Dir = j.root
+	hub := startServer(t, "jupyterhub", hubCmd)
+	h.base = fmt.Sprintf("http://127.0.0.1:%d", port)
+	hub.waitOK(t, h.base+"/hub/health", 120*time.Second)
+	h.api = hubAPI{base: h.base, token: h.token}
+	defer func() {
+		if t.Failed() {
+			t.Logf("JupyterHub's log:\n%s", lastLines(hub.output(), 60))
+		}
+	}()
+	h.startUserServers(t)
+	h.startKernels(t)
+	if t.Failed() {
+		t.FailNow()
 	}
 
-	// What the users share: the kernel binary, its kernelspec and the data
-	// cache, readable by everyone and writable by no one but root.
+	t.Run("each kernel runs as its user", h.kernelsRunAsTheirUsers)
+	t.Run("neither sees the other's variables", h.variablesApart)
+	t.Run("neither sees the other's files", h.filesApart)
+	t.Run("both map the one cache, read-only", h.oneCacheReadOnly)
+	t.Run("a server culled while a cell runs", h.culledMidCell)
+
+	if !hub.stop(60 * time.Second) {
+		t.Errorf("JupyterHub did not exit within 60 s of SIGTERM")
+	}
+}
+
+// hubRig is what TestE2EJupyterHub's parts share: the hub's users, its
+// API, the shared data cache and its digest before any kernel ran, and
+// each user's kernel.
+type hubRig struct {
+	j                  *jupyterEnv
+	users              map[string]*user.User
+	cache              string
+	before             map[string]string // cacheDigest of cache
+	base               string            // the hub's URL
+	token, cullerToken string
+	api                hubAPI
+	kernels            map[string]string // kernel ID by user name
+}
+
+// userURL is the URL of name's server, through the hub.
+func (h *hubRig) userURL(name string) string { return h.base + "/user/" + name }
+
+// shareKernel installs what the users share, readable by everyone and
+// writable by no one but root: the kernel binary, its kernelspec (under
+// the prefix it returns) and the data cache, converted already.
+func (h *hubRig) shareKernel(t *testing.T) (prefix string) {
+	j := h.j
 	for d := j.root; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
 		os.Chmod(d, 0o755)
 	}
-	prefix := filepath.Join(j.root, "shared")
+	prefix = filepath.Join(j.root, "shared")
 	j.install("--prefix", prefix)
-	cache := filepath.Join(j.root, "shared-cache")
-	if err := os.MkdirAll(cache, 0o755); err != nil {
+	h.cache = filepath.Join(j.root, "shared-cache")
+	if err := os.MkdirAll(h.cache, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	prep := exec.Command(j.bin, "run", "-c", "award_data.Count()")
-	prep.Env = append(os.Environ(), "SBIR_CACHE_DIR="+cache)
+	prep.Env = append(os.Environ(), "SBIR_CACHE_DIR="+h.cache)
 	if out, err := prep.CombinedOutput(); err != nil {
 		t.Fatalf("preparing the shared cache: %v\n%s", err, out)
 	}
-	filepath.Walk(cache, func(p string, info os.FileInfo, err error) error {
+	filepath.Walk(h.cache, func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() {
 			os.Chmod(p, 0o644)
 		}
 		return nil
 	})
-	before := cacheDigest(t, cache)
+	h.before = cacheDigest(t, h.cache)
+	return prefix
+}
 
-	port, hubPort, proxyPort := freePort(t), freePort(t), freePort(t)
-	token := fmt.Sprintf("e2e-%d", time.Now().UnixNano())
-	cullerToken := token + "-culler"
+// writeConfig writes the hub's configuration: local users spawned with
+// the shared kernelspec and cache, the test's and the idle culler's
+// services. It returns the hub's port and the configuration's path.
+func (h *hubRig) writeConfig(t *testing.T, prefix string) (port int, configPath string) {
+	j := h.j
+	port = freePort(t)
+	hubPort, proxyPort := freePort(t), freePort(t)
+	h.token = fmt.Sprintf("e2e-%d", time.Now().UnixNano())
+	h.cullerToken = h.token + "-culler"
 	venvBin := filepath.Dir(j.pythonExe)
 	config := fmt.Sprintf(`
 c.JupyterHub.bind_url = "http://127.0.0.1:%d"
@@ -161,38 +218,31 @@ c.JupyterHub.load_roles = [
     {"name": "e2e", "services": ["e2e"], "scopes": ["admin:users", "admin:servers", "access:servers", "list:users", "read:users"]},
     {"name": "idle-culler", "services": ["idle-culler"], "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
 ]
-`, port, hubPort, proxyPort, filepath.Join(nodeModulesDir(), ".bin", "configurable-http-proxy"), token+"-proxy",
+`, port, hubPort, proxyPort, filepath.Join(nodeModulesDir(), ".bin", "configurable-http-proxy"), h.token+"-proxy",
 		filepath.Join(j.root, "hub.sqlite"), filepath.Join(j.root, "hub-cookie-secret"), filepath.Join(j.root, "hub.pid"),
-		pyList(hubUsers), filepath.Join(venvBin, "jupyterhub-singleuser"), cache, filepath.Join(prefix, "share", "jupyter"), token, cullerToken)
-	configPath := filepath.Join(j.root, "jupyterhub_config.py")
+		pyList(hubUsers), filepath.Join(venvBin, "jupyterhub-singleuser"), h.cache, filepath.Join(prefix, "share", "jupyter"), h.token, h.cullerToken)
+	configPath = filepath.Join(j.root, "jupyterhub_config.py")
 	if err := os.WriteFile(configPath, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hubCmd := j.command(t.Context(), filepath.Join(venvBin, "jupyterhub"), "-f", configPath)
-	hubCmd.Dir = j.root
-	hub := startServer(t, "jupyterhub", hubCmd)
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	hub.waitOK(t, base+"/hub/health", 120*time.Second)
-	api := hubAPI{base: base, token: token}
-	defer func() {
-		if t.Failed() {
-			t.Logf("JupyterHub's log:\n%s", lastLines(hub.output(), 60))
-		}
-	}()
+	return port, configPath
+}
 
-	// Create both users in the hub and start their servers.
+// startUserServers creates the users in the hub, starts their servers,
+// and waits until they are ready.
+func (h *hubRig) startUserServers(t *testing.T) {
 	for _, name := range hubUsers {
-		if code, body, err := api.do("POST", "/hub/api/users/"+name); err != nil || (code != 201 && code != 409) {
+		if code, body, err := h.api.do("POST", "/hub/api/users/"+name); err != nil || (code != 201 && code != 409) {
 			t.Fatalf("creating hub user %s: %d %v %s", name, code, err, body)
 		}
-		if code, body, err := api.do("POST", "/hub/api/users/"+name+"/server"); err != nil || (code != 201 && code != 202) {
+		if code, body, err := h.api.do("POST", "/hub/api/users/"+name+"/server"); err != nil || (code != 201 && code != 202) {
 			t.Fatalf("starting %s's server: %d %v %s", name, code, err, body)
 		}
 	}
 	deadline := time.Now().Add(testenv.Scale(2 * time.Minute))
 	for _, name := range hubUsers {
 		for {
-			if ready, _ := api.serverReady(t, name); ready {
+			if ready, _ := h.api.serverReady(t, name); ready {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -201,10 +251,11 @@ c.JupyterHub.load_roles = [
 			time.Sleep(300 * time.Millisecond)
 		}
 	}
-	userURL := func(name string) string { return base + "/user/" + name }
+}
 
-	// Both kernels at once, each keeping a variable of its own.
-	kernels := map[string]string{}
+// startKernels starts a kernel for each user at once, each keeping a
+// variable of its own (secret).
+func (h *hubRig) startKernels(t *testing.T) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, name := range hubUsers {
@@ -213,134 +264,133 @@ c.JupyterHub.load_roles = [
 			defer wg.Done()
 			var rep runReport
 			cells := cellsJSON(fmt.Sprintf("secret := %q", "only "+name), "award_data.Count()")
-			err := j.serverClient(t, &rep, userURL(name), token, "cells", cells, "--keep")
+			err := h.j.serverClient(t, &rep, h.userURL(name), h.token, "cells", cells, "--keep")
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil || len(rep.Results) != 2 || rep.Results[1].Status != "ok" {
 				t.Errorf("%s's kernel: %v %+v", name, err, rep)
 				return
 			}
-			kernels[name] = rep.KernelID
+			h.kernels[name] = rep.KernelID
 			t.Logf("%s: kernel ready %.3f s after POST through the hub; award_data.Count() = %s", name, rep.ReadySeconds, rep.Results[1].Data["text/plain"])
 		}()
 	}
 	wg.Wait()
-	if t.Failed() {
-		t.FailNow()
+}
+
+// kernelsRunAsTheirUsers: each kernel runs as its user.
+func (h *hubRig) kernelsRunAsTheirUsers(t *testing.T) {
+	procs := h.j.kernelProcesses()
+	byUID := map[int]int{}
+	for pid := range procs {
+		byUID[processUID(pid)]++
 	}
+	for _, name := range hubUsers {
+		uid, _ := strconv.Atoi(h.users[name].Uid)
+		if byUID[uid] == 0 {
+			t.Errorf("no kernel process runs as %s (uid %d): processes by uid %v", name, uid, byUID)
+		}
+	}
+}
 
-	t.Run("each kernel runs as its user", func(t *testing.T) {
-		procs := j.kernelProcesses()
-		byUID := map[int]int{}
-		for pid := range procs {
-			byUID[processUID(pid)]++
-		}
-		for _, name := range hubUsers {
-			uid, _ := strconv.Atoi(users[name].Uid)
-			if byUID[uid] == 0 {
-				t.Errorf("no kernel process runs as %s (uid %d): processes by uid %v", name, uid, byUID)
-			}
-		}
-	})
-
-	t.Run("neither sees the other's variables", func(t *testing.T) {
-		for i, name := range hubUsers {
-			other := hubUsers[1-i]
-			var rep runReport
-			j.serverClient(t, &rep, userURL(name), token, "cells", `["secret"]`, "--keep", "--kernel-id", kernels[name])
-			got := string(rep.Results[0].Data["text/plain"])
-			if !strings.Contains(got, "only "+name) || strings.Contains(got, other) {
-				t.Errorf("%s's secret is %s (error %q)", name, got, rep.Results[0].Error)
-			}
-		}
-	})
-
-	t.Run("neither sees the other's files", func(t *testing.T) {
-		alice, bob := hubUsers[0], hubUsers[1]
-		home := users[alice].HomeDir
-		if err := os.WriteFile(filepath.Join(home, "private.txt"), []byte("alice's notes"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		uid, _ := strconv.Atoi(users[alice].Uid)
-		gid, _ := strconv.Atoi(users[alice].Gid)
-		os.Chown(filepath.Join(home, "private.txt"), uid, gid)
-		// Through bob's server: its contents API is rooted in bob's home.
-		code, body, _ := api.do("GET", "/user/"+bob+"/api/contents/..%2F"+alice+"%2Fprivate.txt")
-		if code == 200 || strings.Contains(body, "alice's notes") {
-			t.Errorf("bob's server served alice's file: %d %s", code, body)
-		}
-		// Through bob's kernel: a cell has no file access at all.
+// variablesApart: neither user's kernel sees the other's variables.
+func (h *hubRig) variablesApart(t *testing.T) {
+	for i, name := range hubUsers {
+		other := hubUsers[1-i]
 		var rep runReport
-		j.serverClient(t, &rep, userURL(bob), token, "cells", cellsJSON(fmt.Sprintf("data, err := os.ReadFile(%q)\nfmt.Println(string(data), err)", filepath.Join(home, "private.txt"))), "--keep", "--kernel-id", kernels[bob])
-		if r := rep.Results[0]; r.Status == "ok" && strings.Contains(r.Stdout, "alice's notes") {
-			t.Errorf("bob's cell read alice's file: %+v", r)
-		} else {
-			t.Logf("bob's cell reading alice's file: %s%s", r.Error, r.Stdout)
+		h.j.serverClient(t, &rep, h.userURL(name), h.token, "cells", `["secret"]`, "--keep", "--kernel-id", h.kernels[name])
+		got := string(rep.Results[0].Data["text/plain"])
+		if !strings.Contains(got, "only "+name) || strings.Contains(got, other) {
+			t.Errorf("%s's secret is %s (error %q)", name, got, rep.Results[0].Error)
 		}
-	})
+	}
+}
 
-	t.Run("both map the one cache, read-only", func(t *testing.T) {
-		mapped := map[int]bool{}
-		for pid := range j.kernelProcesses() {
-			maps, _ := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
-			if strings.Contains(string(maps), cache) {
-				mapped[processUID(pid)] = true
-			}
-		}
-		if len(mapped) < 1 {
-			t.Errorf("no worker maps a file of the shared cache %s", cache)
-		}
-		t.Logf("uids of processes mapping the shared cache: %v", mapped)
-		if after := cacheDigest(t, cache); !sameDigest(before, after) {
-			t.Errorf("the shared cache changed: before %v, after %v", before, after)
-		}
-	})
+// filesApart: neither user's server nor kernel reads the other's files.
+func (h *hubRig) filesApart(t *testing.T) {
+	alice, bob := hubUsers[0], hubUsers[1]
+	home := h.users[alice].HomeDir
+	if err := os.WriteFile(filepath.Join(home, "private.txt"), []byte("alice's notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := strconv.Atoi(h.users[alice].Uid)
+	gid, _ := strconv.Atoi(h.users[alice].Gid)
+	os.Chown(filepath.Join(home, "private.txt"), uid, gid)
+	// Through bob's server: its contents API is rooted in bob's home.
+	code, body, _ := h.api.do("GET", "/user/"+bob+"/api/contents/..%2F"+alice+"%2Fprivate.txt")
+	if code == 200 || strings.Contains(body, "alice's notes") {
+		t.Errorf("bob's server served alice's file: %d %s", code, body)
+	}
+	// Through bob's kernel: a cell has no file access at all.
+	var rep runReport
+	h.j.serverClient(t, &rep, h.userURL(bob), h.token, "cells", cellsJSON(fmt.Sprintf("data, err := os.ReadFile(%q)\nfmt.Println(string(data), err)", filepath.Join(home, "private.txt"))), "--keep", "--kernel-id", h.kernels[bob])
+	if r := rep.Results[0]; r.Status == "ok" && strings.Contains(r.Stdout, "alice's notes") {
+		t.Errorf("bob's cell read alice's file: %+v", r)
+	} else {
+		t.Logf("bob's cell reading alice's file: %s%s", r.Error, r.Stdout)
+	}
+}
 
-	t.Run("a server culled while a cell runs", func(t *testing.T) {
-		alice := hubUsers[0]
-		uid, _ := strconv.Atoi(users[alice].Uid)
-		client, _ := j.hangingClient(t, userURL(alice), token, "sbir")
-		_ = client
-		culler := j.command(t.Context(), j.pythonExe, "-m", "jupyterhub_idle_culler",
-			"--url="+base+"/hub/api", "--timeout=5", "--cull-every=2")
-		culler.Env = append(culler.Env, "JUPYTERHUB_API_TOKEN="+cullerToken)
-		c := startServer(t, "jupyterhub-idle-culler", culler)
-		deadline := time.Now().Add(testenv.Scale(90 * time.Second))
-		for {
-			if _, exists := api.serverReady(t, alice); !exists {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the culler did not cull %s's server within 90 s:\n%s", alice, lastLines(c.output(), 20))
-			}
-			time.Sleep(500 * time.Millisecond)
+// oneCacheReadOnly: the kernels map the one shared cache, and do not change it.
+func (h *hubRig) oneCacheReadOnly(t *testing.T) {
+	mapped := map[int]bool{}
+	for pid := range h.j.kernelProcesses() {
+		maps, _ := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+		if strings.Contains(string(maps), h.cache) {
+			mapped[processUID(pid)] = true
 		}
-		c.stop(5 * time.Second)
-		t.Logf("culler: %s", strings.TrimSpace(lastLines(c.output(), 3)))
-		left, ok := j.waitProcesses(15*time.Second, func(int) bool {
-			for pid := range j.kernelProcesses() {
-				if processUID(pid) == uid {
-					return false
-				}
-			}
-			return true
-		})
-		if !ok {
-			t.Errorf("%s's server was culled, but kernel or worker processes of hers remain: %v", alice, left)
-		}
-		// What her browser gets now: the hub's answer for a stopped server.
-		code, body, _ := api.do("GET", "/user/"+alice+"/api/kernels")
-		t.Logf("after culling, GET /user/%s/api/kernels: HTTP %d %s", alice, code, firstLine(strings.TrimSpace(stripTags(body))))
-		if code == 200 {
-			t.Errorf("the culled server still answers")
-		}
-		if after := cacheDigest(t, cache); !sameDigest(before, after) {
-			t.Errorf("the shared cache changed: before %v, after %v", before, after)
-		}
-	})
+	}
+	if len(mapped) < 1 {
+		t.Errorf("no worker maps a file of the shared cache %s", h.cache)
+	}
+	t.Logf("uids of processes mapping the shared cache: %v", mapped)
+	if after := cacheDigest(t, h.cache); !sameDigest(h.before, after) {
+		t.Errorf("the shared cache changed: before %v, after %v", h.before, after)
+	}
+}
 
-	if !hub.stop(60 * time.Second) {
-		t.Errorf("JupyterHub did not exit within 60 s of SIGTERM")
+// culledMidCell: a server the idle culler stops while a cell runs takes
+// its kernel and worker with it, and the cache is unchanged.
+func (h *hubRig) culledMidCell(t *testing.T) {
+	alice := hubUsers[0]
+	uid, _ := strconv.Atoi(h.users[alice].Uid)
+	client, _ := h.j.hangingClient(t, h.userURL(alice), h.token, "sbir")
+	_ = client
+	culler := h.j.command(t.Context(), h.j.pythonExe, "-m", "jupyterhub_idle_culler",
+		"--url="+h.base+"/hub/api", "--timeout=5", "--cull-every=2")
+	culler.Env = append(culler.Env, "JUPYTERHUB_API_TOKEN="+h.cullerToken)
+	c := startServer(t, "jupyterhub-idle-culler", culler)
+	deadline := time.Now().Add(testenv.Scale(90 * time.Second))
+	for {
+		if _, exists := h.api.serverReady(t, alice); !exists {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the culler did not cull %s's server within 90 s:\n%s", alice, lastLines(c.output(), 20))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	c.stop(5 * time.Second)
+	t.Logf("culler: %s", strings.TrimSpace(lastLines(c.output(), 3)))
+	left, ok := h.j.waitProcesses(15*time.Second, func(int) bool {
+		for pid := range h.j.kernelProcesses() {
+			if processUID(pid) == uid {
+				return false
+			}
+		}
+		return true
+	})
+	if !ok {
+		t.Errorf("%s's server was culled, but kernel or worker processes of hers remain: %v", alice, left)
+	}
+	// What her browser gets now: the hub's answer for a stopped server.
+	code, body, _ := h.api.do("GET", "/user/"+alice+"/api/kernels")
+	t.Logf("after culling, GET /user/%s/api/kernels: HTTP %d %s", alice, code, firstLine(strings.TrimSpace(stripTags(body))))
+	if code == 200 {
+		t.Errorf("the culled server still answers")
+	}
+	if after := cacheDigest(t, h.cache); !sameDigest(h.before, after) {
+		t.Errorf("the shared cache changed: before %v, after %v", h.before, after)
 	}
 }
 

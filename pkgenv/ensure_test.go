@@ -275,18 +275,52 @@ func assertNothingCached(t *testing.T, dir string) {
 	}
 }
 
+// ensureRefusal is an install Ensure must refuse, and the error it
+// must give.
+type ensureRefusal struct {
+	name    string
+	reqs    []Requirement
+	setup   func(*testing.T, *testProxy, *Options)
+	is      error
+	wantErr []string
+}
+
 func TestEnsureRefuses(t *testing.T) {
-	tests := []struct {
-		name    string
-		reqs    []Requirement
-		setup   func(*testProxy, *Options)
-		is      error
-		wantErr []string
-	}{
+	var tests []ensureRefusal
+	for _, cases := range [][]ensureRefusal{ensureVerificationRefusals(), ensureLimitRefusals(), ensureContentRefusals()} {
+		tests = append(tests, cases...)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tp := newTestProxy(t, fixtureModules()...)
+			opts := testOptions(t, tp)
+			if tc.setup != nil {
+				tc.setup(t, tp, &opts)
+			}
+			env, err := Ensure(context.Background(), tc.reqs, opts)
+			if err == nil {
+				env.Close()
+				t.Fatalf("Ensure succeeded, want an error containing %q", tc.wantErr)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tc.is)
+			}
+			for _, want := range tc.wantErr {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error:\n%v\nwant it to contain %q", err, want)
+				}
+			}
+		})
+	}
+}
+
+// ensureVerificationRefusals are modules whose content, go.mod or checksum database cannot be verified: nothing is installed from a proxy that lies.
+func ensureVerificationRefusals() []ensureRefusal {
+	return []ensureRefusal{
 		{
 			name: "checksum mismatch",
 			reqs: []Requirement{reqStats},
-			setup: func(tp *testProxy, _ *Options) {
+			setup: func(t *testing.T, tp *testProxy, _ *Options) {
 				m := fixture(t, "example.com/numbers", "v1.0.0")
 				m.Files = map[string]string{"numbers.go": "package numbers\n\nfunc Sum(xs []float64) float64 { return 42 }\n"}
 				tp.Tamper(t, m)
@@ -297,7 +331,7 @@ func TestEnsureRefuses(t *testing.T) {
 		{
 			name: "go.mod checksum mismatch",
 			reqs: []Requirement{reqStats},
-			setup: func(tp *testProxy, _ *Options) {
+			setup: func(t *testing.T, tp *testProxy, _ *Options) {
 				m := fixture(t, "example.com/stats", "v1.0.0")
 				m.Requires = append(m.Requires, "example.com/big v1.0.0")
 				tp.Tamper(t, m)
@@ -313,14 +347,14 @@ func TestEnsureRefuses(t *testing.T) {
 		{
 			name:  "proxy without checksum database",
 			reqs:  []Requirement{reqStats},
-			setup: func(tp *testProxy, _ *Options) { tp.DisableSumDB() },
+			setup: func(t *testing.T, tp *testProxy, _ *Options) { tp.DisableSumDB() },
 			wantErr: []string{"go: example.com/stats@v1.0.0: verifying go.mod: ", "/sumdb/sumdb.test/lookup/example.com/stats@v1.0.0: 404 Not Found",
 				"the module proxy must serve the checksum database at http://127.0.0.1:", "/sumdb/sumdb.test/ (it is never contacted directly)"},
 		},
 		{
 			name: "checksum database signed by another key",
 			reqs: []Requirement{reqStats},
-			setup: func(_ *testProxy, o *Options) {
+			setup: func(t *testing.T, _ *testProxy, o *Options) {
 				_, vkey, err := note.GenerateKey(rand.Reader, pkgenvtest.SumDBName)
 				if err != nil {
 					t.Fatal(err)
@@ -329,20 +363,42 @@ func TestEnsureRefuses(t *testing.T) {
 			},
 			wantErr: []string{"go: example.com/stats@v1.0.0: verifying go.mod: ", "reading tree note: note has no verifiable signatures"},
 		},
+	}
+}
+
+// ensureLimitRefusals are installs past this server's limits: size, module count, time.
+func ensureLimitRefusals() []ensureRefusal {
+	return []ensureRefusal{
 		{
 			name:    "over size",
 			reqs:    []Requirement{req("example.com/big", "v1.0.0")},
-			setup:   func(_ *testProxy, o *Options) { o.Limits.MaxBytes = 100 << 10 },
+			setup:   func(t *testing.T, _ *testProxy, o *Options) { o.Limits.MaxBytes = 100 << 10 },
 			is:      ErrLimit,
 			wantErr: []string{"go: example.com/big@v1.0.0: the packages would unpack to more than 100 KiB, this server's limit"},
 		},
 		{
 			name:    "over count",
 			reqs:    []Requirement{req("example.com/chain/a", "v1.0.0")},
-			setup:   func(_ *testProxy, o *Options) { o.Limits.MaxModules = 2 },
+			setup:   func(t *testing.T, _ *testProxy, o *Options) { o.Limits.MaxModules = 2 },
 			is:      ErrLimit,
 			wantErr: []string{"go: example.com/chain/c@v1.0.0: the packages need more than 2 modules, this server's limit"},
 		},
+		{
+			name: "timeout",
+			reqs: []Requirement{reqStats},
+			setup: func(t *testing.T, tp *testProxy, o *Options) {
+				tp.SetZipDelay(10 * time.Second)
+				o.Limits.InstallTimeout = 300 * time.Millisecond
+			},
+			is:      ErrLimit,
+			wantErr: []string{"go: installing example.com/stats@v1.0.0 took longer than 300ms, this server's limit; nothing was installed"},
+		},
+	}
+}
+
+// ensureContentRefusals are modules that cannot be used: a newer Go, missing, or no package cells may import.
+func ensureContentRefusals() []ensureRefusal {
+	return []ensureRefusal{
 		{
 			name:    "newer go",
 			reqs:    []Requirement{req("example.com/newgo", "v1.0.0")},
@@ -365,38 +421,6 @@ func TestEnsureRefuses(t *testing.T) {
 			wantErr: []string{"go: example.com/platform@v1.0.0: no package of this module can be used in cells:",
 				"example.com/platform: imports syscall, which cells may not use (note: the interpreter ignores //go:build lines and honours only // +build, so it also loaded unix.go, windows.go)"},
 		},
-		{
-			name: "timeout",
-			reqs: []Requirement{reqStats},
-			setup: func(tp *testProxy, o *Options) {
-				tp.SetZipDelay(10 * time.Second)
-				o.Limits.InstallTimeout = 300 * time.Millisecond
-			},
-			is:      ErrLimit,
-			wantErr: []string{"go: installing example.com/stats@v1.0.0 took longer than 300ms, this server's limit; nothing was installed"},
-		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tp := newTestProxy(t, fixtureModules()...)
-			opts := testOptions(t, tp)
-			if tc.setup != nil {
-				tc.setup(tp, &opts)
-			}
-			env, err := Ensure(context.Background(), tc.reqs, opts)
-			if err == nil {
-				env.Close()
-				t.Fatalf("Ensure succeeded, want an error containing %q", tc.wantErr)
-			}
-			if tc.is != nil && !errors.Is(err, tc.is) {
-				t.Errorf("errors.Is(%v, %v) = false", err, tc.is)
-			}
-			for _, want := range tc.wantErr {
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("error:\n%v\nwant it to contain %q", err, want)
-				}
-			}
-		})
 	}
 }
 

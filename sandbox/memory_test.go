@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/isolate"
 )
 
@@ -37,7 +38,6 @@ func TestMemoryBudgetHeldWhereMemoryIsTaken(t *testing.T) {
 	worker := idle.p
 	idle.Close()
 	base := int64(worker.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
-	peakRE := regexp.MustCompile(`the worker peaked at ([0-9.]+ [kMGT]?B) resident`)
 	for _, tc := range []struct {
 		name   string
 		budget int64
@@ -74,10 +74,13 @@ wg.Wait()
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestSession(t, func(l *Limits) { generous(l); l.HeapBytes = tc.budget })
+			worker := s.p
 			r := run(t, s, tc.code)
-			limit := fmt.Sprintf("cell exceeded the %s heap limit", bytesize.Exact(tc.budget))
-			if r.Success || r.ErrorName != ClassMemoryError || !strings.Contains(r.ErrorMessage, limit) || !r.Restarted {
-				t.Fatalf("got %v %s: %s (restarted %v); want a MemoryError saying %q, and the worker replaced", r.Success, r.ErrorName, r.ErrorMessage, r.Restarted, limit)
+			if r.Success || r.ErrorName != ClassMemoryError || !memoryMessageRE.MatchString(r.ErrorMessage) || !r.Restarted {
+				t.Fatalf("got %v %s: %s (restarted %v); want a MemoryError matching %s, and the worker replaced", r.Success, r.ErrorName, r.ErrorMessage, r.Restarted, memoryMessageRE)
+			}
+			if limit := fmt.Sprintf("cell exceeded the %s heap limit: ", bytesize.Exact(tc.budget)); !strings.HasPrefix(r.ErrorMessage, limit) {
+				t.Errorf("the error %q does not begin %q", r.ErrorMessage, limit)
 			}
 			if !strings.Contains(r.Err().Error(), "variables of this session were lost") {
 				t.Errorf("the error does not say the variables were lost: %v", r.Err())
@@ -85,14 +88,7 @@ wg.Wait()
 			if next := run(t, s, "1 + 1"); value(next) != "2" {
 				t.Fatalf("the next cell: %+v", next)
 			}
-			m := peakRE.FindStringSubmatch(r.ErrorMessage)
-			if m == nil {
-				t.Fatalf("the error does not say the worker's peak: %s", r.ErrorMessage)
-			}
-			peak, err := bytesize.Parse(strings.ReplaceAll(m[1], " ", ""))
-			if err != nil {
-				t.Fatalf("%q: %v", m[1], err)
-			}
+			peak := int64(worker.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10
 			bound := base + tc.budget*5/4 + isolate.AddressSpaceSlack
 			if peak > bound {
 				t.Errorf("the worker peaked at %s resident under a %s budget: over the %s allowed (1.25 times the budget, above an idle worker's %s)",
@@ -125,5 +121,45 @@ a.Join(a, "inner", "Phase").Err()`)
 award_data.All().Join(firms, "left", "Company").Len()`)
 	if !r.Success || value(r) != "2000" {
 		t.Errorf("a join that fits: %+v", r)
+	}
+}
+
+// memoryMessageRE is what a MemoryError says: the limit, then what the
+// cell took (the heap watchdog's measure) or asked for (the allocation
+// the address-space limit refused).
+var memoryMessageRE = regexp.MustCompile(`^cell exceeded the [0-9]+ [KMGT]iB heap limit(: (its heap reached [0-9.]+ [KMGT]iB(, [0-9.]+ [KMGT]iB of it goroutine stacks)?|an allocation that needed [0-9.]+ [KMGT]iB more heap was refused, with [0-9.]+ [KMGT]iB in use already|an allocation was refused))?$`)
+
+// TestMemoryErrorSaysWhatTheCellTook: the message of a MemoryError says
+// which guard of the heap limit stopped the cell and the size it saw, in
+// the limit's units, never the worker's resident memory: a cell that
+// appends 64 MiB slices it never writes passes a 256 MiB limit with
+// about 38 MB resident, and "exceeded the 256 MiB heap limit; the worker
+// peaked at 37.9 MB resident" read as a contradiction.
+func TestMemoryErrorSaysWhatTheCellTook(t *testing.T) {
+	const runtimeOOM = "runtime: out of memory: cannot allocate 3221225472-byte block (12582912 in use)\nfatal error: out of memory\n\ngoroutine 1 [running]:\n"
+	for _, tc := range []struct {
+		name  string
+		fatal *wire.Message
+		out   string
+		want  string
+	}{
+		{"the watchdog", &wire.Message{Op: wire.OpFatal, Name: wire.ClassMemoryError, Text: "its heap reached 320.0 MiB"}, "",
+			"cell exceeded the 256 MiB heap limit: its heap reached 320.0 MiB"},
+		{"the address-space limit", nil, runtimeOOM,
+			"cell exceeded the 256 MiB heap limit: an allocation that needed 3.0 GiB more heap was refused, with 12.0 MiB in use already"},
+		{"a refusal the runtime did not size", nil, "fatal error: runtime: cannot allocate memory\n",
+			"cell exceeded the 256 MiB heap limit: an allocation was refused"},
+		{"the watchdog's words lost", nil, "",
+			"cell exceeded the 256 MiB heap limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := memoryError(256<<20, tc.fatal, tc.out)
+			if got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+			if !memoryMessageRE.MatchString(got) {
+				t.Errorf("%q does not match %s", got, memoryMessageRE)
+			}
+		})
 	}
 }

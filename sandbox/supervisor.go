@@ -310,21 +310,7 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 	cmd.ExtraFiles = append([]*os.File{reqR, respW}, extra...)
 	cmd.SysProcAttr = procAttr(withNamespaces)
 	p.cmd = cmd
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		// Never unlocked: the thread ends with this goroutine, after
-		// the worker.
-		if err := cmd.Start(); err != nil {
-			started <- err
-			close(p.exited)
-			return
-		}
-		started <- nil
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
-	err = <-started
+	err = startLocked(cmd, p.exited, &p.waitErr)
 	reqR.Close()
 	respW.Close()
 	if err != nil {
@@ -351,6 +337,29 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 		}
 	}()
 	return p, nil
+}
+
+// startLocked starts cmd from a goroutine locked to its OS thread, which
+// then waits for it: Pdeathsig fires when the thread that started the
+// child exits, so that thread must live exactly as long as the child.
+// exited is closed once the child was reaped (or did not start), with
+// *waitErr set.
+func startLocked(cmd *exec.Cmd, exited chan struct{}, waitErr *error) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		// Never unlocked: the thread ends with this goroutine, after
+		// the child.
+		if err := cmd.Start(); err != nil {
+			started <- err
+			close(exited)
+			return
+		}
+		started <- nil
+		*waitErr = cmd.Wait()
+		close(exited)
+	}()
+	return <-started
 }
 
 // kill ends the worker; reason records why for the error message.
@@ -423,18 +432,28 @@ func stderrSummary(out string) string {
 	return s
 }
 
-// peakNote says how much memory the dead worker held at its peak (its
-// resident set, from the kernel's accounting of the process), for the
-// message of a MemoryError: what the limit let it reach.
-func (p *proc) peakNote() string {
-	if p.cmd.ProcessState == nil {
-		return ""
+// memoryError is the message of a MemoryError: the session's heap limit
+// and what the cell had taken when one of the limit's two guards stopped
+// it. The heap watchdog says how large the heap grew (its last words,
+// fatal); the address-space limit makes the runtime refuse an allocation,
+// and the runtime says how much it asked for (out). The worker's resident
+// memory is not what the limit counts: a large slice the cell never wrote
+// to is heap but was never resident, and a worker that "peaked at 37.9 MB"
+// beside a 256 MiB limit it passed reads as a contradiction.
+func memoryError(heapBytes int64, fatal *wire.Message, out string) string {
+	msg := "cell exceeded the " + bytesize.Exact(heapBytes) + " heap limit"
+	if fatal != nil && fatal.Name == wire.ClassMemoryError && fatal.Text != "" {
+		return msg + ": " + fatal.Text
 	}
-	ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok || ru.Maxrss <= 0 {
-		return ""
+	var ask, inUse int64
+	line := firstLine(out, "runtime: out of memory: cannot allocate")
+	if _, err := fmt.Sscanf(line, "runtime: out of memory: cannot allocate %d-byte block (%d in use)", &ask, &inUse); err == nil {
+		return fmt.Sprintf("%s: an allocation that needed %s more heap was refused, with %s in use already", msg, bytesize.ApproxIEC(ask), bytesize.ApproxIEC(inUse))
 	}
-	return "; the worker peaked at " + bytesize.Approx(ru.Maxrss<<10) + " resident" // Maxrss is in KiB on Linux
+	if strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory") {
+		return msg + ": an allocation was refused"
+	}
+	return msg
 }
 
 // death explains why a worker died, for a cell's result.
@@ -454,11 +473,11 @@ func (p *proc) death(l Limits) (name, msg string) {
 	case killedBy == "interrupt":
 		return wire.ClassInterrupted, fmt.Sprintf("the cell did not stop within %v of the interrupt, so its worker was killed", l.KillGrace)
 	case fatal != nil && fatal.Name == wire.ClassMemoryError, ws.Exited() && ws.ExitStatus() == wire.ExitHeapLimit:
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit%s", bytesize.Exact(l.HeapBytes), p.peakNote())
+		return wire.ClassMemoryError, memoryError(l.HeapBytes, fatal, out)
 	case strings.Contains(out, "stack overflow") || strings.Contains(out, "stack exceeds"):
 		return wire.ClassStackOverflow, fmt.Sprintf("the cell recursed too deeply (a goroutine stack exceeded %s); check the recursion's base case", bytesize.Exact(wire.MaxStackBytes))
 	case strings.Contains(out, "out of memory") || strings.Contains(out, "cannot allocate memory"):
-		return wire.ClassMemoryError, fmt.Sprintf("cell exceeded the %s heap limit (an allocation failed)%s", bytesize.Exact(l.HeapBytes), p.peakNote())
+		return wire.ClassMemoryError, memoryError(l.HeapBytes, nil, out)
 	case strings.Contains(out, "concurrent map"):
 		return wire.ClassWorkerCrashed, "the worker crashed: " + firstLine(out, "fatal error:")
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:

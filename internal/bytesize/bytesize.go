@@ -107,6 +107,18 @@ func Approx(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
+// ApproxIEC formats n for people in IEC units with one decimal, "270.3
+// MiB": for a size shown next to a limit written in IEC units (Exact of
+// a power of two), so that the two compare at a glance.
+func ApproxIEC(n int64) string {
+	for _, u := range units[:4] {
+		if n >= u.size {
+			return strconv.FormatFloat(float64(n)/float64(u.size), 'f', 1, 64) + " " + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
 // Value is a flag.Value holding a byte count written as Parse reads it.
 type Value int64
 

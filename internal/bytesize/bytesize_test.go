@@ -69,6 +69,14 @@ func TestApprox(t *testing.T) {
 	}
 }
 
+func TestApproxIEC(t *testing.T) {
+	for n, want := range map[int64]string{12: "12 bytes", 1536: "1.5 KiB", 283_430_912: "270.3 MiB", 3 << 30: "3.0 GiB", 1 << 40: "1.0 TiB"} {
+		if got := ApproxIEC(n); got != want {
+			t.Errorf("ApproxIEC(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"1KB", "1.5 GiB", "99999999999999999999", "1e3", ".", "1.KB"} {
 		f.Add(s)

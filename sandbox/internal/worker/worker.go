@@ -23,11 +23,12 @@ import (
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
-// IsWorker reports whether this process was started as a sandbox worker.
+// IsWorker reports whether this process was started as a sandbox worker
+// (or as its isolation probe, or as the launcher of a compiled cell).
 // main (and TestMain of packages that start sessions) must then call
 // WorkerMain instead of doing anything else.
 func IsWorker() bool {
-	return len(os.Args) > 1 && (os.Args[1] == wire.WorkerArg || os.Args[1] == wire.ProbeArg)
+	return len(os.Args) > 1 && (os.Args[1] == wire.WorkerArg || os.Args[1] == wire.ProbeArg || os.Args[1] == wire.LaunchArg)
 }
 
 // Main runs the worker side of a session: it reads its configuration
@@ -35,11 +36,14 @@ func IsWorker() bool {
 // the interpreter and serves cells until the supervisor closes the pipe.
 // It returns the process exit status.
 func Main() int {
-	if os.Args[1] == wire.ProbeArg {
+	switch os.Args[1] {
+	case wire.ProbeArg:
 		return 0
+	case wire.LaunchArg:
+		return launch()
 	}
-	in := os.NewFile(3, "sbir-requests")
-	out := os.NewFile(4, "sbir-replies")
+	in := os.NewFile(wire.RequestFD, "sbir-requests")
+	out := os.NewFile(wire.ReplyFD, "sbir-replies")
 	if in == nil || out == nil {
 		fmt.Fprintln(os.Stderr, "sbir-kernel worker: started without the supervisor's pipes (fds 3 and 4); the worker is started by the kernel, not by hand")
 		return wire.ExitSetup
@@ -264,11 +268,16 @@ func (w *worker) startCell(id uint64, chunks []wire.Chunk, rows *wire.RowWindow)
 		// The supervisor keeps its own copy of the streams.
 		res.Stdout, res.Stderr = "", ""
 		// Before any other evaluation: the cell's top-level closure must
-		// not run again (forgetMain).
-		if interrupted || w.sess.abandoned.Load() {
+		// not run again (forgetMain). A worker the cell already condemned
+		// (its goroutines inside compiled code did not stop) stays
+		// condemned: a health check passes beside such a goroutine, and
+		// letting it decide kept the worker, and the goroutine running.
+		switch {
+		case res.ReplaceWorker:
+		case interrupted || w.sess.abandoned.Load():
 			res.ReplaceWorker = !w.sess.healthy() // the supervisor replaces this worker
-		} else if w.sess.forgetMain() != nil {
-			res.ReplaceWorker = true
+		default:
+			res.ReplaceWorker = w.sess.forgetMain() != nil
 		}
 		_ = w.c.Send(&wire.Message{Op: wire.OpResult, ID: id, Result: res})
 	}()
@@ -290,9 +299,9 @@ func (w *worker) watchHeap() {
 		}
 		objects, stacks := sample[0].Value.Uint64(), sample[1].Value.Uint64()
 		if used := objects + stacks; used > limit {
-			text := fmt.Sprintf("the heap reached %s", bytesize.Exact(int64(used)))
+			text := "its heap reached " + bytesize.ApproxIEC(int64(used))
 			if stacks > used/4 {
-				text += fmt.Sprintf(", %s of it goroutine stacks", bytesize.Exact(int64(stacks)))
+				text += ", " + bytesize.ApproxIEC(int64(stacks)) + " of it goroutine stacks"
 			}
 			done := make(chan struct{})
 			go func() {
