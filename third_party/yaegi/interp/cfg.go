@@ -1610,6 +1610,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case funcDecl:
 			n.start = n.child[3].start
 			n.types, n.scope = sc.types, sc
+			n.shape = &frameShape{} // sbir patch S2
 			sc = sc.pop()
 			funcName := n.child[1].ident
 			if sym := sc.sym[funcName]; !isMethod(n) && sym != nil && !isGeneric(sym.typ) {
@@ -1621,6 +1622,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case funcLit:
 			n.types, n.scope = sc.types, sc
+			n.shape = &frameShape{} // sbir patch S2
 			sc = sc.pop()
 			err = genRun(n)
 
