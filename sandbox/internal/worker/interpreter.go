@@ -269,7 +269,7 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 	defer cancel()
 	cg := s.gor.Begin(ctx, cancel)
 	cellContext.Store(&ctx)
-	go supervise.WatchDeadlock(ctx, cancelCause, cg.Stuck(), s.timers)
+	go supervise.WatchDeadlock(ctx, cancelCause, cg.Stuck(), s.timers, s.gor.Started)
 	program := false
 	ok := true
 	compiled, failedAt, err := s.compileCell(ctx, chunks)

@@ -350,11 +350,12 @@ func around[F any](table map[string]reflect.Value, name string, wrap func(F) F) 
 // cancels the cell with ErrDeadlock; when the cell's statements are done
 // and its goroutines can never run again, it closes stuck (Cell.Stuck),
 // which ends the wait for them (as main returning ends a Go program).
-func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck chan<- struct{}, timers *TimerWatch) {
+// started counts the goroutines cells have started (Goroutines.Started).
+func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck chan<- struct{}, timers *TimerWatch, started func() uint64) {
 	interval := detectFirst
 	var buf []byte
 	for {
-		before := CPUTime()
+		before, startedBefore := CPUTime(), started()
 		t := time.NewTimer(interval)
 		select {
 		case <-ctx.Done():
@@ -362,8 +363,13 @@ func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 			return
 		case <-t.C:
 		}
-		// A cell using CPU is making progress: look again later.
-		if CPUTime()-before > interval/4 {
+		// A cell using CPU or starting goroutines is making progress:
+		// look again later. CPU alone does not tell: on a loaded host a
+		// cell that starts thousands of goroutines gets little of it,
+		// and each look (a dump of every goroutine, which stops the
+		// world) then took most of what it got, so that a goroutine bomb
+		// ran past its time limit instead of failing at the cap.
+		if progressed(CPUTime()-before, interval, startedBefore, started()) {
 			interval = detectFirst
 			continue
 		}
@@ -385,6 +391,13 @@ func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 		close(stuck)
 		return
 	}
+}
+
+// progressed reports whether a cell that used cpu during interval, and
+// started goroutines from n0 to n1 by then, made progress, so that no
+// stack dump is needed to know it is not deadlocked.
+func progressed(cpu, interval time.Duration, n0, n1 uint64) bool {
+	return cpu > interval/4 || n1 != n0
 }
 
 // judgeNow dumps all goroutines and judges.

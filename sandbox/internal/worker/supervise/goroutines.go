@@ -31,6 +31,9 @@ type Goroutines struct {
 	mu   sync.Mutex
 	live int   // alive in this worker, all cells
 	cur  *Cell // the running cell's
+	// started counts the goroutines ever started: a cell starting them
+	// is making progress, whatever CPU it gets (see WatchDeadlock).
+	started uint64
 }
 
 // Cell is one cell's goroutines and deferred calls.
@@ -92,6 +95,7 @@ func (g *Goroutines) Go(f func(), frames func() []string) {
 		panic(fmt.Sprintf("too many goroutines: this worker already has %d alive (the limit); a cell's goroutines must end by the end of the cell", maxGoroutines))
 	}
 	g.live++
+	g.started++
 	if c.running == 0 {
 		c.idle = make(chan struct{})
 	}
@@ -121,6 +125,13 @@ func (g *Goroutines) Go(f func(), frames func() []string) {
 		}()
 		f()
 	}()
+}
+
+// Started returns how many goroutines cells have started in this worker.
+func (g *Goroutines) Started() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.started
 }
 
 // Defer records a top-level defer of the running cell.
