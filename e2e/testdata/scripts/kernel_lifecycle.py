@@ -22,17 +22,17 @@ from queue import Empty
 
 from jupyter_client.manager import KernelManager
 
-# Cells per language: an endless loop, a cell that stores state, a cell that
-# prints it, and a print.
+# Cells per language: an endless loop (that says when it has started), a
+# cell that stores state, a cell that prints it, and a print.
 CELLS = {
     "go": {
-        "endless": "for {\n}",
+        "endless": 'fmt.Println("started")\nfor {\n}',
         "store": "answer := 41 + 1",
         "read": "fmt.Println(answer)",
         "print": 'fmt.Println("alive")',
     },
     "python": {
-        "endless": "while True:\n    pass",
+        "endless": "print('started', flush=True)\nwhile True:\n    pass",
         "store": "answer = 41 + 1",
         "read": "print(answer)",
         "print": "print('alive')",
@@ -155,13 +155,17 @@ def iopub_until_idle(kc, msg_id, timeout=TIMEOUT):
             return msgs
 
 
-def wait_busy(kc, msg_id, timeout=TIMEOUT):
+def wait_started(kc, msg_id, timeout=TIMEOUT):
+    """Wait until the cell msg_id has printed "started": its code is running.
+    (execute_input is sent before the code runs; ipykernel ignores a SIGINT
+    that arrives in between, a window a loaded machine widens.)"""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         msg = kc.get_iopub_msg(timeout=deadline - time.monotonic())
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "execute_input":
+        if (msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream"
+                and "started" in msg["content"]["text"]):
             return
-    raise TimeoutError("cell never started")
+    raise TimeoutError("cell never printed that it started")
 
 
 def run(kc, code, timeout=TIMEOUT, stop_on_error=True):
@@ -193,7 +197,7 @@ def interrupt_and_recover(c, km, kc, cells, how):
     which under load can be the next cell (seen in CI once).
     """
     msg_id = kc.execute(cells["endless"], stop_on_error=False)
-    wait_busy(kc, msg_id)  # execute_input: from then on an interrupt reaches the cell
+    wait_started(kc, msg_id)  # its code runs: from then on an interrupt reaches it
     started = time.monotonic()
     how()
     try:
