@@ -70,6 +70,7 @@ change them.`)
 	display := fs.String("display-name", kernelspec.DefaultDisplayName, "name shown in JupyterLab's launcher and menus")
 	limits := sandbox.DefaultLimits()
 	limits.RegisterFlags(fs)
+	stall := iopubStallFlag(fs)
 	var pkgs pkgenv.Options
 	pkgs.RegisterFlags(fs)
 	requireIsolation := fs.Bool("require-isolation", false, "the kernel refuses to run cells unless every sandbox isolation layer is active (for shared servers)")
@@ -80,6 +81,9 @@ change them.`)
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
+	if err := checkIOPubStall(*stall); err != nil {
+		return err
+	}
 	opts, err := scope.options(fs)
 	if err != nil {
 		return err
@@ -89,6 +93,7 @@ change them.`)
 	opts.Version = version
 	opts.Getenv = env.Getenv
 	opts.Args = append(chosenLimitArgs(fs, limits), chosenArgs(fs, pkgs.Args())...)
+	opts.Args = append(opts.Args, chosenArgs(fs, []string{"--iopub-stall-timeout=" + stall.String()})...)
 	if *requireIsolation {
 		opts.Args = append(opts.Args, "--require-isolation")
 	}
