@@ -117,21 +117,24 @@ func TestStalledSubscriberDisconnectIsLogged(t *testing.T) {
 // TestIOPubStallTimeoutIsConfigurable: with a generous IOPubStallTimeout,
 // a subscriber that stops reading for longer than the default (a client
 // the loaded machine did not schedule) stays connected and gets every
-// byte once it reads again.
+// byte once it reads again: no output is dropped while it may stall.
 func TestIOPubStallTimeoutIsConfigurable(t *testing.T) {
 	var logs lockedBuffer
 	k := startKernel(t, Config{IOPubStallTimeout: testenv.Scale(time.Minute), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	c := k.client
 	slow := subscribeStalling(t, k)
-	// 16 MB of output: far more than the TCP buffers and zmq4's queues
-	// hold, so the kernel's sender waits on the stalled subscriber.
-	const cells, size = 16, 1000000
+	// 40 MB of output in 200 messages: far more than the TCP buffers and
+	// zmq4's queue (iopubHWM messages) hold, so the kernel's sender waits
+	// on the stalled subscriber.
+	const cells, size = 40, 1000000
 	ids := make([]string, cells)
 	for i := range ids {
 		ids[i] = c.execute("big 1000000", nil)
 	}
-	// The stall under test: longer than the default timeout.
-	time.Sleep(DefaultIOPubStallTimeout + time.Second)
+	// The stall under test: longer than the default stall timeout and
+	// than sendTimeout (a send waiting that long for room in the socket's
+	// queue was dropped).
+	time.Sleep(max(DefaultIOPubStallTimeout, sendTimeout) + time.Second)
 	slow.resume()
 	for i, id := range ids {
 		if got := slow.stdoutUntilIdle(t, id); len(got) != size {

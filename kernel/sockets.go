@@ -148,6 +148,18 @@ const (
 // reconnect on their own.
 const DefaultIOPubStallTimeout = 3 * time.Second
 
+// iopubSendTimeout bounds how long a message waits for room in the iopub
+// socket's queue (iopubHWM messages) before it is dropped. The queue moves
+// once the message at its head is written; a subscriber that takes no
+// bytes for the stall timeout is disconnected, so the wait is bounded by
+// the stall timeout (per stalled subscriber). Under a shorter bound, a
+// subscriber allowed to stall (a client on a loaded machine, with a
+// generous stall timeout) made the kernel drop output it was still
+// waiting to read: the stall timeout alone decides when output is lost.
+func iopubSendTimeout(stall time.Duration) time.Duration {
+	return max(sendTimeout, 2*stall)
+}
+
 // socketOptions are the parts of Config the sockets enforce.
 type socketOptions struct {
 	maxFrame   int                 // bounds each frame of a request (Config.MaxFrameBytes)
@@ -183,7 +195,7 @@ func listen(ctx context.Context, ci ConnectionInfo, o socketOptions) (transport,
 		{"shell", &ci.ShellPort, &t.shell, zmq4.NewRouter(ctx, request...)},
 		{"control", &ci.ControlPort, &t.control, zmq4.NewRouter(ctx, request...)},
 		{"stdin", &ci.StdinPort, &t.stdin, zmq4.NewRouter(ctx, request...)},
-		{"iopub", &ci.IOPubPort, &t.iopub, zmq4.NewPub(ctx, append(small, zmq4.WithWriteTimeout(o.iopubStall), zmq4.WithStallFunc(o.onStall))...)},
+		{"iopub", &ci.IOPubPort, &t.iopub, zmq4.NewPub(ctx, append(small, zmq4.WithTimeout(iopubSendTimeout(o.iopubStall)), zmq4.WithWriteTimeout(o.iopubStall), zmq4.WithStallFunc(o.onStall))...)},
 		{"heartbeat", &ci.HBPort, &t.heartbeat, zmq4.NewRep(ctx, small...)},
 	}
 	for i, sp := range specs {
