@@ -13,16 +13,21 @@ import (
 
 const doctorDescription = `Describe this installation: the awards data in use (real or synthetic, where
 it is, how big, how it loaded) and which sandbox isolation layers are active on
-this host, with the reason for each one that is not, and the cache of
-per-notebook Go packages. Exits 1 when the data
-cannot be loaded, or, with --require-isolation, when a layer is missing.`
+this host, with the reason for each one that is not, whether compiled cells
+are on (which Go toolchain builds them; --compile builds what they all link,
+ahead of the first), and the cache of per-notebook Go packages. Exits 1 when
+the data cannot be loaded, or, with --require-isolation, when a layer is
+missing.`
 
 func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
 	limits := sandbox.DefaultLimits()
 	fs, apply := newFlagSet(env, "doctor", "", doctorDescription)
 	requireIsolation := fs.Bool("require-isolation", false, "exit 1 unless every isolation layer is active")
 	asJSON := fs.Bool("json", false, "print the isolation layers as JSON")
+	warm := fs.Bool("compile", false, "build what every compiled cell links, so that compiled cells build in about a second (the first time on a machine: about 100 s of CPU), and report it")
 	limits.RegisterFlags(fs)
+	compile := sandbox.DefaultCompileSettings()
+	compile.RegisterToolchainFlags(fs)
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -68,6 +73,11 @@ func cmdDoctor(ctx context.Context, env *cliEnv, args []string) error {
 		}
 	} else {
 		fmt.Fprintf(out, "  all %d isolation layers are active.\n", len(layers))
+	}
+
+	compiler, off := newCompiler(ctx, env, compile)
+	if err := describeCompiler(ctx, out, compiler, off, *warm); err != nil {
+		return err
 	}
 
 	fmt.Fprintf(out, "\nPer-notebook Go packages (//sbir:require)\n")

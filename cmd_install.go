@@ -62,8 +62,8 @@ func cmdInstall(ctx context.Context, env *cliEnv, args []string) error {
 Install the kernelspec that lets Jupyter start this binary as a kernel.
 kernel.json records the absolute path of this binary and the limit and
 package flags given here (--allow-packages lets notebooks install the Go
-modules they declare); run install again after moving the binary or to
-change them.`)
+modules they declare) and the compiled-cell flags (--compile=off, --go);
+run install again after moving the binary or to change them.`)
 	var scope scopeFlags
 	scope.register(fs)
 	name := fs.String("name", kernelspec.DefaultName, "kernel `name` for Jupyter (jupyter console --kernel NAME)")
@@ -73,6 +73,8 @@ change them.`)
 	stall := iopubStallFlag(fs)
 	var pkgs pkgenv.Options
 	pkgs.RegisterFlags(fs)
+	compile := sandbox.DefaultCompileSettings()
+	compile.RegisterFlags(fs)
 	requireIsolation := fs.Bool("require-isolation", false, "the kernel refuses to run cells unless every sandbox isolation layer is active (for shared servers)")
 	cacheDir := fs.String("cache-dir", "", "record SBIR_CACHE_DIR=`DIR` in kernel.json, for launchers that pass the kernel a bare environment (Kernel Gateway): where the downloaded data and its Arrow file are")
 	if err := parseFlags(fs, apply, args); err != nil {
@@ -93,6 +95,7 @@ change them.`)
 	opts.Version = version
 	opts.Getenv = env.Getenv
 	opts.Args = append(chosenLimitArgs(fs, limits), chosenArgs(fs, pkgs.Args())...)
+	opts.Args = append(opts.Args, chosenArgs(fs, compile.Args())...)
 	opts.Args = append(opts.Args, chosenArgs(fs, []string{"--iopub-stall-timeout=" + stall.String()})...)
 	if *requireIsolation {
 		opts.Args = append(opts.Args, "--require-isolation")

@@ -140,3 +140,26 @@ func TestInstallCacheDir(t *testing.T) {
 		t.Errorf("kernel.json env = %v, want SBIR_CACHE_DIR=%s", spec.Env, cache)
 	}
 }
+
+// TestInstallRecordsCompileFlags: the compiled-cell flags given to
+// install are the ones recorded in kernel.json's argv; those left alone
+// are not.
+func TestInstallRecordsCompileFlags(t *testing.T) {
+	fs := flag.NewFlagSet("install", flag.ContinueOnError)
+	compile := sandbox.DefaultCompileSettings()
+	compile.RegisterFlags(fs)
+	if err := fs.Parse([]string{"--compile=off", "--go", "/opt/go/bin/go"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"--compile=off", "--go=/opt/go/bin/go"}
+	if got := chosenArgs(fs, compile.Args()); !reflect.DeepEqual(got, want) {
+		t.Errorf("chosenArgs = %q, want %q", got, want)
+	}
+	// The recorded flags parse back to the same settings.
+	back := sandbox.DefaultCompileSettings()
+	fs2 := flag.NewFlagSet("kernel", flag.ContinueOnError)
+	back.RegisterFlags(fs2)
+	if err := fs2.Parse(compile.Args()); err != nil || back != compile {
+		t.Errorf("Args %q parse back to %+v (%v); want %+v", compile.Args(), back, err, compile)
+	}
+}

@@ -31,6 +31,8 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	stall := iopubStallFlag(fs)
 	pkgs := pkgenv.Options{KernelVersion: version}
 	pkgs.RegisterFlags(fs)
+	compile := sandbox.DefaultCompileSettings()
+	compile.RegisterFlags(fs)
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -52,6 +54,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	// Locating the data is a few stats when the Arrow cache is current. It
 	// converts a CSV only the first time a new SBIR_CSV_PATH is seen.
 	isolation := probeIsolation()
+	compiler := startCompiler(ctx, env, compile)
 	src, err := locateData(ctx, env)
 	if err != nil {
 		return fmt.Errorf("locate the awards data: %w", err)
@@ -63,7 +66,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		logger.Warn(w)
 	}
 
-	ev := startSandboxEvaluator(ctx, isolation, sandbox.Options{
+	ev := startSandboxEvaluator(ctx, isolation, compiler, sandbox.Options{
 		Limits:           limits,
 		DataPath:         src.ArrowPath,
 		RequireIsolation: *requireIsolation,
@@ -92,7 +95,7 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 
 	res, err := kernel.Serve(ctx, conn, kernel.Config{
 		Evaluator:             ev,
-		Banner:                kernelBanner(src, limits, pkgs),
+		Banner:                kernelBanner(src, limits, pkgs, compile),
 		MaxCodeBytes:          limits.MaxCodeBytes,
 		ImplementationVersion: version,
 		HelpLinks: []kernel.HelpLink{
@@ -158,7 +161,7 @@ func watchParent(ctx context.Context, cancel context.CancelFunc, logger *slog.Lo
 
 // kernelBanner is what kernel_info shows: the data (and whether it is real),
 // the limits a cell runs under, and whether packages may be installed.
-func kernelBanner(src *dataset.Source, l sandbox.Limits, pkgs pkgenv.Options) string {
+func kernelBanner(src *dataset.Source, l sandbox.Limits, pkgs pkgenv.Options, compile sandbox.CompileSettings) string {
 	packages := "only sets already in the package cache (installs are off; see --allow-packages)"
 	if pkgs.AllowInstall {
 		proxy := pkgs.Proxy
@@ -167,11 +170,16 @@ func kernelBanner(src *dataset.Source, l sandbox.Limits, pkgs pkgenv.Options) st
 		}
 		packages = "installs allowed from " + proxy
 	}
+	compiled := "whole programs and cells marked " + sandbox.CompileDirective + " run compiled with gc when the kernel finds a Go toolchain"
+	if compile.Off {
+		compiled = "off (--compile=off): every cell is interpreted"
+	}
 	return fmt.Sprintf(`sbir-kernel %s: Go cells over the SBIR/STTR awards (yaegi, sandboxed)
 Data: %s
 Limits per cell: %s wall clock, %s heap per session, %s of output, %s of code.
 Go packages (//sbir:require module version): %s.
+Compiled cells: %s.
 Try: award_data.Head(5)   award_data.Columns()   award_data.Count()`,
 		version, src.Describe(), l.CellTimeout, bytesize.Exact(l.HeapBytes),
-		bytesize.Exact(int64(l.MaxOutputBytes)), bytesize.Exact(int64(l.MaxCodeBytes)), packages)
+		bytesize.Exact(int64(l.MaxOutputBytes)), bytesize.Exact(int64(l.MaxCodeBytes)), packages, compiled)
 }

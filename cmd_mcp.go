@@ -56,6 +56,8 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 	limits.RegisterFlags(fs)
 	pkgs := pkgenv.Options{KernelVersion: version}
 	pkgs.RegisterFlags(fs)
+	compile := sandbox.DefaultCompileSettings()
+	compile.RegisterFlags(fs)
 	if err := parseFlags(fs, apply, args); err != nil {
 		return err
 	}
@@ -76,11 +78,13 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 		idleTimeout = -1
 	}
 
+	compilerReady := startCompiler(ctx, env, compile)
 	data, err := locateData(ctx, env)
 	if err != nil {
 		return fmt.Errorf("locating the awards data: %w", err)
 	}
 	defer data.WaitDurable(context.Background())
+	compiler, compileOff := compilerReady()
 	for _, w := range data.Warnings {
 		env.Logger.Warn(w)
 	}
@@ -91,6 +95,8 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 			RequireIsolation: *requireIso,
 			Logger:           env.Logger,
 			Packages:         packageOptions(env, pkgs),
+			Compiler:         compiler,
+			CompileOff:       compileOff,
 		},
 		Data:        data,
 		MaxSessions: *maxSessions,

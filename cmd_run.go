@@ -81,6 +81,7 @@ type runCommand struct {
 	requireIso bool
 	limits     sandbox.Limits
 	pkgs       pkgenv.Options
+	compile    sandbox.CompileSettings
 }
 
 func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
@@ -89,6 +90,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	isolation := probeIsolation()
+	compiler := startCompiler(ctx, env, r.compile)
 	data, err := locateData(ctx, env)
 	if err != nil {
 		return r.fail(errSetup, exitError{code: 1, err: fmt.Errorf("locating the awards data: %w", err)})
@@ -96,14 +98,19 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	// The answer is printed first; then the run waits for a new Arrow file
 	// to be durable, so that the next run finds it cached.
 	defer data.WaitDurable(ctx)
-	sess, err := sandbox.NewSession(ctx, sandbox.Options{
+	opts := sandbox.Options{
 		Limits:           r.limits,
 		DataPath:         data.ArrowPath,
 		RequireIsolation: r.requireIso,
 		Isolation:        isolation(),
 		Logger:           env.Logger,
 		Packages:         packageOptions(env, r.pkgs),
-	})
+	}
+	if sandbox.MayCompile(r.code) {
+		// Code that cannot run compiled does not wait for the go command.
+		opts.Compiler, opts.CompileOff = compiler()
+	}
+	sess, err := sandbox.NewSession(ctx, opts)
 	if err != nil {
 		return r.fail(errSetup, exitError{code: 1, err: err})
 	}
@@ -132,7 +139,7 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 // JSON on stdout: the flag package's own messages and the usage text are
 // held back. The error returned is the command's.
 func parseRun(env *cliEnv, args []string) (*runCommand, error) {
-	r := &runCommand{env: env, jsonMode: wantsJSON(args), limits: sandbox.DefaultLimits(), pkgs: pkgenv.Options{KernelVersion: version}}
+	r := &runCommand{env: env, jsonMode: wantsJSON(args), limits: sandbox.DefaultLimits(), pkgs: pkgenv.Options{KernelVersion: version}, compile: sandbox.DefaultCompileSettings()}
 	fs, apply := newFlagSet(env, "run", "[-c CODE | FILE | -]", runDescription)
 	haveC := false
 	fs.Func("c", "the code to run (once; use newlines or ; for several statements)", func(v string) error {
@@ -148,6 +155,7 @@ func parseRun(env *cliEnv, args []string) (*runCommand, error) {
 	fs.BoolVar(&r.requireIso, "require-isolation", false, "refuse to run unless every sandbox isolation layer is active")
 	r.limits.RegisterFlags(fs)
 	r.pkgs.RegisterFlags(fs)
+	r.compile.RegisterFlags(fs)
 	usage := fs.Usage
 	if r.jsonMode {
 		fs.SetOutput(io.Discard)

@@ -36,14 +36,16 @@ func probeIsolation() (wait func() *sandbox.Isolation) {
 }
 
 // startSandboxEvaluator starts the session in the background, with the
-// isolation the probe started by probeIsolation finds.
-func startSandboxEvaluator(ctx context.Context, isolation func() *sandbox.Isolation, opts sandbox.Options) *sandboxEvaluator {
+// isolation the probe started by probeIsolation finds and the compiler
+// startCompiler sets up.
+func startSandboxEvaluator(ctx context.Context, isolation func() *sandbox.Isolation, compiler func() (*sandbox.Compiler, string), opts sandbox.Options) *sandboxEvaluator {
 	e := &sandboxEvaluator{ready: make(chan struct{})}
 	go func() {
 		defer close(e.ready)
 		// Waited for here, not by the caller: the kernel serves its
 		// sockets while the probe and the worker start.
 		opts.Isolation = isolation()
+		opts.Compiler, opts.CompileOff = compiler()
 		e.sess, e.err = sandbox.NewSession(context.WithoutCancel(ctx), opts)
 		if e.err != nil {
 			opts.Logger.Error("sandbox did not start", "err", e.err)

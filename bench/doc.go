@@ -8,4 +8,11 @@
 // memory back to its host), client_decode.py (jupyter_client's own
 // decoding cost), flood.py, scale.py and mcp_sessions.py. procfs.py holds
 // what the scripts read from /proc and /sys.
+//
+// lang.sh and lang.py compare Go as a language: the programs of
+// bench/lang (each a Go program and the same algorithm in Python) run
+// through the kernel's interpreter, CPython and gc in one run, with every
+// ratio; TestLangSmall runs them at their small sizes in CI.
+// BenchmarkLang in sandbox/internal/worker runs the same programs in an
+// in-process interpreter, for profiles.
 package bench

@@ -184,8 +184,11 @@ func newDisplay(d sandbox.Display, maxRows int) Display {
 
 var (
 	// positionRE finds "line N, column M" in sandbox messages and
-	// tracebacks ("line 3, column 5: ..." or "at line 3, column 5, in ...").
-	positionRE = regexp.MustCompile(`line (\d+), column (\d+)`)
+	// tracebacks ("line 3, column 5: ..." or "at line 3, column 5, in
+	// ..."), and "line N," alone in a compiled cell's traceback ("at line
+	// 3, in fib"; a frame in an earlier cell, "at line 2 of an earlier
+	// cell", is not this cell's).
+	positionRE = regexp.MustCompile(`line (\d+)(?:, column (\d+)|,)`)
 	// leadingPositionRE is the position prefix of a message.
 	leadingPositionRE = regexp.MustCompile(`^line \d+, column \d+: `)
 	// didYouMeanRE finds award_data's and the sandbox's suggestions.

@@ -52,28 +52,36 @@ func OpenFile(path string) (*Dataset, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return Open(f, path)
+}
+
+// Open is OpenFile for a file already open for reading, named name in
+// errors and by Path: a process that may open no file (a compiled cell,
+// under Landlock from its first instruction) maps the descriptor it
+// inherited. The mapping outlives f, which the caller may close.
+func Open(f *os.File, name string) (*Dataset, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, not an Arrow file", path)
+		return nil, fmt.Errorf("%s: is a directory, not an Arrow file", name)
 	}
 	size := st.Size()
 	if size < int64(2*len(arrowMagic)+8) {
-		return nil, fmt.Errorf("%w: %s: %d bytes is too short", ErrInvalidArrow, path, size)
+		return nil, fmt.Errorf("%w: %s: %d bytes is too short", ErrInvalidArrow, name, size)
 	}
 	if size != int64(int(size)) {
-		return nil, fmt.Errorf("%s: file too large to map", path)
+		return nil, fmt.Errorf("%s: file too large to map", name)
 	}
 	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
-		return nil, fmt.Errorf("mapping %s: %w", path, err)
+		return nil, fmt.Errorf("mapping %s: %w", name, err)
 	}
-	d := &Dataset{path: path, data: data}
+	d := &Dataset{path: name, data: data}
 	if err := d.init(); err != nil {
 		d.Close()
-		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidArrow, path, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrInvalidArrow, name, err)
 	}
 	return d, nil
 }

@@ -117,3 +117,35 @@ func TestOpenFileNotAFile(t *testing.T) {
 		t.Errorf("missing file: err = %v, want ErrNotExist", err)
 	}
 }
+
+// TestOpenMapsAnOpenFile: a process that may open no file maps the
+// descriptor it inherited; the mapping outlives the descriptor, and errors
+// name the file by the name given.
+func TestOpenMapsAnOpenFile(t *testing.T) {
+	path := writeFile(t, filepath.Join(t.TempDir(), "a.arrow"), string(convertedBytes(t, 120)))
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(f, "fd 5")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.NumRows() != 120 || d.Path() != "fd 5" {
+		t.Fatalf("rows %d path %q", d.NumRows(), d.Path())
+	}
+	if n := d.Record().Column(0).Len(); n != 120 {
+		t.Errorf("first column after closing the descriptor: %d rows", n)
+	}
+	short := writeFile(t, filepath.Join(t.TempDir(), "b.arrow"), "ARROW1")
+	g, err := os.Open(short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := Open(g, "fd 5"); !errors.Is(err, ErrInvalidArrow) || !strings.Contains(err.Error(), "fd 5") {
+		t.Errorf("Open of a short file: %v; want ErrInvalidArrow naming fd 5", err)
+	}
+}

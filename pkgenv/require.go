@@ -26,6 +26,11 @@ const Directive = "//sbir:require"
 // directiveName is Directive without the comment marker.
 const directiveName = "sbir:require"
 
+// CompileDirective asks for a cell to run compiled (package sandbox reads
+// it); ParseRequirements knows it so as not to report it as a misspelt
+// requirement.
+const CompileDirective = "//sbir:compile"
+
 // A Requirement is one module version a cell asks for.
 type Requirement struct {
 	Path    string // module path, e.g. github.com/montanaflynn/stats
@@ -121,13 +126,23 @@ func parseDirective(lit string, line, col int) (*Requirement, error) {
 	}
 	name, args, _ := strings.Cut(strings.TrimRight(body, " \t\r"), " ")
 	args = strings.TrimSpace(args)
+	if "//"+name == CompileDirective {
+		if args != "" {
+			return nil, fail(CompileDirective+" takes no arguments", CompileDirective)
+		}
+		return nil, nil
+	}
 	if name != directiveName {
 		trimmed := strings.TrimLeft(body, " \t")
 		tname, targs, _ := strings.Cut(strings.TrimRight(trimmed, " \t\r"), " ")
 		fix := strings.TrimSpace(Directive + " " + strings.TrimSpace(targs))
 		switch {
+		case "//"+tname == CompileDirective:
+			return nil, fail("a directive has no space after //", CompileDirective)
 		case tname == directiveName:
 			return nil, fail("a directive has no space after //", fix)
+		case textdist.Levenshtein(strings.ToLower(tname), strings.TrimPrefix(CompileDirective, "//")) <= 2:
+			return nil, fail("unknown directive; a cell asks to run compiled with "+CompileDirective, CompileDirective)
 		case looksLikeDirective(tname):
 			return nil, fail(fmt.Sprintf("unknown directive; requirements are declared with %s <module> <version>", Directive), fix)
 		}

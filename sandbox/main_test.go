@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 	testDataPath = src.ArrowPath
 	code := m.Run()
 	os.RemoveAll(dir)
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
 	os.Exit(code)
 }
 

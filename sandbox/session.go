@@ -41,6 +41,12 @@ type Options struct {
 	// program that starts many sessions detects it once and shares it;
 	// nil means NewSession detects it.
 	Isolation *Isolation
+	// Compiler builds the cells that run compiled (whole programs, and
+	// cells marked with CompileDirective); nil runs every cell
+	// interpreted, and CompileOff then says why (for the note a cell
+	// that asked to be compiled gets).
+	Compiler   *Compiler
+	CompileOff string
 
 	// spawnFault, set by tests, fails a worker start attempt (1, 2, ...)
 	// before it is made.
@@ -183,6 +189,12 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 		res.Stderr = pre.String()
 		return res, nil
 	}
+	res, note, done := s.compiled(ctx, code, prep, h)
+	pre.WriteString(note)
+	if done {
+		res.Stderr = pre.String() + res.Stderr
+		return res, nil
+	}
 	if len(prep.Chunks) == 0 {
 		return &Result{Success: true, Stderr: pre.String()}, nil
 	}
@@ -194,6 +206,7 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 	s.ranCode = true
 	res, restart := s.exchange(ctx, prep, h)
 	res.Stderr = pre.String() + res.Stderr
+	s.explainCompiledOnly(res)
 	if !res.Success && len(res.Traceback) == 0 {
 		res.Traceback = Traceback(res.ErrorName, res.ErrorMessage)
 	}

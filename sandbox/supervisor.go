@@ -310,21 +310,7 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 	cmd.ExtraFiles = append([]*os.File{reqR, respW}, extra...)
 	cmd.SysProcAttr = procAttr(withNamespaces)
 	p.cmd = cmd
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		// Never unlocked: the thread ends with this goroutine, after
-		// the worker.
-		if err := cmd.Start(); err != nil {
-			started <- err
-			close(p.exited)
-			return
-		}
-		started <- nil
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
-	err = <-started
+	err = startLocked(cmd, p.exited, &p.waitErr)
 	reqR.Close()
 	respW.Close()
 	if err != nil {
@@ -351,6 +337,29 @@ func spawn(exe string, extra []*os.File, withNamespaces bool) (*proc, error) {
 		}
 	}()
 	return p, nil
+}
+
+// startLocked starts cmd from a goroutine locked to its OS thread, which
+// then waits for it: Pdeathsig fires when the thread that started the
+// child exits, so that thread must live exactly as long as the child.
+// exited is closed once the child was reaped (or did not start), with
+// *waitErr set.
+func startLocked(cmd *exec.Cmd, exited chan struct{}, waitErr *error) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		// Never unlocked: the thread ends with this goroutine, after
+		// the child.
+		if err := cmd.Start(); err != nil {
+			started <- err
+			close(exited)
+			return
+		}
+		started <- nil
+		*waitErr = cmd.Wait()
+		close(exited)
+	}()
+	return <-started
 }
 
 // kill ends the worker; reason records why for the error message.

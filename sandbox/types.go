@@ -206,7 +206,7 @@ const MaxRowWindow = 10000
 const (
 	ClassSyntaxError   = wire.ClassSyntaxError   // the cell does not parse
 	ClassNotAllowed    = wire.ClassNotAllowed    // the AST check refused a construct
-	ClassCompileError  = wire.ClassCompileError  // the interpreter could not compile it
+	ClassCompileError  = wire.ClassCompileError  // the interpreter, or gc for a compiled cell, could not compile it
 	ClassInputError    = wire.ClassInputError    // reading stdin failed or is not available
 	ClassPanic         = wire.ClassPanic         // the cell, or one of its goroutines, panicked
 	ClassRuntimeError  = wire.ClassRuntimeError  // a Go runtime error (nil map write, index out of range, ...)
@@ -220,4 +220,5 @@ const (
 	ClassSandboxError  = wire.ClassSandboxError  // the sandbox could not run the cell at all
 	ClassPackageError  = wire.ClassPackageError  // a //sbir:require declaration could not be satisfied
 	ClassExit          = wire.ClassExit          // the cell called os.Exit or log.Fatal
+	ClassBuildError    = wire.ClassBuildError    // a compiled cell's build failed for another reason than its code (a limit, the toolchain)
 )

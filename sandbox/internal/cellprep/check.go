@@ -98,10 +98,13 @@ type checker struct {
 	// uses of functions reading cap after append refused, by name (stackbuf.go)
 	inlineRefused map[ast.Node]string
 
-	err       *CheckError
-	edits     []edit
-	sites     []site
-	imports   []string
+	err     *CheckError
+	edits   []edit
+	sites   []site
+	imports []string
+	// renames are the cell offsets of the identifiers main renamed to
+	// mainName: the one edit a compiled cell's text keeps.
+	renames   []int
 	types     map[string]ast.Expr
 	callsMain bool
 	// localInts are names declared as integers anywhere in the cell so
@@ -277,6 +280,12 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 		ast.Walk(c, n.X)
 		return nil
 	case *ast.FuncDecl:
+		if n.Body == nil {
+			// Go takes such a declaration as implemented in assembly
+			// (or linked by a directive), neither of which cells have.
+			c.fail(n.Pos(), "a function without a body", "declare "+n.Name.Name+" with its body; a declaration without one is implemented in assembly, which cells cannot have")
+			return nil
+		}
 		if n.Recv != nil {
 			// A method named main is not the program's main.
 			ast.Walk(c, n.Recv)
@@ -296,6 +305,7 @@ func (c *checker) Visit(n ast.Node) ast.Visitor {
 		if c.renameMain && n.Name == "main" {
 			if s := c.off(n.Pos()); s >= 0 {
 				c.edits = append(c.edits, edit{s, s + len("main"), mainName})
+				c.renames = append(c.renames, s)
 			}
 		}
 	}

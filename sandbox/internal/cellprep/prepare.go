@@ -41,6 +41,8 @@ type State struct {
 	// third decides which packages outside the allow-list cells may
 	// import; nil allows none.
 	third ImportChecker
+	// store keeps the declarations later compiled cells carry in.
+	store declStore
 	// types holds the top-level type names, and methods the methods
 	// declared for each (see checkRedefinedTypes).
 	types   map[string]bool
@@ -62,7 +64,7 @@ type ImportChecker interface {
 
 // NewState returns the state of a session that has run no cell.
 func NewState() *State {
-	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{},
+	return &State{declared: map[string]bool{}, intNames: map[string]bool{}, imports: map[string]bool{}, store: newDeclStore(),
 		types: map[string]bool{}, methods: map[string]map[string]bool{}, capFuncs: map[string]bool{}}
 }
 
@@ -88,6 +90,13 @@ type Prepared struct {
 	imports  []string // renamed imports it adds
 	typeDecls
 	capFuncs []string // functions it declares that read cap after append (stackbuf.go)
+
+	// What Compile and Commit need of the cell's syntax.
+	code      string
+	lt        *lineTable
+	parsed    []parsedSeg
+	hasMain   bool // the cell declares func main
+	callsMain bool // and calls it itself
 }
 
 // Commit records what a cell that ran added to the session.
@@ -106,6 +115,7 @@ func (st *State) Commit(p *Prepared) {
 	for _, imp := range p.imports {
 		st.imports[imp] = true
 	}
+	st.store.record(p, interpretedVar)
 	for _, n := range p.declared {
 		if _, isType := p.types[n]; !isType {
 			delete(st.types, n)
@@ -137,9 +147,11 @@ type parsedSeg struct {
 	tf     *token.File
 	prefix int // bytes of wrapper before the segment in the parsed source
 	edits  []edit
-	expr   bool
-	quiet  bool
-	direct bool
+	// renames are the offsets of main renamed to mainName (see Compile).
+	renames []int
+	expr    bool
+	quiet   bool
+	direct  bool
 	// cut starts a new chunk (splitRedefinitions).
 	cut bool
 }
@@ -215,6 +227,7 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 			return nil, c.err
 		}
 		ps.edits = c.edits
+		ps.renames = c.renames
 		p.imports = append(p.imports, c.imports...)
 		callsMain = callsMain || c.callsMain
 		if i == len(parsed)-1 && !ps.decl {
@@ -227,6 +240,7 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 	}
 	parsed = splitRedefinitions(parsed, func(name string) bool { return st.declared[name] || declNames[name] })
 	p.Chunks = assemble(code, lt, parsed)
+	p.code, p.lt, p.parsed, p.hasMain, p.callsMain = code, lt, parsed, hasMain, callsMain
 	if hasMain && !callsMain {
 		p.Chunks = append(p.Chunks, wire.Chunk{Code: mainName + "()", Main: true})
 	}

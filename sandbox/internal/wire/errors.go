@@ -5,7 +5,7 @@ package wire
 const (
 	ClassSyntaxError   = "SyntaxError"   // the cell does not parse
 	ClassNotAllowed    = "NotAllowed"    // the AST check refused a construct
-	ClassCompileError  = "CompileError"  // the interpreter could not compile it
+	ClassCompileError  = "CompileError"  // the interpreter, or gc for a compiled cell, could not compile it
 	ClassInputError    = "InputError"    // reading stdin failed or is not available
 	ClassPanic         = "Panic"         // the cell, or one of its goroutines, panicked
 	ClassRuntimeError  = "RuntimeError"  // a Go runtime error (nil map write, index out of range, ...)
@@ -19,6 +19,7 @@ const (
 	ClassSandboxError  = "SandboxError"  // the sandbox could not run the cell at all
 	ClassPackageError  = "PackageError"  // a //sbir:require declaration could not be satisfied
 	ClassExit          = "Exit"          // the cell called os.Exit or log.Fatal: it ended as a program exits
+	ClassBuildError    = "BuildError"    // a compiled cell's build failed for another reason than its code (a limit, the toolchain)
 )
 
 // Traceback is the one way a traceback is built: the "Class: message"

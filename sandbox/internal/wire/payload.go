@@ -95,3 +95,17 @@ type Layer struct {
 	// Detail says what the layer does, or why it is not active.
 	Detail string `json:"detail"`
 }
+
+// ProgramConfig is what a compiled cell's runtime needs before the cell's
+// code runs.
+type ProgramConfig struct {
+	// HeapBytes is the heap budget (the runtime's memory limit and its
+	// watchdog's).
+	HeapBytes int64 `json:"heap_bytes"`
+	// Zone is the host's time zone (TZif data of /etc/localtime), which
+	// the program, under Landlock from its start, cannot read; nil is UTC.
+	Zone []byte `json:"zone,omitempty"`
+	// Rows is the part of a frame the cell's results carry as records
+	// (award_data.SetRecordWindow), as on an interpreted run.
+	Rows *RowWindow `json:"rows,omitempty"`
+}

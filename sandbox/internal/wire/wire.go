@@ -57,7 +57,10 @@ type Message struct {
 	ID uint64 `json:"id,omitempty"`
 
 	Config *Config `json:"config,omitempty"`
-	Chunks []Chunk `json:"chunks,omitempty"`
+	// Program configures a compiled cell's runtime (the second config
+	// frame a launcher's process reads; see LaunchArg).
+	Program *ProgramConfig `json:"program,omitempty"`
+	Chunks  []Chunk        `json:"chunks,omitempty"`
 	// Rows, on a run, is the part of a frame the cell's results carry as
 	// records (award_data.SetRecordWindow); nil: the display settings'.
 	Rows *RowWindow `json:"rows,omitempty"`
@@ -321,6 +324,29 @@ const (
 	// ProbeArg is argv[1] of the process the supervisor starts once to
 	// learn whether the host allows namespaces; it exits at once.
 	ProbeArg = "__sbir_isolation_probe"
+	// LaunchArg is argv[1] of a launcher: the binary re-executed to run a
+	// compiled cell. It reads a Config (OpConfig) from RequestFD, applies
+	// the worker's isolation layers, sends OpReady with them on ReplyFD
+	// and executes the program in ExecFD, which reads a ProgramConfig
+	// (OpConfig, Program set) from RequestFD in turn. The program's
+	// standard output is the cell's stdout, ProgramStderrFD its stderr,
+	// standard error the Go runtime's own reports (panics), ReplyFD its
+	// displays and its end (OpResult), DataFD the data.
+	LaunchArg = "__sbir_launch"
+	// ProgramArg0 is argv[0] of a compiled cell's program: its runtime
+	// acts only in a process started so.
+	ProgramArg0 = "sbir-cell"
+	// RequestFD and ReplyFD are the ends of the supervisor's two pipes in
+	// a worker, a launcher and a compiled cell's program.
+	RequestFD = 3
+	ReplyFD   = 4
+	// ProgramStderrFD is a compiled cell's os.Stderr.
+	ProgramStderrFD = 6
+	// ExecFD is the launcher's descriptor of the program to execute.
+	ExecFD = 7
+	// StatusFD is a compiled cell's /proc/self/status, opened by its
+	// launcher (the program may open no file).
+	StatusFD = 8
 	// DataFD is the worker's descriptor of the data file, opened read-only
 	// by the supervisor, so that the worker never needs a path to it.
 	DataFD = 5
@@ -338,6 +364,12 @@ const (
 	ExitSetup     = 4 // the worker could not start
 )
 
+// MaxGoroutines bounds the goroutines cells may have alive at once, in a
+// worker (those of earlier cells that are blocked forever included) or in
+// a compiled cell's process: a goroutine bomb fails its cell instead of
+// exhausting the process long before the heap watchdog looks.
+const MaxGoroutines = 10000
+
 // MaxStackBytes bounds a goroutine's stack in the worker, so that runaway
 // recursion ends the worker quickly instead of after gigabytes.
 const MaxStackBytes = 256 << 20
@@ -350,3 +382,7 @@ func (c *Conn) Close() error {
 	}
 	return nil
 }
+
+// Buffered reports how many bytes Recv has read ahead of the frames it
+// returned: a reader that polls the pipe must take those frames first.
+func (c *Conn) Buffered() int { return c.r.Buffered() }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/valuefmt"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/assist"
 )
 
@@ -34,7 +35,7 @@ func (a assistSession) Value(expr string) (reflect.Value, bool) {
 // its panics recovered.
 func (a assistSession) Format(name string, v reflect.Value) (string, error) {
 	var text string
-	err := a.s.guarded(context.Background(), name, inspectTimeout, inspectSettle, func() { text = renderPlain(v.Interface()) })
+	err := a.s.guarded(context.Background(), name, inspectTimeout, inspectSettle, func() { text = valuefmt.Plain(v.Interface()) })
 	a.s.out.takeFrames()
 	return text, err
 }

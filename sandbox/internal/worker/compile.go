@@ -8,6 +8,7 @@ import (
 
 	"github.com/sbirtools/sbir-kernel/internal/textcut"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/valuefmt"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/assist"
 )
@@ -136,8 +137,8 @@ func (s *session) runChunk(ctx context.Context, cc compiledChunk) (map[string]an
 func (s *session) showBundle(ctx context.Context, ch wire.Chunk, vals []any) (map[string]any, error) {
 	b, err := s.bundle(ctx, vals)
 	if text, ok := vals[0].(string); ok && err == nil && b != nil && len(vals) == 1 && assist.IsTextCall(ch.Code) {
-		if len(text) > maxRenderBytes {
-			text = textcut.Prefix(text, maxRenderBytes) + " …"
+		if len(text) > valuefmt.MaxBytes {
+			text = textcut.Prefix(text, valuefmt.MaxBytes) + " …"
 		}
 		b["text/plain"] = strings.TrimSuffix(text, "\n")
 	}

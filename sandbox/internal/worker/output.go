@@ -14,6 +14,8 @@ import (
 
 	"github.com/sbirtools/sbir-kernel/internal/textcut"
 
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/outcap"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/valuefmt"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/supervise"
 
 	"github.com/sbirtools/sbir-kernel/display"
@@ -30,16 +32,6 @@ const (
 	flushInterval  = 10 * time.Millisecond
 	flushBytes     = 256 << 10
 	maxStreamFrame = flushBytes
-)
-
-// Display budget: every display a cell makes is charged the JSON size of
-// its data and metadata, its display id (which the kernel sends in every
-// display and update message) and displayOverhead (the Jupyter message the
-// kernel wraps it in), so that many tiny displays are bounded too. A clear
-// is a display without data: each becomes a clear_output message.
-const (
-	maxDisplayBytes = 16 << 20
-	displayOverhead = 512
 )
 
 // Bounds of a cell's result, which travels in one frame: an error message
@@ -239,12 +231,12 @@ func (o *cellOutput) admitDisplay(m display.Message) (data, meta map[string]any,
 	if o.dispDropped > 0 {
 		// Once one is dropped, all later ones are: no need to encode.
 		o.dispDropped++
-		o.dispDropSize += displayOverhead + len(m.DisplayID) + approxSize(m.Data) + approxSize(m.Metadata)
+		o.dispDropSize += outcap.DisplayOverhead + len(m.DisplayID) + approxSize(m.Data) + approxSize(m.Metadata)
 		o.mu.Unlock()
 		return nil, nil, false
 	}
 	o.mu.Unlock()
-	n := displayOverhead + len(m.DisplayID)
+	n := outcap.DisplayOverhead + len(m.DisplayID)
 	encode := func(in map[string]any) map[string]any {
 		if in == nil {
 			return nil
@@ -266,7 +258,7 @@ func (o *cellOutput) admitDisplay(m display.Message) (data, meta map[string]any,
 	if o.ended {
 		return nil, nil, false
 	}
-	if o.dispDropped > 0 || o.displayed+n > maxDisplayBytes || n > wire.MaxFrameBytes-displayOverhead {
+	if o.dispDropped > 0 || o.displayed+n > outcap.MaxDisplayBytes || n > wire.MaxFrameBytes-outcap.DisplayOverhead {
 		o.dispDropped++
 		o.dispDropSize += n
 		return nil, nil, false
@@ -332,42 +324,15 @@ func (o *cellOutput) begin() {
 	o.mu.Unlock()
 }
 
-// truncationLine is added once when a cell's output exceeds the cap: it
-// says how much was dropped.
-func truncationLine(limit, dropped, writes int) string {
-	s := "... [output truncated at " + bytesize.Exact(int64(limit)) + "; dropped " + count(dropped, "byte")
-	if writes > 1 {
-		s += " from " + count(writes, "write")
-	}
-	return s + "]\n"
-}
-
-// displayDropLine says which displays the budget refused.
-func displayDropLine(n, size int) string {
-	return "... [" + count(n, "display") + " dropped (about " + bytesize.Approx(int64(size)) + "): the cell's displays exceeded " + bytesize.Exact(maxDisplayBytes) + "]\n"
-}
-
-// count formats n with thousands separators and the noun, pluralised.
-func count(n int, noun string) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if n != 1 {
-		noun += "s"
-	}
-	return s + " " + noun
-}
-
 // end adds the notes of what was dropped, flushes, marks the cell ended
 // (later writes are dropped) and bounds res to what one frame carries.
 func (o *cellOutput) end(res *wire.Result) {
 	o.mu.Lock()
 	if o.truncated {
-		o.appendLocked(o.overflow, []byte(truncationLine(o.limit, o.dropped, o.dropWrite)))
+		o.appendLocked(o.overflow, []byte(outcap.TruncationLine(o.limit, o.dropped, o.dropWrite)))
 	}
 	if o.dispDropped > 0 {
-		o.appendLocked("stderr", []byte(displayDropLine(o.dispDropped, o.dispDropSize)))
+		o.appendLocked("stderr", []byte(outcap.DisplayDropLine(o.dispDropped, o.dispDropSize)))
 	}
 	res.Truncated = o.truncated || o.dispDropped > 0
 	o.ended = true
@@ -408,7 +373,7 @@ func boundResult(res *wire.Result) {
 	plain, _ := res.Value["text/plain"].(json.RawMessage)
 	var text string
 	_ = json.Unmarshal(plain, &text)
-	text = cutText(text, maxRenderBytes)
+	text = cutText(text, valuefmt.MaxBytes)
 	for k, n := range sizes {
 		if k != "text/plain" {
 			text += fmt.Sprintf("\n[the value's %s (%s) is over the %s a value may send and is not shown]", k, bytesize.Approx(int64(n)), bytesize.Exact(maxValueBytes))

@@ -23,11 +23,12 @@ import (
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
-// IsWorker reports whether this process was started as a sandbox worker.
+// IsWorker reports whether this process was started as a sandbox worker
+// (or as its isolation probe, or as the launcher of a compiled cell).
 // main (and TestMain of packages that start sessions) must then call
 // WorkerMain instead of doing anything else.
 func IsWorker() bool {
-	return len(os.Args) > 1 && (os.Args[1] == wire.WorkerArg || os.Args[1] == wire.ProbeArg)
+	return len(os.Args) > 1 && (os.Args[1] == wire.WorkerArg || os.Args[1] == wire.ProbeArg || os.Args[1] == wire.LaunchArg)
 }
 
 // Main runs the worker side of a session: it reads its configuration
@@ -35,11 +36,14 @@ func IsWorker() bool {
 // the interpreter and serves cells until the supervisor closes the pipe.
 // It returns the process exit status.
 func Main() int {
-	if os.Args[1] == wire.ProbeArg {
+	switch os.Args[1] {
+	case wire.ProbeArg:
 		return 0
+	case wire.LaunchArg:
+		return launch()
 	}
-	in := os.NewFile(3, "sbir-requests")
-	out := os.NewFile(4, "sbir-replies")
+	in := os.NewFile(wire.RequestFD, "sbir-requests")
+	out := os.NewFile(wire.ReplyFD, "sbir-replies")
 	if in == nil || out == nil {
 		fmt.Fprintln(os.Stderr, "sbir-kernel worker: started without the supervisor's pipes (fds 3 and 4); the worker is started by the kernel, not by hand")
 		return wire.ExitSetup

@@ -248,15 +248,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Pre-define symbols for labels defined in this block, so we are sure that
 			// they are already defined when met.
 			// TODO(marc): labels must be stored outside of symbols to avoid collisions.
-			for _, c := range n.child {
-				if c.kind != labeledStmt {
-					continue
-				}
-				label := c.child[0].ident
-				sym := &symbol{kind: labelSym, node: c, index: -1}
-				sc.sym[label] = sym
-				c.sym = sym
-			}
+			defineLabels(sc, n.child)
 			// If block is the body of a function, get declared variables in current scope.
 			// This is done in order to add the func signature symbols into sc.sym,
 			// as we will need them in post-processing.
@@ -288,6 +280,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pushBloc()
+			if len(n.child) > 0 && n.lastChild().kind == caseBody {
+				defineLabels(sc, n.lastChild().child) // sbir patch 44
+			}
 			if sn := n.anc.anc; sn.kind == typeSwitch && sn.child[1].action == aAssign {
 				// Type switch clause with a var defined in switch guard.
 				var typ *itype
@@ -317,9 +312,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case commClauseDefault:
 			sc = sc.pushBloc()
+			defineLabels(sc, n.child) // sbir patch 44
 
 		case commClause:
 			sc = sc.pushBloc()
+			defineLabels(sc, n.child) // sbir patch 44
 			if len(n.child) > 0 && n.child[0].action == aAssign {
 				ch := n.child[0].child[1].child[0]
 				var typ *itype
@@ -1109,6 +1106,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
 			}
+			// sbir patch 45: an untyped constant sent takes the element type.
+			if v := n.child[1]; v.rval.IsValid() && v.typ != nil && v.typ.untyped {
+				if et := chanElement(n.child[0].typ); et != nil {
+					convertLiteralValue(v, et.TypeOf())
+				}
+			}
 			fallthrough
 
 		case declStmt, exprStmt:
@@ -1607,6 +1610,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case funcDecl:
 			n.start = n.child[3].start
 			n.types, n.scope = sc.types, sc
+			n.shape = &frameShape{} // sbir patch S2
 			sc = sc.pop()
 			funcName := n.child[1].ident
 			if sym := sc.sym[funcName]; !isMethod(n) && sym != nil && !isGeneric(sym.typ) {
@@ -1618,6 +1622,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case funcLit:
 			n.types, n.scope = sc.types, sc
+			n.shape = &frameShape{} // sbir patch S2
 			sc = sc.pop()
 			err = genRun(n)
 
@@ -1881,6 +1886,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if c.typ.cat == nilT {
 					// nil: Set node value to zero of return type
 					c.rval = reflect.New(typ.TypeOf()).Elem()
+				} else if c.rval.IsValid() && (c.typ.untyped || vConstantValue(c.rval) != nil) && !isInterface(typ) {
+					// sbir patch 45: an untyped constant returned takes the
+					// result type now (beyond int64 for an unsigned one).
+					// sbir patch 46: so does a folded constant expression
+					// (its type is not marked untyped, its value still is
+					// exact), beyond int64 for a float one.
+					convertLiteralValue(c, typ.TypeOf())
 				}
 			}
 
@@ -2205,6 +2217,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						}
 						for k := len(c.child) - 2; k >= 0; k-- {
 							cond := c.child[k]
+							if b, ok := constBool(cond); ok {
+								// sbir patch 43: a condition known at compile
+								// time (a folded comparison has no branch of
+								// its own): wire the clause statically.
+								if b {
+									next = body.start
+								}
+								continue
+							}
 							cond.tnext = body.start
 							setFNext(cond, next)
 							next = cond.start
@@ -2550,9 +2571,15 @@ func genRun(nod *node) error {
 				setExec(n.anc.child[3].start)
 			}
 			// continue in function body as there may be inner function definitions
-		case constDecl, varDecl:
+		case constDecl:
 			setExec(n.start)
 			return false
+		case varDecl:
+			setExec(n.start)
+			// sbir patch 48: walk on, to the bodies of the generic
+			// function instances made for the declaration's values
+			// (var n = G(5) made G[int] here, and its body had no code).
+			return true
 		}
 		return true
 	}, nil)
@@ -2674,6 +2701,23 @@ func setFNext(cond, next *node) {
 		return
 	}
 	cond.fnext = next
+}
+
+// defineLabels declares the labels of the labelled statements in stmts in
+// scope sc, before the statements are compiled, so that a break, continue
+// or goto meets them defined. sbir patch 44: the statements of a case or
+// select clause are not a block statement, so labels there were not
+// declared ("undefined: L").
+func defineLabels(sc *scope, stmts []*node) {
+	for _, c := range stmts {
+		if c.kind != labeledStmt {
+			continue
+		}
+		label := c.child[0].ident
+		sym := &symbol{kind: labelSym, node: c, index: -1}
+		sc.sym[label] = sym
+		c.sym = sym
+	}
 }
 
 // sourceNext returns, for each of the clauses of a switch (the default

@@ -290,11 +290,12 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					pname := name
 					name = filepath.Join(name, baseName)
 					// sbir patch 11: an import replaces one the host made
-					// implicitly, and a binary package may be imported again.
+					// implicitly, and a binary package may be imported again
+					// by a later evaluation (not twice by one file).
 					if sym, exists := sc.sym[name]; !exists || sym.kind == pkgSym && sym.implicit {
-						sc.sym[name] = &symbol{kind: pkgSym, typ: &itype{cat: binPkgT, path: ipath, scope: sc}}
+						sc.sym[name] = &symbol{kind: pkgSym, typ: &itype{cat: binPkgT, path: ipath, scope: sc}, node: n}
 						break
-					} else if sym.kind == pkgSym && sym.typ.cat == binPkgT && sym.typ.path == ipath {
+					} else if sym.kind == pkgSym && sym.typ.cat == binPkgT && sym.typ.path == ipath && !importedTwice(sym.node, n) {
 						// ignore re-import of identical package
 						break
 					}
@@ -520,8 +521,13 @@ func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) e
 				}
 			}
 		}
-		if id := undefinedIdent(n); id != nil {
-			return id.cfgErrorf("undefined: %s", id.ident) // sbir patch 11a
+		// sbir patch 11a: an undefined name in any of the stuck
+		// definitions, else a loop among them.
+		stuck := definedNames(revisit)
+		for _, r := range revisit {
+			if id := undefinedIdent(r, stuck); id != nil {
+				return id.cfgErrorf("undefined: %s", id.ident)
+			}
 		}
 		return n.cfgErrorf("constant definition loop")
 	}
@@ -565,6 +571,47 @@ func definedType(typ *itype) error {
 	return nil
 }
 
+// importedTwice reports whether two different import specs of one file
+// import the same package under the same name: gc refuses that, while a
+// later evaluation may import again what an earlier one did (sbir patch 11).
+func importedTwice(prev, n *node) bool {
+	if prev == nil || prev == n {
+		return false
+	}
+	return fileOf(prev) == fileOf(n)
+}
+
+// fileOf returns the root of the syntax tree holding n.
+func fileOf(n *node) *node {
+	for n.anc != nil {
+		n = n.anc
+	}
+	return n
+}
+
+// definedNames returns the names that the top-level definitions in nodes
+// define (sbir patch 11a).
+func definedNames(nodes []*node) map[string]bool {
+	names := map[string]bool{}
+	for _, n := range nodes {
+		var left []*node
+		switch n.kind {
+		case defineStmt, assignStmt, valueSpec:
+			left = n.child[:n.nleft]
+		case typeSpec, typeSpecAssign:
+			left = n.child[:1]
+		case funcDecl:
+			left = n.child[1:2]
+		}
+		for _, c := range left {
+			if c.kind == identExpr {
+				names[c.ident] = true
+			}
+		}
+	}
+	return names
+}
+
 // equalNodes returns true if two slices of nodes are identical.
 func equalNodes(a, b []*node) bool {
 	if len(a) != len(b) {
@@ -584,7 +631,9 @@ func equalNodes(a, b []*node) bool {
 // using an undefined name is revisited until global analysis gives up,
 // and the error should name the identifier rather than a "constant
 // definition loop". The placeholder type is deleted (sbir patch 11a).
-func undefinedIdent(n *node) *node {
+// Names in stuck are defined by the definitions global analysis gave up
+// on: those form a real definition loop, not an undefined name.
+func undefinedIdent(n *node, stuck map[string]bool) *node {
 	var values []*node
 	switch n.kind {
 	case defineStmt, assignStmt:
@@ -600,7 +649,7 @@ func undefinedIdent(n *node) *node {
 			if found != nil || c.kind == funcLit {
 				return false
 			}
-			if c.kind != identExpr || c.anc != nil && isKey(c) {
+			if c.kind != identExpr || c.anc != nil && isKey(c) || stuck[c.ident] {
 				return true
 			}
 			sc := c.scope

@@ -45,6 +45,7 @@ type node struct {
 	typ        *itype         // type of value in frame, or nil
 	recv       *receiver      // method receiver node for call, or nil
 	types      []reflect.Type // frame types, used by function literals only
+	shape      *frameShape    // how a frame of types is allocated (sbir patch S2)
 	scope      *scope         // frame scope
 	action     action         // action
 	exec       bltn           // generated function to execute
@@ -126,12 +127,42 @@ type frame struct {
 	orig      *frame             // the frame a clone copies (sbir patch 10d)
 }
 
-func newFrame(anc *frame, length int, id uint64) *frame {
-	f := &frame{
-		anc:  anc,
-		data: make([]reflect.Value, length),
-		id:   id,
+// Frames with few values are allocated with their values in one object
+// (sbir patch S2).
+type (
+	frame2 struct {
+		frame
+		vals [2]reflect.Value
 	}
+	frame4 struct {
+		frame
+		vals [4]reflect.Value
+	}
+	frame8 struct {
+		frame
+		vals [8]reflect.Value
+	}
+)
+
+func newFrame(anc *frame, length int, id uint64) *frame {
+	var f *frame
+	switch {
+	case length <= 2:
+		fv := &frame2{}
+		f = &fv.frame
+		f.data = fv.vals[:length:length]
+	case length <= 4:
+		fv := &frame4{}
+		f = &fv.frame
+		f.data = fv.vals[:length:length]
+	case length <= 8:
+		fv := &frame8{}
+		f = &fv.frame
+		f.data = fv.vals[:length:length]
+	default:
+		f = &frame{data: make([]reflect.Value, length)}
+	}
+	f.anc, f.id = anc, id
 	if anc == nil {
 		f.root = f
 	} else {
@@ -139,6 +170,50 @@ func newFrame(anc *frame, length int, id uint64) *frame {
 		f.root = anc.root
 	}
 	return f
+}
+
+// frameShape is how the frames of a function are allocated: the zero
+// values of its frame types as the fields of one struct, so that a call
+// makes one allocation for all of them where it made one per value
+// (sbir patch S2). It is made when the function is compiled and filled in
+// at the first call.
+type frameShape struct {
+	once sync.Once
+	typ  reflect.Type // struct{ F0 T0; F1 T1; ... }, or nil: one allocation per value
+}
+
+// newFrameValues stores in d new zero values of types, settable and
+// addressable, as the frame values of a call: all in one allocation when
+// s, the function's shape, allows it.
+func newFrameValues(d []reflect.Value, types []reflect.Type, s *frameShape) {
+	if s != nil && len(types) > 1 {
+		s.once.Do(func() { s.typ = frameStruct(types) })
+		if s.typ != nil {
+			v := reflect.New(s.typ).Elem()
+			for i := range types {
+				d[i] = v.Field(i)
+			}
+			return
+		}
+	}
+	for i, t := range types {
+		d[i] = reflect.New(t).Elem()
+	}
+}
+
+// frameStruct returns a struct type with a field of each of types, or nil
+// if reflect cannot make one (a struct too large for the address space).
+func frameStruct(types []reflect.Type) (t reflect.Type) {
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	fields := make([]reflect.StructField, len(types))
+	for i, t := range types {
+		fields[i] = reflect.StructField{Name: "F" + strconv.Itoa(i), Type: t}
+	}
+	return reflect.StructOf(fields)
 }
 
 func (f *frame) runid() uint64      { return atomic.LoadUint64(&f.id) }
@@ -226,6 +301,7 @@ type Interpreter struct {
 
 	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
 	goFn     func(func())              // sbir patch 23: Options.Go
+	funcs    sync.Map                  // sbir patch S3: uintptr → *funcRecord of the func values made
 	generic  map[string]*node
 	// redefs are the functions and methods the compilation under way
 	// declares again, old then new (sbir patch 52).

@@ -11,6 +11,9 @@ import (
 // Arithmetic operators
 
 func add(n *node) {
+	if directIntArith(n, "+") || directFloatArith(n, "+") || directStringArith(n, "+") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -428,6 +431,9 @@ func andNotConst(n *node) {
 }
 
 func mul(n *node) {
+	if directIntArith(n, "*") || directFloatArith(n, "*") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -708,6 +714,9 @@ func orConst(n *node) {
 }
 
 func quo(n *node) {
+	if directIntArith(n, "/") || directFloatArith(n, "/") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -897,6 +906,9 @@ func quoConst(n *node) {
 }
 
 func rem(n *node) {
+	if directIntArith(n, "%") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -1209,6 +1221,9 @@ func shrConst(n *node) {
 }
 
 func sub(n *node) {
+	if directIntArith(n, "-") || directFloatArith(n, "-") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.concrete().TypeOf()
 	isInterface := n.typ.TypeOf().Kind() == reflect.Interface
@@ -1491,6 +1506,12 @@ func xorConst(n *node) {
 // Assign operators
 
 func addAssign(n *node) {
+	if directMapUpdate(n, '+', n.child[1]) {
+		return // sbir patch S5
+	}
+	if directIntAssign(n, "+") || directFloatAssign(n, "+") || directStringAssign(n, "+") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -1759,6 +1780,9 @@ func andNotAssign(n *node) {
 }
 
 func mulAssign(n *node) {
+	if directIntAssign(n, "*") || directFloatAssign(n, "*") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -1938,6 +1962,9 @@ func orAssign(n *node) {
 }
 
 func quoAssign(n *node) {
+	if directIntAssign(n, "/") || directFloatAssign(n, "/") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2050,6 +2077,9 @@ func quoAssign(n *node) {
 }
 
 func remAssign(n *node) {
+	if directIntAssign(n, "%") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2251,6 +2281,12 @@ func shrAssign(n *node) {
 }
 
 func subAssign(n *node) {
+	if directMapUpdate(n, '-', n.child[1]) {
+		return // sbir patch S5
+	}
+	if directIntAssign(n, "-") || directFloatAssign(n, "-") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0, c1 := n.child[0], n.child[1]
@@ -2430,6 +2466,12 @@ func xorAssign(n *node) {
 }
 
 func dec(n *node) {
+	if directMapUpdate(n, '-', nil) {
+		return // sbir patch S5
+	}
+	if directIntAssign(n, "-") || directFloatAssign(n, "-") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0 := n.child[0]
@@ -2486,6 +2528,12 @@ func dec(n *node) {
 }
 
 func inc(n *node) {
+	if directMapUpdate(n, '+', nil) {
+		return // sbir patch S5
+	}
+	if directIntAssign(n, "+") || directFloatAssign(n, "+") {
+		return // sbir patch S7
+	}
 	next := getExec(n.tnext)
 	typ := n.typ.TypeOf()
 	c0 := n.child[0]
@@ -2624,6 +2672,9 @@ func posConst(n *node) {
 
 // sbir patch 20e: i0 == i1 is sbirEqualValues(i0, i1) in equal and notEqual.
 func equal(n *node) {
+	if directIntCompare(n, "==") || directFloatCompare(n, "==") || directStringCompare(n, "==") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -3224,6 +3275,9 @@ func equal(n *node) {
 }
 
 func greater(n *node) {
+	if directIntCompare(n, ">") || directFloatCompare(n, ">") || directStringCompare(n, ">") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -3552,6 +3606,9 @@ func greater(n *node) {
 }
 
 func greaterEqual(n *node) {
+	if directIntCompare(n, ">=") || directFloatCompare(n, ">=") || directStringCompare(n, ">=") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -3880,6 +3937,9 @@ func greaterEqual(n *node) {
 }
 
 func lower(n *node) {
+	if directIntCompare(n, "<") || directFloatCompare(n, "<") || directStringCompare(n, "<") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -4208,6 +4268,9 @@ func lower(n *node) {
 }
 
 func lowerEqual(n *node) {
+	if directIntCompare(n, "<=") || directFloatCompare(n, "<=") || directStringCompare(n, "<=") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()
@@ -4536,6 +4599,9 @@ func lowerEqual(n *node) {
 }
 
 func notEqual(n *node) {
+	if directIntCompare(n, "!=") || directFloatCompare(n, "!=") || directStringCompare(n, "!=") {
+		return // sbir patch S7
+	}
 	tnext := getExec(n.tnext)
 	dest := genValueOutput(n, reflect.TypeOf(true))
 	typ := n.typ.concrete().TypeOf()

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -1227,7 +1228,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			// again later (the next iteration of a loop body) is a new one.
 			f = f.clone()
 		}
-		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
+		slow := func(in []reflect.Value) []reflect.Value {
 			def, start := def, start
 			if def.latest != nil {
 				// sbir patch 52: the latest declaration of the function
@@ -1239,9 +1240,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
 			d := fr.data
-			for i, t := range def.types {
-				d[i] = reflect.New(t).Elem()
-			}
+			newFrameValues(d, def.types, def.shape) // sbir patch S2
 
 			switch {
 			case methodExpr:
@@ -1257,24 +1256,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				d = d[numRet:]
 			default:
 				// Copy method receiver as first argument.
-				src, dest := rcvr(f), d[numRet]
-				sk, dk := src.Kind(), dest.Kind()
-				for {
-					vs, ok := src.Interface().(valueInterface)
-					if !ok {
-						break
-					}
-					src = vs.value
-					sk = src.Kind()
-				}
-				switch {
-				case sk == reflect.Ptr && dk != reflect.Ptr:
-					dest.Set(src.Elem())
-				case sk != reflect.Ptr && dk == reflect.Ptr:
-					dest.Set(src.Addr())
-				default:
-					dest.Set(src)
-				}
+				setReceiver(d[numRet], rcvr(f)) // sbir patch S1
 				d = d[numRet+1:]
 			}
 
@@ -1299,7 +1281,17 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			runCfg(start, fr, def, n)
 
 			return fr.data[:numRet]
-		})
+		}
+		if methodExpr {
+			return reflect.MakeFunc(funcType, slow)
+		}
+		// sbir patch S6: a typed function for the common signatures.
+		cb := &callback{def: def, call: n, anc: f, rcvr: rcvr, numRet: numRet}
+		fn := cb.makeFunc(funcType, slow)
+		if rcvr == nil {
+			def.interp.recordFunc(fn, def, f) // sbir patch S3
+		}
+		return fn
 	}
 }
 
@@ -1577,20 +1569,51 @@ func call(n *node) {
 		return
 	}
 
+	// sbir patch S1: x.m(...) with an interpreted method m runs m's body
+	// in a new frame directly; the receiver goes in the slot after the
+	// results and the arguments follow it.
+	method, rcvr := directMethod(n, c0)
+	argStart := numRet
+	if method != nil {
+		argStart++
+	}
+
+	// sbir patch S3: the call site's last interpreted function value.
+	var cache atomic.Pointer[funcRecord]
+
 	n.exec = func(f *frame) bltn {
-		f.mutex.Lock()
-		bf := value(f)
-		def, ok := bf.Interface().(*node)
-		if ok {
-			bf = def.rval
+		def := method
+		anc := f
+		var bf reflect.Value
+		if def == nil {
+			f.mutex.Lock()
+			bf = value(f)
+			var ok bool
+			if def, ok = bf.Interface().(*node); ok {
+				bf = def.rval
+			}
+			f.mutex.Unlock()
+			if ok && def.latest != nil {
+				// sbir patch 52: a call of a function or method calls its
+				// latest declaration. (Outside the lock: it panics on
+				// another signature.)
+				def = currentDecl(def)
+				bf = def.rval
+			}
+			if !ok && !goroutine {
+				// sbir patch S3: a function value the interpreter made runs
+				// here, in a frame descending from the one it closes over,
+				// as its reflect.MakeFunc body would run it.
+				if d, a := n.interp.lookupFunc(bf, &cache); d != nil {
+					def, anc, bf = d, a, reflect.Value{}
+				}
+			}
 		}
-		f.mutex.Unlock()
-		if ok && def.latest != nil {
-			// sbir patch 52: a call of a function or method calls its
-			// latest declaration. (Outside the lock: it panics on
-			// another signature.)
+		if def != nil && def.latest != nil && !bf.IsValid() {
+			// sbir patches 52, S1 and S3: the method a selector names and
+			// a function value the interpreter made call their latest
+			// declaration too.
 			def = currentDecl(def)
-			bf = def.rval
 		}
 
 		// Call bin func if defined
@@ -1636,32 +1659,30 @@ func call(n *node) {
 			return tnext
 		}
 
-		nf := newFrame(f, len(def.types), f.runid())
+		nf := newFrame(anc, len(def.types), anc.runid())
 		var vararg reflect.Value
 
-		// Init return values. sbir patch 24: each call starts with zero
+		// Init local frame values (sbir patch S2: in one allocation),
+		// results included. sbir patch 24: each call starts with zero
 		// results of its own, copied to their destinations when it
 		// returns. Results written straight into the destinations began
 		// with the values left there by the previous call (named results
 		// read as "neg" after a call that set them, and a function that
 		// recovered returned the previous call's value), and a variable
 		// assigned the call's result changed while the call ran.
-		for i := range rvalues {
-			nf.data[i] = reflect.New(def.types[i]).Elem()
-		}
+		newFrameValues(nf.data, def.types, def.shape)
 
-		// Init local frame values
-		for i, t := range def.types[numRet:] {
-			nf.data[numRet+i] = reflect.New(t).Elem()
+		if method != nil {
+			setReceiver(nf.data[numRet], rcvr(f))
 		}
 
 		// Init variadic argument vector
 		if variadic >= 0 {
-			vararg = nf.data[numRet+variadic]
+			vararg = nf.data[argStart+variadic]
 		}
 
 		// Copy input parameters from caller
-		if dest := nf.data[numRet:]; len(dest) > 0 {
+		if dest := nf.data[argStart:]; len(dest) > 0 {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
@@ -1678,6 +1699,12 @@ func call(n *node) {
 					if val.IsZero() && dest[i].Kind() != reflect.Interface {
 						// Work around a recursive struct zero interface issue.
 						// Once there is a better way to handle this case, the dest can just be set.
+						continue
+					}
+					// sbir patch S2: only a pointer or an interface can
+					// hold a *node; boxing any other value allocates.
+					if k := val.Kind(); k != reflect.Ptr && k != reflect.Interface {
+						dest[i].Set(val)
 						continue
 					}
 					if nod, ok := val.Interface().(*node); ok && nod.recv != nil {
@@ -1712,6 +1739,57 @@ func call(n *node) {
 			return fnext
 		}
 		return tnext
+	}
+}
+
+// directMethod returns the interpreted method that the call n runs
+// directly, and the function that gives its receiver, or nil when the
+// call goes through the method value that c0, its callee, computes
+// (sbir patch S1). A call of x.m on a concrete type used to make a
+// reflect.MakeFunc wrapper of m at every call (getMethod) and call it
+// through reflect.Value.Call: a loop calling methods spent most of its
+// time there. The callee node then computes nothing (nop). Calls in go
+// and defer statements keep the method value: they evaluate it when the
+// statement runs.
+func directMethod(n, c0 *node) (*node, func(*frame) reflect.Value) {
+	if n.anc.kind == goStmt || n.anc.kind == deferStmt || c0.kind != selectorExpr ||
+		c0.recv == nil || c0.recv.node == nil || c0.exec != nil || !sameGen(c0.gen, getMethod) {
+		return nil, nil
+	}
+	def, ok := c0.val.(*node)
+	if !ok || def.kind != funcDecl || len(def.child) < 4 || def.child[3].start == nil {
+		return nil, nil
+	}
+	c0.gen = nop
+	return def, genValueRecv(c0)
+}
+
+// sameGen reports whether a and b are the same generator function.
+func sameGen(a, b bltnGenerator) bool {
+	return a != nil && b != nil && reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
+}
+
+// setReceiver stores the receiver value src in dest, the receiver slot of
+// a method's frame, taking the address or the element of src when the
+// method's receiver is a pointer and src is not, or the other way round.
+// A valueInterface wrapper is looked through without boxing src when src
+// is not one (sbir patch S1).
+func setReceiver(dest, src reflect.Value) {
+	for src.IsValid() && (src.Kind() == reflect.Interface || src.Type() == valueInterfaceType) {
+		vs, ok := src.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		src = vs.value
+	}
+	sk, dk := src.Kind(), dest.Kind()
+	switch {
+	case sk == reflect.Ptr && dk != reflect.Ptr:
+		dest.Set(src.Elem())
+	case sk != reflect.Ptr && dk == reflect.Ptr:
+		dest.Set(src.Addr())
+	default:
+		dest.Set(src)
 	}
 }
 
@@ -1770,6 +1848,45 @@ func callDirect(v reflect.Value, in []reflect.Value) []reflect.Value {
 	return v.Call(in)
 }
 
+// gcPrintOperands passes operands of a defined string type to fmt.Print,
+// Sprint and Fprint as the strings they print as (sbir patch 42). Those
+// functions put a space between two operands when neither is a string,
+// and such an operand reaches them as a goValue, a struct, so they put
+// spaces where gc does not (fmt.Print(Name("a"), 1) printed "a 1", gc
+// prints "a1"). The text is the same: each operand prints as %v.
+func gcPrintOperands(a []interface{}) []interface{} {
+	for i, x := range a {
+		if g, ok := x.(goValue); ok && g.v.IsValid() && g.v.Kind() == reflect.String {
+			a[i] = fmt.Sprint(g)
+		}
+	}
+	return a
+}
+
+// spacedPrint reports whether f is fmt.Sprint or fmt.Fprint, whose
+// spacing depends on which operands are strings (sbir patch 42; the
+// interpreter's own Print is fixStdlib's).
+func spacedPrint(f reflect.Value) bool {
+	if !f.IsValid() || f.Kind() != reflect.Func {
+		return false
+	}
+	p := f.Pointer()
+	return p == reflect.ValueOf(fmt.Sprint).Pointer() || p == reflect.ValueOf(fmt.Fprint).Pointer()
+}
+
+// gcPrintValues is gcPrintOperands on the arguments of a call.
+func gcPrintValues(in []reflect.Value) []reflect.Value {
+	for i, v := range in {
+		if !v.IsValid() || !v.CanInterface() {
+			continue
+		}
+		if g, ok := v.Interface().(goValue); ok && g.v.IsValid() && g.v.Kind() == reflect.String {
+			in[i] = reflect.ValueOf(fmt.Sprint(g))
+		}
+	}
+	return in
+}
+
 // anyArgs returns in[from:] as the operands reflect.Value.Call would pass
 // to a ...interface{} parameter.
 func anyArgs(in []reflect.Value, from int) []interface{} {
@@ -1824,6 +1941,10 @@ func callBin(n *node) {
 	}
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
+	}
+	if spacedPrint(c0.rval) && n.action != aCallSlice { // sbir patch 42
+		direct := callFn
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return direct(v, gcPrintValues(in)) }
 	}
 	if n.interp.checkArg != nil && hasInterfaceResult(funcType) && !isFmtFunc(n.interp, c0.rval) {
 		// sbir patch 18b: results of interface type that a compiled
@@ -1951,6 +2072,10 @@ func callBin(n *node) {
 	}
 	l := len(values)
 
+	if getMapType == nil && !goFormat && directBinCall(n, values, tnext, fnext) {
+		return // sbir patch S4
+	}
+
 	switch {
 	case n.anc.kind == deferStmt:
 		// Store function call in frame for deferred execution.
@@ -2052,7 +2177,7 @@ func callBin(n *node) {
 				out := callFn(value(f), in)
 				for i, v := range out {
 					dest := f.data[b+i]
-					if _, ok := dest.Interface().(valueInterface); ok {
+					if holdsValueInterface(dest) { // sbir patch S4: no boxing to find out
 						v = reflect.ValueOf(valueInterface{value: v})
 					}
 					dest.Set(v)
@@ -2073,7 +2198,7 @@ func callBin(n *node) {
 						continue
 					}
 					dest := getFrame(f, n.level).data[n.findex+i]
-					if _, ok := dest.Interface().(valueInterface); ok {
+					if holdsValueInterface(dest) { // sbir patch S4: no boxing to find out
 						r = reflect.ValueOf(valueInterface{value: r})
 					}
 					dest.Set(r)
@@ -2179,9 +2304,12 @@ func getIndexArray(n *node) {
 
 // getIndexMap retrieves map value from index.
 func getIndexMap(n *node) {
+	tnext := getExec(n.tnext)
+	if directMapIndex(n, tnext) {
+		return // sbir patch S5
+	}
 	dest := genValue(n)
 	value0 := genValue(n.child[0]) // map
-	tnext := getExec(n.tnext)
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
 	if n.child[1].rval.IsValid() { // constant map index
@@ -2248,6 +2376,17 @@ func getIndexMap2(n *node) {
 		nop(n)
 		return
 	}
+	// sbir patch S5: a typed map.
+	var d, st func(*frame) reflect.Value
+	if doValue {
+		d = dest
+	}
+	if doStatus {
+		st = value2
+	}
+	if directMapIndex2(n, d, st, next) {
+		return
+	}
 	if n.child[1].rval.IsValid() { // constant map index
 		mi := n.child[1].rval
 		switch {
@@ -2307,14 +2446,14 @@ func getFunc(n *node) {
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
 
-		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
+		// sbir patch S6: a typed function for the common signatures.
+		cb := &callback{def: n, call: n, anc: fr, numRet: numRet}
+		fct := cb.makeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			n.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
-			for i, t := range n.types {
-				d[i] = reflect.New(t).Elem()
-			}
+			newFrameValues(d, n.types, n.shape) // sbir patch S2
 			d = d[numRet:]
 
 			// Copy function input arguments in local frame.
@@ -2345,6 +2484,8 @@ func getFunc(n *node) {
 			// closure there could then read, and pass on, an earlier one.
 			return fr2.data[:numRet]
 		})
+
+		n.interp.recordFunc(fct, n, fr) // sbir patch S3
 
 		f.mutex.Lock()
 		getFrame(f, l).data[i] = fct
@@ -3839,6 +3980,13 @@ func _real(n *node) {
 func _delete(n *node) {
 	value0 := genValue(n.child[1]) // map
 	value1 := genValue(n.child[2]) // key
+	// sbir patch 47: a constant key takes the map's key type, as it
+	// does in an index expression (delete(m, 0) on a map[int8]T).
+	if k := n.child[2]; k.rval.IsValid() {
+		if mt := n.child[1].typ.TypeOf(); mt != nil && mt.Kind() == reflect.Map && mt.Key().Kind() != reflect.Interface {
+			value1 = genValueAs(k, mt.Key())
+		}
+	}
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
@@ -4134,6 +4282,14 @@ func convertLiteralValue(n *node, t reflect.Type) {
 		// Skip non-constant values, undefined target type or interface target type.
 	case n.rval.IsValid():
 		// Convert constant value to target type.
+		if u, ok := uintConstant(n.rval, t); ok { // sbir patch 45
+			n.rval = u
+			break
+		}
+		if x, ok := floatConstant(n.rval, t); ok { // sbir patch 46
+			n.rval = x
+			break
+		}
 		convertConstantValue(n)
 		n.rval = n.rval.Convert(t)
 	default:

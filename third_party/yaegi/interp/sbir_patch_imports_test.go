@@ -36,6 +36,12 @@ func TestSbirImplicitImports(t *testing.T) {
 		{name: "explicit import again, then a clashing declaration",
 			srcs:  []string{`import "container/list"`, `import "container/list"`, `var list []int`},
 			error: "list redeclared in this block"},
+		{name: "one file imports a package twice",
+			srcs:  []string{"import (\n\t\"time\"\n\t\"time\"\n)\nvar t time.Time"},
+			error: "3:2: time redeclared in this block"},
+		{name: "an evaluation imports again what an earlier one did",
+			srcs: []string{`import "time"`, `import "time"`, `fmt.Println(time.Duration(3))`},
+			want: "3ns\n"},
 		{name: "two explicit imports under one name",
 			srcs:  []string{`import "math/rand/v2"`, `import "math/rand"`},
 			error: "rand redeclared in this block"},
@@ -77,6 +83,10 @@ func TestSbirUndefinedAtTopLevel(t *testing.T) {
 		{"w := []int{1, len(missing)}", "undefined: missing"},
 		// The same name again, in a later evaluation.
 		{"v := undefinedThing", "undefined: undefinedThing"},
+		// Names defined by the definitions in a cycle are a loop, not
+		// undefined (upstream's _test/const9.go).
+		{"const (\n\tca = 2\n\tcb = cc + cd\n\tcc = ca + cd\n\tcd = ce + cf\n\tce = cb + 2\n\tcf = 4\n)", "3:2: constant definition loop"},
+		{"var (\n\tva = vb + 1\n\tvb = va + missing2\n)", "undefined: missing2"},
 	} {
 		_, err := i.Eval(tc.src)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -177,7 +177,7 @@ func fixStdlib(interp *Interpreter) {
 				return io.WriteString(stdout, s)
 			}
 		}
-		return fmt.Fprint(stdout, a...)
+		return fmt.Fprint(stdout, gcPrintOperands(a)...) // sbir patch 42
 	})
 	p["Printf"] = reflect.ValueOf(func(f string, a ...interface{}) (n int, err error) { return fmt.Fprintf(stdout, f, a...) })
 	p["Println"] = reflect.ValueOf(func(a ...interface{}) (n int, err error) { return fmt.Fprintln(stdout, a...) })

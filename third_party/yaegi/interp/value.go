@@ -343,6 +343,18 @@ func genValueOutput(n *node, t reflect.Type) func(*frame) reflect.Value {
 	return value
 }
 
+// holdsValueInterface reports whether v.Interface() is a valueInterface,
+// without boxing v to find out (sbir patch S4).
+func holdsValueInterface(v reflect.Value) bool {
+	switch {
+	case !v.IsValid():
+		return false
+	case v.Kind() == reflect.Interface:
+		return !v.IsNil() && v.Elem().Type() == valueInterfaceType
+	}
+	return v.Type() == valueInterfaceType
+}
+
 func getBinValue(getMapType func(*itype) reflect.Type, value func(*frame) reflect.Value, f *frame) reflect.Value {
 	v := value(f)
 	if getMapType == nil {
@@ -359,7 +371,7 @@ func getBinValue(getMapType func(*itype) reflect.Type, value func(*frame) reflec
 }
 
 func valueInterfaceValue(v reflect.Value) reflect.Value {
-	for {
+	for holdsValueInterface(v) { // sbir patch S4: no boxing to find out
 		vv, ok := v.Interface().(valueInterface)
 		if !ok {
 			break

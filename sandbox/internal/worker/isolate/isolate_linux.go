@@ -5,6 +5,7 @@ package isolate
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"runtime/metrics"
 	"slices"
@@ -50,9 +51,9 @@ var fileOpens = []string{"open", "openat", "openat2", "creat"}
 // ReexecLandlocked returned: why a cgo build runs without Landlock.
 func Apply(cfg wire.Config, reexecErr error) []wire.Layer {
 	var layers []wire.Layer
-	layers = append(layers, applyRlimits(cfg))
+	layers = append(layers, applyRlimits(cfg, false))
 	layers = append(layers, applyLandlock(cfg.PackagesDir, reexecErr))
-	layers = append(layers, applySeccomp(cfg.PackagesDir == "")...)
+	layers = append(layers, applySeccomp(cfg.PackagesDir == "", -1)...)
 	return layers
 }
 
@@ -102,7 +103,12 @@ func vmSize() (int64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return vmSizeIn(f)
+}
+
+// vmSizeIn reads VmSize from a /proc/<pid>/status at offset 0.
+func vmSizeIn(f io.ReaderAt) (int64, error) {
+	sc := bufio.NewScanner(io.NewSectionReader(f, 0, 1<<20))
 	for sc.Scan() {
 		if rest, ok := strings.CutPrefix(sc.Text(), "VmSize:"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
@@ -112,7 +118,12 @@ func vmSize() (int64, error) {
 	return 0, fmt.Errorf("no VmSize in /proc/self/status")
 }
 
-func applyRlimits(cfg wire.Config) wire.Layer {
+// applyRlimits sets the worker's rlimits. With forExec the process is a
+// launcher about to execute a compiled cell's program, which starts with
+// a heap of its own and maps the data itself: its address space is the
+// launcher's (a Go runtime's reservations, for a larger binary) plus the
+// data and room for the whole heap budget.
+func applyRlimits(cfg wire.Config, forExec bool) wire.Layer {
 	l := wire.Layer{Name: "rlimits"}
 	vm, err := vmSize()
 	if err != nil {
@@ -120,7 +131,12 @@ func applyRlimits(cfg wire.Config) wire.Layer {
 		// usual reservation.
 		vm = 2 << 30
 	}
-	as := addressSpace(vm, heapInUse(), cfg.HeapBytes)
+	var as uint64
+	if forExec {
+		as = addressSpace(vm+cfg.DataSize, 0, cfg.HeapBytes)
+	} else {
+		as = addressSpace(vm, heapInUse(), cfg.HeapBytes)
+	}
 	type rlimit struct {
 		name     string
 		resource int
@@ -224,8 +240,10 @@ func applyLandlock(pkgDir string, reexecErr error) wire.Layer {
 }
 
 // applySeccomp loads the deny-list; with noFiles, fileOpens are denied
-// too.
-func applySeccomp(noFiles bool) []wire.Layer {
+// too. With execFD >= 0, execveat stays allowed for that descriptor and
+// an empty path (a launcher's one exec of its compiled cell; see
+// ApplyForExec).
+func applySeccomp(noFiles bool, execFD int) []wire.Layer {
 	sc := wire.Layer{Name: "seccomp"}
 	nnp := wire.Layer{Name: "no_new_privs"}
 	if !seccomp.Supported() {
@@ -241,6 +259,19 @@ func applySeccomp(noFiles bool) []wire.Layer {
 	if noFiles {
 		denied = append(slices.Clip(denied), fileOpens...)
 	}
+	conditional := []seccomp.NameWithConditions{{
+		// clone without CLONE_THREAD is a fork.
+		Name: "clone",
+		Conditions: []seccomp.Condition{{
+			Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD,
+		}},
+	}}
+	if execFD >= 0 {
+		denied = slices.DeleteFunc(slices.Clone(denied), func(n string) bool { return n == "execveat" })
+		conditional = append(conditional,
+			seccomp.NameWithConditions{Name: "execveat", Conditions: []seccomp.Condition{{Argument: 0, Operation: seccomp.NotEqual, Value: uint64(execFD)}}},
+			seccomp.NameWithConditions{Name: "execveat", Conditions: []seccomp.Condition{{Argument: 4, Operation: seccomp.BitsNotSet, Value: unix.AT_EMPTY_PATH}}})
+	}
 	// The library ends each syscall group with the default action, so
 	// only a filter's first group takes effect: one filter per action.
 	// The kernel applies the most restrictive verdict of all filters.
@@ -250,15 +281,9 @@ func applySeccomp(noFiles bool) []wire.Layer {
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
 			Syscalls: []seccomp.SyscallGroup{{
-				Action: seccomp.ActionErrno,
-				Names:  supportedSyscalls(denied),
-				// clone without CLONE_THREAD is a fork.
-				NamesWithCondtions: []seccomp.NameWithConditions{{
-					Name: "clone",
-					Conditions: []seccomp.Condition{{
-						Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD,
-					}},
-				}},
+				Action:             seccomp.ActionErrno,
+				Names:              supportedSyscalls(denied),
+				NamesWithCondtions: conditional,
 			}},
 		},
 	}
@@ -290,6 +315,9 @@ func applySeccomp(noFiles bool) []wire.Layer {
 		opens = "opening files, "
 	}
 	sc.Detail = fmt.Sprintf("deny-list of %d system calls (%sexec, fork, sockets, ptrace, mount, namespaces, bpf, io_uring, keys, ...) fails with EPERM", len(denied)+1, opens)
+	if execFD >= 0 {
+		sc.Detail += "; the one exec allowed is of the compiled cell's program, which forbids it to itself before the cell's code runs"
+	}
 	nnp.Active, nnp.Detail = true, "set-uid binaries and file capabilities cannot raise privileges"
 	return []wire.Layer{sc, nnp}
 }

@@ -3,6 +3,7 @@
 package isolate
 
 import (
+	"errors"
 	"runtime"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -29,6 +30,23 @@ func Apply(wire.Config, error) []wire.Layer {
 // Probe attempts nothing: the layers it would test do not exist.
 func Probe(wire.ProbeTarget) []wire.ProbeResult { return nil }
 
+// ApplyForExec reports every in-process layer as unavailable.
+func ApplyForExec(cfg wire.Config, _ int) []wire.Layer { return Apply(cfg, nil) }
+
+// Exec fails: compiled cells run on Linux only.
+func Exec(int, []string, []string) error {
+	return errors.New("compiled cells run on Linux only")
+}
+
+// DenyExec does nothing: there is no seccomp.
+func DenyExec() error { return nil }
+
 // AddressSpaceSlack is 0: there is no address-space limit here (only the
 // heap watchdog).
 const AddressSpaceSlack = 0
+
+// OpenStatus does nothing: compiled cells run on Linux only.
+func OpenStatus() error { return nil }
+
+// TightenAddressSpace does nothing: there is no address-space limit here.
+func TightenAddressSpace(int64) error { return nil }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // ErrInterrupted is the panic value of a blocked call (time.Sleep, a read
@@ -17,9 +19,8 @@ import (
 var ErrInterrupted = errors.New("interrupted")
 
 // maxGoroutines bounds the goroutines cells may have alive in one worker
-// at once (those of earlier cells that are blocked forever included): a
-// goroutine bomb fails its cell instead of exhausting the worker.
-const maxGoroutines = 10000
+// at once (see wire.MaxGoroutines).
+const maxGoroutines = wire.MaxGoroutines
 
 // Goroutines supervises what cells start with go statements and top-level
 // defers (cellprep rewrites them into calls of Go and Defer). Every

@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestCompiledCellEndToEnd runs a compiled cell through a session: built
+// with gc, run under the isolation layers, its output, display and value
+// relayed as an interpreted cell's are.
+func TestCompiledCellEndToEnd(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	var events []string
+	h := &Handlers{
+		Stream:  func(name, text string) { events = append(events, name+":"+text) },
+		Display: func(d Display) { events = append(events, "display:"+d.Data["text/plain"].(string)) },
+	}
+	res, err := s.Run(t.Context(), "//sbir:compile\nfmt.Println(\"before\")\ndisplay.Markdown(\"**shown**\")\nfmt.Fprintln(os.Stderr, \"after\")\naward_data.Count()", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Success {
+		t.Fatalf("the compiled cell failed: %s: %s\n%s", res.ErrorName, res.ErrorMessage, res.Stderr)
+	}
+	if got := strings.Join(events, "|"); got != "stdout:before\n|display:**shown**|stderr:after\n" {
+		t.Errorf("events in order: %q", got)
+	}
+	if value(res) != "2000" {
+		t.Errorf("value %q; want the sample's 2000 awards", value(res))
+	}
+}
+
+// TestCompiledCellEnds: every way a compiled cell ends is reported with
+// the class an interpreted cell's would have, at the cell's lines, and
+// nothing of it outlives the cell.
+func TestCompiledCellEnds(t *testing.T) {
+	s := newCompiledSession(t, func(o *Options) {
+		o.Limits.CellTimeout = slow(6 * time.Second)
+		o.Limits.HeapBytes = 64 << 20
+	})
+	for _, tc := range []struct {
+		name, code string
+		class, msg string
+		trace      string // a traceback line
+		stdout     string
+		stderr     string
+	}{
+		{name: "runtime error in the cell", code: "//sbir:compile\nxs := []int{1}\ni := 3\nfmt.Println(\"before\")\nfmt.Println(xs[i])",
+			class: ClassRuntimeError, msg: "runtime error: index out of range [3] with length 1", trace: "  at line 5, in the cell", stdout: "before\n"},
+		{name: "panic in a goroutine", code: "//sbir:compile\nfunc boom() { panic(\"boom\") }\ndone := make(chan bool)\ngo func() { boom(); done <- true }()\n<-done",
+			class: ClassPanic, msg: "boom (in a goroutine the cell started)", trace: "  at line 2, in boom"},
+		{name: "os.Exit", code: "package main\n\nimport \"os\"\n\nfunc main() {\n\tfmt.Println(\"bye\")\n\tdefer fmt.Println(\"not run\")\n\tos.Exit(3)\n}",
+			class: ClassExit, msg: "exit status 3", stdout: "bye\n"},
+		{name: "deadlock", code: "//sbir:compile\nch := make(chan int)\nch <- 1",
+			class: ClassDeadlock, msg: "all goroutines are asleep - deadlock!", trace: "  at line 3, in the cell"},
+		{name: "println goes to stderr", code: "//sbir:compile\nprintln(\"hi from println\")\npanic(fmt.Sprint(\"a \", 42))",
+			class: ClassPanic, msg: "a 42", trace: "  at line 3, in the cell", stderr: "hi from println\n"},
+		{name: "heap limit", code: "//sbir:compile\nvar keep [][]byte\nfor {\n\tkeep = append(keep, make([]byte, 1<<20))\n\tkeep[len(keep)-1][0] = 1\n}",
+			class: ClassMemoryError, msg: "heap limit"},
+		{name: "time limit", code: "//sbir:compile\nn := 0\nfor {\n\tn++\n}",
+			class: ClassTimeout, msg: "time limit"},
+	} {
+		res := run(t, s, tc.code)
+		if res.Success || res.ErrorName != tc.class || !strings.Contains(res.ErrorMessage, tc.msg) {
+			t.Errorf("%s: %s: %s; want %s containing %q\nstderr: %s", tc.name, res.ErrorName, res.ErrorMessage, tc.class, tc.msg, res.Stderr)
+			continue
+		}
+		if tc.trace != "" && !slices.Contains(res.Traceback, tc.trace) {
+			t.Errorf("%s: traceback %q lacks %q", tc.name, res.Traceback, tc.trace)
+		}
+		if res.Stdout != tc.stdout || (tc.stderr != "" && res.Stderr != tc.stderr) {
+			t.Errorf("%s: stdout %q stderr %q; want %q and %q", tc.name, res.Stdout, res.Stderr, tc.stdout, tc.stderr)
+		}
+		if all := strings.Join(res.Traceback, "\n") + res.Stderr + res.ErrorMessage; strings.Contains(all, " [running]") || strings.Contains(all, "+0x") || strings.Contains(all, ".go:") {
+			t.Errorf("%s: a Go stack trace reached the user:\n%s\n%s", tc.name, res.Traceback, res.Stderr)
+		}
+	}
+	// The session lives on: its interpreter was never involved.
+	if r := run(t, s, "1 + 1"); !r.Success || value(r) != "2" || r.Restarted {
+		t.Errorf("the interpreted cell after them: %+v", r)
+	}
+}
+
+// TestCompiledGoroutinesEndWithTheCell: what a compiled cell started is
+// gone when it ends; nothing prints into a later cell.
+func TestCompiledGoroutinesEndWithTheCell(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	res := run(t, s, "//sbir:compile\ngo func() {\n\tfor {\n\t\tfmt.Println(\"tick\")\n\t\ttime.Sleep(time.Millisecond)\n\t}\n}()\ntime.Sleep(20 * time.Millisecond)\n\"done\"")
+	if !res.Success || value(res) != `"done"` || !strings.Contains(res.Stdout, "tick") {
+		t.Fatalf("the cell: %+v", res)
+	}
+	later := run(t, s, "time.Sleep(100 * time.Millisecond)\n1")
+	if strings.Contains(later.Stdout, "tick") || strings.Contains(later.Stderr, "tick") {
+		t.Errorf("a compiled cell's goroutine printed into a later cell: %q", later.Stdout)
+	}
+}
+
+// TestCompiledCellInterrupted: cancelling the cell's context stops its
+// process at once.
+func TestCompiledCellInterrupted(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	started := make(chan struct{})
+	var once sync.Once
+	go func() {
+		<-started
+		cancel()
+	}()
+	res, err := s.Run(ctx, "//sbir:compile\nfmt.Println(\"spinning\")\nfor {\n}", &Handlers{Stream: func(string, string) { once.Do(func() { close(started) }) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ErrorName != ClassInterrupted {
+		t.Errorf("an interrupted compiled cell: %s: %s", res.ErrorName, res.ErrorMessage)
+	}
+}
+
+// TestCompiledCellsShareDeclarations: a compiled cell carries in the
+// functions, types and constants of earlier cells, interpreted or
+// compiled; a session variable is a clear error; an interpreted cell
+// still has its variables after a compiled one ran.
+func TestCompiledCellsShareDeclarations(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	for _, c := range []struct{ code, want string }{
+		{"type Point struct{ X, Y int }\nfunc (p Point) Sum() int { return p.X + p.Y }\nconst scale = 10\nkept := 7", ""},
+		{"//sbir:compile\nfunc fib(n int) int {\n\tif n < 2 {\n\t\treturn n\n\t}\n\treturn fib(n-1) + fib(n-2)\n}\nPoint{fib(20), scale}.Sum()", "6775"},
+		{"//sbir:compile\nfib(25) * scale", "750250"},
+		{"kept * 6", "42"},
+	} {
+		res := run(t, s, c.code)
+		if !res.Success || value(res) != c.want {
+			t.Fatalf("%q: %s: %s; value %q, want %q", c.code, res.ErrorName, res.ErrorMessage, value(res), c.want)
+		}
+	}
+	res := run(t, s, "//sbir:compile\nkept + fib(3)")
+	if res.ErrorName != ClassCompileError || !strings.HasPrefix(res.ErrorMessage, "line 2, column 1: kept is a variable of this session") {
+		t.Errorf("a compiled cell using a session variable: %s: %s", res.ErrorName, res.ErrorMessage)
+	}
+}
+
+// TestCompiledCellErrors: the compiler's errors come back at the cell's
+// lines and columns, never with a path of the build; a call without a
+// value runs as a statement.
+func TestCompiledCellErrors(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	res := run(t, s, "//sbir:compile\nx := 1\n\ty := undefinedThing + 1")
+	if res.ErrorName != ClassCompileError {
+		t.Fatalf("%s: %s", res.ErrorName, res.ErrorMessage)
+	}
+	for _, want := range []string{"line 3, column 7: undefined: undefinedThing"} {
+		if !strings.Contains(res.ErrorMessage, want) {
+			t.Errorf("errors lack %q:\n%s", want, res.ErrorMessage)
+		}
+	}
+	if strings.Contains(res.ErrorMessage, "/") || strings.Contains(res.ErrorMessage, ".go") {
+		t.Errorf("errors name a file of the build:\n%s", res.ErrorMessage)
+	}
+	res = run(t, s, "//sbir:compile\nfunc greet() { fmt.Println(\"hello\") }\ngreet()")
+	if !res.Success || res.Stdout != "hello\n" || res.Value != nil {
+		t.Errorf("a call without a value: %+v", res)
+	}
+	res = run(t, s, "//sbir:compile\n_, err := os.ReadFile(\"/etc/passwd\")\nerr")
+	if !res.Success || !strings.Contains(value(res), "/etc/passwd: operation not permitted") {
+		t.Errorf("a compiled cell reading a file: %s %s %q", res.ErrorName, res.ErrorMessage, value(res))
+	}
+}
+
+// TestCompileOffRunsInterpreted: without a compiler a program runs
+// interpreted, and a cell that asked to be compiled says why it was not.
+func TestCompileOffRunsInterpreted(t *testing.T) {
+	s, err := NewSession(t.Context(), Options{DataPath: testDataPath, CompileOff: "compiled execution is off (--compile=off)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res := run(t, s, "//sbir:compile\nfib := 0\nfib + 1")
+	if !res.Success || value(res) != "1" || res.Stderr != "note: //sbir:compile ignored, the cell ran interpreted: compiled execution is off (--compile=off)\n" {
+		t.Errorf("an explicit cell: %+v", res)
+	}
+	// A program's variables stay in the session: it ran interpreted.
+	res = run(t, s, "package main\n\nvar answer int\n\nfunc main() { answer = 42; fmt.Println(\"ran\") }")
+	if !res.Success || res.Stdout != "ran\n" || res.Stderr != "" {
+		t.Fatalf("a program: %+v", res)
+	}
+	if r := run(t, s, "answer"); value(r) != "42" {
+		t.Errorf("the program's variable afterwards: %+v", r)
+	}
+}
+
+// TestCompiledCellsAreCached: the same cell again runs the binary built
+// the first time; a changed cell is built again.
+func TestCompiledCellsAreCached(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	b := s.opts.Compiler.b
+	code := "//sbir:compile\nfmt.Println(" + strconv.Quote(t.Name()) + ")"
+	before := b.Builds()
+	for range 2 {
+		if res := run(t, s, code); !res.Success || res.Stdout != t.Name()+"\n" {
+			t.Fatalf("%+v", res)
+		}
+	}
+	if n := b.Builds() - before; n != 1 {
+		t.Errorf("the same cell twice ran %d builds; want 1", n)
+	}
+	run(t, s, code+"\n1")
+	if n := b.Builds() - before; n != 2 {
+		t.Errorf("a changed cell: %d builds in all; want 2", n)
+	}
+}
+
+// TestInterpretedCellNamesACompiledDeclaration: the interpreter does not
+// know what a compiled cell declared, and says why.
+func TestInterpretedCellNamesACompiledDeclaration(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	if res := run(t, s, "//sbir:compile\nfunc triple(n int) int { return 3 * n }\ntriple(2)"); !res.Success || value(res) != "6" {
+		t.Fatalf("the compiled cell: %+v", res)
+	}
+	res := run(t, s, "triple(3)")
+	if res.ErrorName != ClassCompileError || !strings.Contains(res.ErrorMessage, "undefined: triple (triple was declared by a compiled cell") {
+		t.Errorf("an interpreted cell using it: %s: %s", res.ErrorName, res.ErrorMessage)
+	}
+}
+
+// TestCompilerWarm: warming up builds what every compiled cell links,
+// once.
+func TestCompilerWarm(t *testing.T) {
+	c := testCompiler(t)
+	if _, _, err := c.Warm(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, cached, err := c.Warm(t.Context()); err != nil || !cached {
+		t.Errorf("the second warm-up: cached %v, %v; want the first's binary", cached, err)
+	}
+}

@@ -1,0 +1,125 @@
+package interp
+
+import (
+	"go/constant"
+	"go/token"
+	"reflect"
+)
+
+// compareTokens are the comparison actions constant folding handles.
+var compareTokens = map[action]token.Token{
+	aEqual: token.EQL, aNotEqual: token.NEQ,
+	aLower: token.LSS, aLowerEqual: token.LEQ,
+	aGreater: token.GTR, aGreaterEqual: token.GEQ,
+}
+
+// compareConst folds a comparison of two constants, exactly, as gc does
+// (sbir patch 43). Without it the operands were converted to int64 at run
+// time, so `5 > 18446744073709551614` failed to compile with "constant
+// ... overflows int64", and a constant declared from a comparison
+// (`const ok bool = 1 < 2`, `const b = true != false`) was false.
+func compareConst(n *node) {
+	c0, ok0 := constantOf(n.child[0])
+	c1, ok1 := constantOf(n.child[1])
+	if !ok0 || !ok1 {
+		return
+	}
+	// The comparison's type is bool (cfg gives it one), and its users read
+	// the value as a bool.
+	v := reflect.ValueOf(constant.Compare(c0, compareTokens[n.action], c1))
+	if t := n.typ.TypeOf(); t != nil && t.Kind() == reflect.Bool {
+		v = v.Convert(t)
+	}
+	n.rval = v
+}
+
+// constantOf returns the value of a constant operand (untyped: a
+// constant.Value; typed, or true and false: a basic value).
+func constantOf(n *node) (constant.Value, bool) {
+	v := n.rval
+	if !v.IsValid() || n.typ == nil || n.typ.cat == nilT {
+		return nil, false
+	}
+	if isConstantValue(v.Type()) {
+		c := vConstantValue(v)
+		return c, c != nil && c.Kind() != constant.Unknown
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		return constant.MakeBool(v.Bool()), true
+	case reflect.String:
+		return constant.MakeString(v.String()), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return constant.MakeInt64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return constant.MakeUint64(v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return constant.MakeFloat64(v.Float()), true
+	}
+	return nil, false
+}
+
+// constBool returns the value of a boolean condition known at compile
+// time (sbir patch 43).
+func constBool(n *node) (value, ok bool) {
+	if !n.rval.IsValid() || !isBool(n.typ) {
+		return false, false
+	}
+	if n.rval.Kind() == reflect.Bool {
+		return n.rval.Bool(), true
+	}
+	if c := vConstantValue(n.rval); c != nil && c.Kind() == constant.Bool {
+		return constant.BoolVal(c), true
+	}
+	return false, false
+}
+
+// uintConstant converts an untyped integer constant to the unsigned type
+// t exactly: convertConstantValue goes through int64, which holds no
+// value above 1<<63 - 1 (sbir patch 45).
+func uintConstant(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	default:
+		return reflect.Value{}, false
+	}
+	c := vConstantValue(v)
+	if c == nil {
+		return reflect.Value{}, false
+	}
+	u, exact := constant.Uint64Val(constant.ToInt(c))
+	if !exact {
+		return reflect.Value{}, false
+	}
+	return reflect.ValueOf(u).Convert(t), true
+}
+
+// floatConstant converts an untyped integer constant to the float or
+// complex type t through its exact value, as gc does: convertConstantValue
+// goes through int64, which holds no value beyond 64 bits, so
+// var f float64 = 1 << 70 failed to compile (sbir patch 46).
+func floatConstant(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+	default:
+		return reflect.Value{}, false
+	}
+	c := vConstantValue(v)
+	if c == nil || c.Kind() != constant.Int {
+		return reflect.Value{}, false
+	}
+	if _, exact := constant.Int64Val(c); exact {
+		return reflect.Value{}, false // int64 already converts exactly
+	}
+	f, _ := constant.Float64Val(constant.ToFloat(c))
+	if k := t.Kind(); k == reflect.Complex64 || k == reflect.Complex128 {
+		return reflect.ValueOf(complex(f, 0)).Convert(t), true
+	}
+	return reflect.ValueOf(f).Convert(t), true
+}
+
+func init() {
+	for a := range compareTokens {
+		constOp[a] = compareConst
+	}
+}

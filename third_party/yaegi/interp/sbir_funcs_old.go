@@ -1,0 +1,20 @@
+//go:build !go1.24
+
+package interp
+
+import (
+	"reflect"
+	"sync/atomic"
+)
+
+// Before Go 1.24 (no weak pointers, no cleanups) the interpreter records
+// no function values: interpreted code calls them through reflect, as it
+// did before sbir patch S3.
+
+type funcRecord struct{}
+
+func (interp *Interpreter) recordFunc(v reflect.Value, def *node, anc *frame) {}
+
+func (interp *Interpreter) lookupFunc(v reflect.Value, cache *atomic.Pointer[funcRecord]) (*node, *frame) {
+	return nil, nil
+}
