@@ -70,6 +70,7 @@ run install again after moving the binary or to change them.`)
 	display := fs.String("display-name", kernelspec.DefaultDisplayName, "name shown in JupyterLab's launcher and menus")
 	limits := sandbox.DefaultLimits()
 	limits.RegisterFlags(fs)
+	stall := iopubStallFlag(fs)
 	var pkgs pkgenv.Options
 	pkgs.RegisterFlags(fs)
 	compile := sandbox.DefaultCompileSettings()
@@ -82,6 +83,9 @@ run install again after moving the binary or to change them.`)
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
+	if err := checkIOPubStall(*stall); err != nil {
+		return err
+	}
 	opts, err := scope.options(fs)
 	if err != nil {
 		return err
@@ -92,6 +96,7 @@ run install again after moving the binary or to change them.`)
 	opts.Getenv = env.Getenv
 	opts.Args = append(chosenLimitArgs(fs, limits), chosenArgs(fs, pkgs.Args())...)
 	opts.Args = append(opts.Args, chosenArgs(fs, compile.Args())...)
+	opts.Args = append(opts.Args, chosenArgs(fs, []string{"--iopub-stall-timeout=" + stall.String()})...)
 	if *requireIsolation {
 		opts.Args = append(opts.Args, "--require-isolation")
 	}

@@ -27,6 +27,8 @@ func TestInstallUsageErrors(t *testing.T) {
 		{[]string{"install", "--cell-timeout", "later"}, "invalid value"},
 		{[]string{"install", "--max-output-bytes", "lots"}, "invalid size"},
 		{[]string{"install", "--cache-dir", "relative/dir"}, "give an absolute path"},
+		{[]string{"install", "--iopub-stall-timeout", "0s"}, "--iopub-stall-timeout 0s: give a positive duration"},
+		{[]string{"kernel", "--iopub-stall-timeout", "-1s", "-f", "conn.json"}, "--iopub-stall-timeout -1s: give a positive duration"},
 		{[]string{"uninstall", "--user", "--prefix", "/p"}, "choose one of"},
 		{[]string{"uninstall", "extra"}, `unexpected argument "extra"`},
 	}
@@ -69,6 +71,46 @@ func TestChosenLimitArgs(t *testing.T) {
 		}
 		if got := chosenLimitArgs(fs, limits); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("chosenLimitArgs(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestInstallIOPubStallTimeout: --iopub-stall-timeout reaches kernel.json's
+// argv when given, and stays out of it (the kernel's default) when not.
+func TestInstallIOPubStallTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildKernel(t, t.TempDir())
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--iopub-stall-timeout", "1m"}, "--iopub-stall-timeout=1m0s"},
+		{nil, ""},
+	} {
+		data := t.TempDir()
+		cmd := exec.Command(bin, append([]string{"install"}, tt.args...)...)
+		cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+data)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("install %q: %v: %s", tt.args, err, out)
+		}
+		b, err := os.ReadFile(filepath.Join(data, "kernels", kernelspec.DefaultName, "kernel.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var spec kernelspec.Spec
+		if err := json.Unmarshal(b, &spec); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, a := range spec.Argv {
+			if strings.HasPrefix(a, "--iopub-stall-timeout") {
+				got = a
+			}
+		}
+		if got != tt.want {
+			t.Errorf("install %q: kernel.json argv %q has %q, want %q", tt.args, spec.Argv, got, tt.want)
 		}
 	}
 }

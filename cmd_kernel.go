@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -27,11 +28,15 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 	connFile := fs.String("f", "", "connection file written by Jupyter (required)")
 	requireIsolation := fs.Bool("require-isolation", false, "refuse to run cells unless every isolation layer is active")
 	limits.RegisterFlags(fs)
+	stall := iopubStallFlag(fs)
 	pkgs := pkgenv.Options{KernelVersion: version}
 	pkgs.RegisterFlags(fs)
 	compile := sandbox.DefaultCompileSettings()
 	compile.RegisterFlags(fs)
 	if err := parseFlags(fs, apply, args); err != nil {
+		return err
+	}
+	if err := checkIOPubStall(*stall); err != nil {
 		return err
 	}
 	if *connFile == "" {
@@ -100,13 +105,28 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 			{Text: "Go standard library", URL: "https://pkg.go.dev/std"},
 			{Text: "SBIR/STTR award data", URL: "https://www.sbir.gov/data-resources"},
 		},
-		Logger:  logger,
-		Signals: sigs,
+		Logger:            logger,
+		Signals:           sigs,
+		IOPubStallTimeout: *stall,
 	})
 	if err != nil {
 		return err
 	}
 	logger.Info("kernel stopped", "reason", res.Reason, "restart", res.Restart)
+	return nil
+}
+
+// iopubStallFlag defines --iopub-stall-timeout on fs (kernel and install).
+func iopubStallFlag(fs *flag.FlagSet) *time.Duration {
+	return fs.Duration("iopub-stall-timeout", kernel.DefaultIOPubStallTimeout,
+		"disconnect an iopub client (a notebook's output channel) that reads nothing for this long, so that it cannot hold up the others; it reconnects but misses the output sent meanwhile")
+}
+
+// checkIOPubStall rejects a --iopub-stall-timeout that cannot work.
+func checkIOPubStall(d time.Duration) error {
+	if d <= 0 {
+		return usageError{fmt.Sprintf("--iopub-stall-timeout %v: give a positive duration, such as 3s or 1m", d)}
+	}
 	return nil
 }
 

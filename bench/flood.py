@@ -9,7 +9,9 @@ Usage (Debian's /usr/bin/python3 has jupyter_client):
 A case may carry its own count: --cases println:200000,markdown:40000.
 --stall 5000:5 makes the client stop reading for 5 s after the 5,000th
 message of each cell, as a slow client would: the kernel disconnects it
-after 3 s, and it must still get its idle (it loses the output between).
+after its --iopub-stall-timeout (3 s unless --install-arg sets one), and
+it must still get its idle (it loses the output between). --kernel-log
+PATH keeps the kernel's log (its disconnects are logged there).
 
 The binary's kernelspec is installed (`sbir-kernel install`) into a private
 JUPYTER_DATA_DIR and the kernel is started by jupyter_client's
@@ -37,6 +39,7 @@ and, with --json, writes them all to a file.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -134,7 +137,8 @@ def run_case(kc, sock, kernel_pid, name, count, timeout, stall=None):
         frames = sock.recv_multipart(copy=True)
         if stall and res["iopub_messages"] == stall[0] and "stalled_s" not in res:
             # A client that stops reading (a busy notebook, a loaded host):
-            # the kernel disconnects it after 3 s; it must still get idle.
+            # the kernel disconnects it after its stall timeout; it must
+            # still get idle.
             time.sleep(stall[1])
             res["stalled_s"] = stall[1]
         _, parts = session.feed_identities(frames, copy=True)
@@ -205,6 +209,7 @@ def main():
     ap.add_argument("--count", type=int, default=1_000_000)
     ap.add_argument("--cases", default="println,print,markdown,html")
     ap.add_argument("--timeout", type=float, default=600, help="seconds each cell may take to reach idle")
+    ap.add_argument("--kernel-log", metavar="PATH", help="copy the kernel's whole stderr log here")
     ap.add_argument("--install-arg", action="append", default=[], help="extra `sbir-kernel install` flag (repeatable)")
     ap.add_argument("--json", help="also write the results here")
     ap.add_argument("--stall", metavar="N:SECONDS",
@@ -269,6 +274,8 @@ def main():
                 tail = f.read().strip().splitlines()[-5:]
             if tail:
                 print("kernel stderr (last lines): " + " | ".join(tail)[:2000], file=sys.stderr)
+            if args.kernel_log:
+                shutil.copyfile(log_path, args.kernel_log)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"binary": binary, "count": args.count, "results": results}, f, indent=1)

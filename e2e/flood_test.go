@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -55,8 +56,15 @@ func TestE2EOutputFlood(t *testing.T) {
 	limit := floodCellLimit()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*limit)
 	defer cancel()
+	// Nor may a stall end them: on a loaded machine (load 40 on 2 cores)
+	// the client went unscheduled for longer than the default 3 s iopub
+	// stall timeout, the kernel disconnected it, and the displays and the
+	// note sent until it reconnected were lost (it then got the idle
+	// status replayed). The stalled_client subtest tests the disconnect.
+	kernelLog := filepath.Join(t.TempDir(), "kernel.log")
 	cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", cases,
-		"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--install-arg=--cell-timeout="+limit.String())
+		"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--kernel-log", kernelLog,
+		"--install-arg=--cell-timeout="+limit.String(), "--install-arg=--iopub-stall-timeout="+limit.String())
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -117,17 +125,21 @@ func TestE2EOutputFlood(t *testing.T) {
 		t.Errorf("println: %d stream bytes reached the client, over the 1 MiB cap and its note", r.StreamBytes)
 	}
 	if t.Failed() {
-		t.Logf("flood.py stderr (kernel log included):\n%s", lastLines(stderr.String(), 30))
+		t.Logf("flood.py stderr:\n%s\nkernel log:\n%s", lastLines(stderr.String(), 30), lastLines(readLog(kernelLog), 30))
 	}
 
 	t.Run("stalled_client", func(t *testing.T) {
-		// A client that stops reading for 5 s mid-flood is disconnected
-		// (3 s stall timeout) and loses the output sent meanwhile, but
-		// gets the idle status when it reconnects.
+		// A client that stops reading for 8 s mid-flood is disconnected
+		// (the 2 s stall timeout set here), and the kernel logs it; the
+		// client loses the output sent meanwhile, but gets the idle
+		// status when it reconnects.
+		const stallTimeout, stall = "2s", "2000:8"
 		ctx, cancel := context.WithTimeout(context.Background(), 3*limit)
 		defer cancel()
-		cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", "2000:5",
-			"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--install-arg=--cell-timeout="+limit.String())
+		kernelLog := filepath.Join(t.TempDir(), "kernel.log")
+		cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", stall,
+			"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--kernel-log", kernelLog,
+			"--install-arg=--cell-timeout="+limit.String(), "--install-arg=--iopub-stall-timeout="+stallTimeout)
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
@@ -143,7 +155,23 @@ func TestE2EOutputFlood(t *testing.T) {
 		if err != nil {
 			t.Errorf("flood.py --stall: %v\nstderr:\n%s", err, lastLines(stderr.String(), 30))
 		}
+		log := readLog(kernelLog)
+		want := "disconnected an iopub subscriber that read nothing for the stall timeout"
+		if !strings.Contains(log, want) || !strings.Contains(log, "stall_timeout="+stallTimeout) {
+			t.Errorf("a client stalled %s s past a %s stall timeout, and the kernel log has no %q with stall_timeout=%s:\n%s",
+				strings.Split(stall, ":")[1], stallTimeout, want, stallTimeout, lastLines(log, 30))
+		}
 	})
+}
+
+// readLog returns the kernel log flood.py copied to path, or says why
+// there is none.
+func readLog(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Sprintf("(no kernel log: %v)", err)
+	}
+	return string(b)
 }
 
 // floodCellLimit is the flood kernels' cell time limit: far past what the

@@ -27,6 +27,7 @@ const (
 	eventBadMessage peerEvent = iota // a message failed to decode, verify or pass the replay check
 	eventRecvError                   // zmq4 could not receive a message
 	eventEchoFailed                  // a heartbeat echo could not be sent
+	eventStalled                     // an iopub subscriber was disconnected for reading nothing
 )
 
 // text returns the warning logged one by one and the format of the
@@ -37,6 +38,9 @@ func (e peerEvent) text() (msg, summary string) {
 		return "dropping bad message", "dropped %d more bad messages"
 	case eventRecvError:
 		return "dropping a message that could not be received", "%d more messages could not be received"
+	case eventStalled:
+		return "disconnected an iopub subscriber that read nothing for the stall timeout; it misses the output sent until it reconnects",
+			"disconnected %d more stalled iopub subscribers"
 	default:
 		return "heartbeat echo failed", "%d more heartbeat echoes failed"
 	}
@@ -80,7 +84,11 @@ func (l *peerLog) warn(ev peerEvent, socket string, err error, attrs ...any) {
 	}
 	if c.logged < peerLogBurst {
 		c.logged++
-		args := append([]any{"socket", socket, "err", err}, attrs...)
+		args := []any{"socket", socket}
+		if err != nil {
+			args = append(args, "err", err)
+		}
+		args = append(args, attrs...)
 		if c.logged == peerLogBurst {
 			args = append(args, "note", fmt.Sprintf("more of these in the next %s are counted, not logged", windowText(l.window)))
 		}
@@ -116,7 +124,7 @@ func (l *peerLog) close() {
 }
 
 func (l *peerLog) flushLocked() {
-	for _, ev := range []peerEvent{eventBadMessage, eventRecvError, eventEchoFailed} {
+	for _, ev := range []peerEvent{eventBadMessage, eventRecvError, eventEchoFailed, eventStalled} {
 		c := l.counts[ev]
 		if c == nil || c.dropped == 0 {
 			continue

@@ -214,7 +214,7 @@ func TestRequestsUnderTheCodeCap(t *testing.T) {
 }
 
 // TestLateSubscriberGetsLastStatus: an iopub subscriber that the kernel
-// disconnected for stalling (iopubStallTimeout) misses what was sent
+// disconnected for stalling (Config.IOPubStallTimeout) misses what was sent
 // until it reconnects. Measured with bench/flood.py, a client that paused
 // 5 s during a flood of displays never got its idle and hung. A
 // subscriber that connects after the cell ended must get its idle.

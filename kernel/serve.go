@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -61,6 +62,13 @@ type Config struct {
 	// ports actually bound (a tcp port of 0 in the connection picks a free
 	// one).
 	Ready func(ConnectionInfo)
+	// IOPubStallTimeout is how long an iopub subscriber may read nothing
+	// before it is disconnected (and the disconnect logged): one stalled
+	// subscriber holds up the output of every other one. A disconnected
+	// client reconnects on its own but misses what was sent meanwhile.
+	// Raise it when clients run on a loaded machine that may not schedule
+	// them for seconds. Zero means DefaultIOPubStallTimeout.
+	IOPubStallTimeout time.Duration
 	// CloseTimeout bounds how long Serve waits for Evaluator.Close on
 	// shutdown; zero means 500 ms, so Serve returns within a second of a
 	// shutdown_request.
@@ -94,7 +102,17 @@ func Serve(ctx context.Context, conn ConnectionInfo, cfg Config) (Shutdown, erro
 	}
 	sockCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	t, bound, err := listen(sockCtx, conn, cfg.maxFrameBytes())
+	// Stalled subscribers are logged from zmq4's sending goroutine, so
+	// their log outlives no socket: it is closed after Serve's sockets.
+	stalls := newPeerLog(cfg.logger(), peerLogWindow)
+	defer stalls.close()
+	t, bound, err := listen(sockCtx, conn, socketOptions{
+		maxFrame:   cfg.maxFrameBytes(),
+		iopubStall: cfg.iopubStallTimeout(),
+		onStall: func(peer net.Addr) {
+			stalls.warn(eventStalled, "iopub", nil, "peer", peer.String(), "stall_timeout", cfg.iopubStallTimeout().String())
+		},
+	})
 	if err != nil {
 		return Shutdown{}, fmt.Errorf("kernel: %w", err)
 	}
@@ -110,6 +128,22 @@ func (c Config) maxFrameBytes() int {
 		return DefaultMaxFrameBytes
 	}
 	return c.MaxFrameBytes
+}
+
+// iopubStallTimeout is IOPubStallTimeout or its default.
+func (c Config) iopubStallTimeout() time.Duration {
+	if c.IOPubStallTimeout <= 0 {
+		return DefaultIOPubStallTimeout
+	}
+	return c.IOPubStallTimeout
+}
+
+// logger is Logger, or one that discards.
+func (c Config) logger() *slog.Logger {
+	if c.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.Logger
 }
 
 // server is the protocol core of one running kernel.
@@ -165,10 +199,7 @@ const (
 
 // serve runs the protocol core on t until shutdown; it owns and closes t.
 func serve(ctx context.Context, t transport, key []byte, cfg Config) (Shutdown, error) {
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := cfg.logger()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{

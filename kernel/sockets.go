@@ -109,12 +109,6 @@ const (
 	// long is disconnected.
 	sendTimeout = 10 * time.Second
 
-	// iopubStallTimeout is how long an iopub subscriber may accept no
-	// bytes before it is disconnected: zmq4's PUB has one sender, so a
-	// stalled subscriber holds up every other one (libzmq would drop its
-	// messages instead). Jupyter's clients reconnect on their own.
-	iopubStallTimeout = 3 * time.Second
-
 	// handshakeTimeout bounds the ZMTP handshake of an accepted connection.
 	handshakeTimeout = 5 * time.Second
 
@@ -147,10 +141,36 @@ const (
 	pendingMessages = 4
 )
 
+// DefaultIOPubStallTimeout is how long an iopub subscriber may accept no
+// bytes before it is disconnected when Config.IOPubStallTimeout is zero:
+// zmq4's PUB has one sender, so a stalled subscriber holds up every other
+// one (libzmq would drop its messages instead). Jupyter's clients
+// reconnect on their own.
+const DefaultIOPubStallTimeout = 3 * time.Second
+
+// iopubSendTimeout bounds how long a message waits for room in the iopub
+// socket's queue (iopubHWM messages) before it is dropped. The queue moves
+// once the message at its head is written; a subscriber that takes no
+// bytes for the stall timeout is disconnected, so the wait is bounded by
+// the stall timeout (per stalled subscriber). Under a shorter bound, a
+// subscriber allowed to stall (a client on a loaded machine, with a
+// generous stall timeout) made the kernel drop output it was still
+// waiting to read: the stall timeout alone decides when output is lost.
+func iopubSendTimeout(stall time.Duration) time.Duration {
+	return max(sendTimeout, 2*stall)
+}
+
+// socketOptions are the parts of Config the sockets enforce.
+type socketOptions struct {
+	maxFrame   int                 // bounds each frame of a request (Config.MaxFrameBytes)
+	iopubStall time.Duration       // Config.IOPubStallTimeout
+	onStall    func(peer net.Addr) // called when a stalled subscriber is disconnected
+}
+
 // listen binds the kernel's sockets as ci describes and returns them
 // together with ci updated with the ports actually bound (tcp port 0 picks
-// a free port). maxFrame bounds each frame of a request (Config.MaxFrameBytes).
-func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, ConnectionInfo, error) {
+// a free port).
+func listen(ctx context.Context, ci ConnectionInfo, o socketOptions) (transport, ConnectionInfo, error) {
 	common := []zmq4.Option{
 		zmq4.WithLogger(log.New(io.Discard, "", 0)),
 		zmq4.WithTimeout(sendTimeout),
@@ -161,7 +181,7 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 	with := func(maxMsg int64) []zmq4.Option {
 		return append(slices.Clip(common), zmq4.WithMaxMsgSize(maxMsg))
 	}
-	maxRequest := int64(maxFrame) + envelopeSlack
+	maxRequest := int64(o.maxFrame) + envelopeSlack
 	// Peers without the key give way to those with it (trustingSocket).
 	request := append(with(maxRequest), zmq4.WithMaxPendingBytes(pendingMessages*maxRequest), zmq4.WithTrustedPeers())
 	small := with(smallMsgBytes)
@@ -175,7 +195,7 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 		{"shell", &ci.ShellPort, &t.shell, zmq4.NewRouter(ctx, request...)},
 		{"control", &ci.ControlPort, &t.control, zmq4.NewRouter(ctx, request...)},
 		{"stdin", &ci.StdinPort, &t.stdin, zmq4.NewRouter(ctx, request...)},
-		{"iopub", &ci.IOPubPort, &t.iopub, zmq4.NewPub(ctx, append(small, zmq4.WithWriteTimeout(iopubStallTimeout))...)},
+		{"iopub", &ci.IOPubPort, &t.iopub, zmq4.NewPub(ctx, append(small, zmq4.WithTimeout(iopubSendTimeout(o.iopubStall)), zmq4.WithWriteTimeout(o.iopubStall), zmq4.WithStallFunc(o.onStall))...)},
 		{"heartbeat", &ci.HBPort, &t.heartbeat, zmq4.NewRep(ctx, small...)},
 	}
 	for i, sp := range specs {
@@ -201,7 +221,7 @@ func listen(ctx context.Context, ci ConnectionInfo, maxFrame int) (transport, Co
 		t.close()
 		return transport{}, ci, fmt.Errorf("set iopub no-drop: %w", err)
 	}
-	// A subscriber disconnected for stalling (iopubStallTimeout) loses
+	// A subscriber disconnected for stalling (Config.IOPubStallTimeout) loses
 	// what was sent until it reconnects, its cell's idle status included;
 	// on reconnecting it gets the last status again, so that it is never
 	// left waiting for an idle the kernel has already sent. Status

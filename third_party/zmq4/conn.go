@@ -48,6 +48,7 @@ const (
 type connOptions struct {
 	maxMsgSize   int64          // 0: unlimited
 	writeTimeout time.Duration  // 0: none
+	onStall      func(net.Addr) // called when a write times out; nil: none
 	pending      *pendingBudget // shared by the socket's connections; nil: unbounded
 }
 
@@ -110,12 +111,21 @@ func (c *Conn) setWriteDeadline() {
 }
 
 // checkWrite is checkIO for writes: a write that timed out leaves the
-// stream with a partial frame, so the connection is closed.
+// stream with a partial frame, so the connection is closed, and the
+// socket's stall function (WithStallFunc) told, once.
 func (c *Conn) checkWrite(err error) {
 	var e net.Error
 	if err != nil && errors.As(err, &e) && e.Timeout() {
+		// Marked closed before rw is: closing rw fails the connection's
+		// reader at once, which would mark it closed first.
+		stalled := atomic.CompareAndSwapInt32(&c.closed, 0, 1)
 		c.rw.Close()
-		c.SetClosed()
+		if stalled {
+			c.notifyOnCloseError()
+			if c.opts.onStall != nil {
+				c.opts.onStall(c.rw.RemoteAddr())
+			}
+		}
 		return
 	}
 	c.checkIO(err)

@@ -6,6 +6,7 @@ package zmq4
 
 import (
 	"log"
+	"net"
 	"time"
 )
 
@@ -111,6 +112,17 @@ func WithMaxPendingBytes(n int64) Option {
 func WithWriteTimeout(timeout time.Duration) Option {
 	return func(s *socket) {
 		s.connOpts.writeTimeout = timeout
+	}
+}
+
+// WithStallFunc sets a function called with a peer's address when the
+// peer is disconnected because a write to it timed out (WithWriteTimeout),
+// once per connection, so that the application can log it: a peer that
+// was dropped for stalling misses what was sent until it reconnects.
+// It runs on the sending goroutine and must not block.
+func WithStallFunc(f func(peer net.Addr)) Option {
+	return func(s *socket) {
+		s.connOpts.onStall = f
 	}
 }
 

@@ -722,3 +722,21 @@ func TestPubWrittenOnDrop(t *testing.T) {
 		t.Fatal("a message dropped at the high-water mark was not freed")
 	}
 }
+
+func TestStallFuncCalledOncePerDisconnect(t *testing.T) {
+	a, b := net.Pipe() // writes block until b reads; b never does
+	defer b.Close()
+	var peers []net.Addr
+	c := &Conn{rw: a, r: bufio.NewReader(a), sec: nullSecurity{}, opts: connOptions{
+		writeTimeout: 100 * time.Millisecond,
+		onStall:      func(p net.Addr) { peers = append(peers, p) },
+	}}
+	for range 2 {
+		if err := c.SendMsg(NewMsgFrom([]byte("a"))); err == nil {
+			t.Fatal("SendMsg to a stalled peer succeeded")
+		}
+	}
+	if len(peers) != 1 || peers[0] != a.RemoteAddr() {
+		t.Errorf("stall function called with %v, want once with %v", peers, a.RemoteAddr())
+	}
+}
