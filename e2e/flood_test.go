@@ -128,40 +128,43 @@ func TestE2EOutputFlood(t *testing.T) {
 		t.Logf("flood.py stderr:\n%s\nkernel log:\n%s", lastLines(stderr.String(), 30), lastLines(readLog(kernelLog), 30))
 	}
 
-	t.Run("stalled_client", func(t *testing.T) {
-		// A client that stops reading for 8 s mid-flood is disconnected
-		// (the 2 s stall timeout set here), and the kernel logs it; the
-		// client loses the output sent meanwhile, but gets the idle
-		// status when it reconnects.
-		const stallTimeout, stall = "2s", "2000:8"
-		ctx, cancel := context.WithTimeout(context.Background(), 3*limit)
-		defer cancel()
-		kernelLog := filepath.Join(t.TempDir(), "kernel.log")
-		cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", stall,
-			"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--kernel-log", kernelLog,
-			"--install-arg=--cell-timeout="+limit.String(), "--install-arg=--iopub-stall-timeout="+stallTimeout)
-		var stdout, stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-		var r floodResult
-		if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &r); jerr != nil || r.Case != "markdown" {
-			t.Fatalf("flood.py --stall printed no markdown result (%v, %v):\n%s\nstderr:\n%s", err, jerr, stdout.String(), lastLines(stderr.String(), 30))
-		}
-		t.Logf("stalled client: idle %v after %.2f s, %d iopub messages", r.Idle, r.ToIdle, r.IOPubMessages)
-		if !r.Idle || r.ReplyStatus != "ok" {
-			t.Errorf("stalled client: idle %v, reply %q: it would wait forever", r.Idle, r.ReplyStatus)
-		}
-		if err != nil {
-			t.Errorf("flood.py --stall: %v\nstderr:\n%s", err, lastLines(stderr.String(), 30))
-		}
-		log := readLog(kernelLog)
-		want := "disconnected an iopub subscriber that read nothing for the stall timeout"
-		if !strings.Contains(log, want) || !strings.Contains(log, "stall_timeout="+stallTimeout) {
-			t.Errorf("a client stalled %s s past a %s stall timeout, and the kernel log has no %q with stall_timeout=%s:\n%s",
-				strings.Split(stall, ":")[1], stallTimeout, want, stallTimeout, lastLines(log, 30))
-		}
-	})
+	t.Run("stalled_client", func(t *testing.T) { floodStalledClient(t, j, script, limit) })
+}
+
+// floodStalledClient is TestE2EOutputFlood's stalled_client case.
+func floodStalledClient(t *testing.T, j *jupyterEnv, script string, limit time.Duration) {
+	// A client that stops reading for 8 s mid-flood is disconnected
+	// (the 2 s stall timeout set here), and the kernel logs it; the
+	// client loses the output sent meanwhile, but gets the idle
+	// status when it reconnects.
+	const stallTimeout, stall = "2s", "2000:8"
+	ctx, cancel := context.WithTimeout(context.Background(), 3*limit)
+	defer cancel()
+	kernelLog := filepath.Join(t.TempDir(), "kernel.log")
+	cmd := j.command(ctx, j.pythonExe, script, "--binary", j.bin, "--cases", "markdown:40000", "--stall", stall,
+		"--timeout", fmt.Sprint(int(limit.Seconds())+60), "--kernel-log", kernelLog,
+		"--install-arg=--cell-timeout="+limit.String(), "--install-arg=--iopub-stall-timeout="+stallTimeout)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var r floodResult
+	if jerr := json.Unmarshal([]byte(lines[len(lines)-1]), &r); jerr != nil || r.Case != "markdown" {
+		t.Fatalf("flood.py --stall printed no markdown result (%v, %v):\n%s\nstderr:\n%s", err, jerr, stdout.String(), lastLines(stderr.String(), 30))
+	}
+	t.Logf("stalled client: idle %v after %.2f s, %d iopub messages", r.Idle, r.ToIdle, r.IOPubMessages)
+	if !r.Idle || r.ReplyStatus != "ok" {
+		t.Errorf("stalled client: idle %v, reply %q: it would wait forever", r.Idle, r.ReplyStatus)
+	}
+	if err != nil {
+		t.Errorf("flood.py --stall: %v\nstderr:\n%s", err, lastLines(stderr.String(), 30))
+	}
+	log := readLog(kernelLog)
+	want := "disconnected an iopub subscriber that read nothing for the stall timeout"
+	if !strings.Contains(log, want) || !strings.Contains(log, "stall_timeout="+stallTimeout) {
+		t.Errorf("a client stalled %s s past a %s stall timeout, and the kernel log has no %q with stall_timeout=%s:\n%s",
+			strings.Split(stall, ":")[1], stallTimeout, want, stallTimeout, lastLines(log, 30))
+	}
 }
 
 // readLog returns the kernel log flood.py copied to path, or says why
