@@ -72,8 +72,6 @@ func cmdKernel(ctx context.Context, env *cliEnv, args []string) error {
 		<-ev.ready // the worker's start is not slowed by the sync's writeback
 		src.StartSync()
 		releaseConversion(src)
-		c, _ := compiler()
-		warmCompiler(ctx, env, c)
 	}()
 
 	// A kernel whose client died (a killed notebook server, a closed

@@ -118,7 +118,6 @@ func cmdMCP(ctx context.Context, env *cliEnv, args []string) error {
 	probe.Close()
 	data.StartSync()
 	go releaseConversion(data)
-	warmCompiler(ctx, env, compiler)
 
 	if *httpAddr == "" {
 		return srv.ServeStdio(ctx, env.Stdin, env.Stdout)

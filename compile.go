@@ -81,24 +81,6 @@ func startCompiler(ctx context.Context, env *cliEnv, s sandbox.CompileSettings) 
 	})
 }
 
-// warmCompiler builds, in the background, what every compiled cell links,
-// so that the first compiled cell builds in about a second (see
-// sandbox.Compiler.Warm).
-func warmCompiler(ctx context.Context, env *cliEnv, c *sandbox.Compiler) {
-	if c == nil {
-		return
-	}
-	go func() {
-		took, cached, err := c.Warm(ctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			env.Logger.Warn("warming up compiled cells failed; the first compiled cell builds it", "err", err)
-		case err == nil && !cached:
-			env.Logger.Info("compiled cells warmed up", "took", took.Round(time.Millisecond))
-		}
-	}()
-}
-
 // describeCompiler writes doctor's section on compiled cells; with warm,
 // it builds what every compiled cell links first, and reports how long
 // that took.

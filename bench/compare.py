@@ -43,7 +43,7 @@ import sys
 import time
 
 from pandas_ops import OPS, PANDAS_SETUP, pandas_answer_code, parse_sbir_answer, sbir_answer_code
-from procfs import children_by_parent, host_reported_kib, minor_faults, tree_rss_kib
+from procfs import children_by_parent, host_reported_kib, is_sandbox_worker, minor_faults, tree_rss_kib
 
 try:
     import zmq
@@ -331,7 +331,7 @@ class SbirKernel(KernelEngine):
         return parse_sbir_answer(key, self.conn.execute(sbir_answer_code(key))[1])
 
     def worker_pid(self):
-        kids = children_by_parent().get(kernel_pid(self.km), [])
+        kids = [p for p in children_by_parent().get(kernel_pid(self.km), []) if is_sandbox_worker(p)]
         return kids[0] if len(kids) == 1 else None
 
     def timed(self, code, runs):

@@ -23,6 +23,17 @@ def children_by_parent():
     return children
 
 
+def is_sandbox_worker(pid):
+    """Whether pid is a sandbox worker (its second argument is
+    wire.WorkerArg), not another child of the kernel such as a build."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().split(b"\0")
+    except OSError:
+        return False
+    return len(args) > 1 and args[1] == b"__sbir_worker"
+
+
 def tree_rss_kib(pid):
     """Resident set of pid and all its descendants, in KiB (Linux /proc)."""
     children = children_by_parent()

@@ -12,6 +12,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -290,12 +291,7 @@ func writePublishedTable(t *testing.T, path string, progs []*gorunProgram, resul
 			strings.ReplaceAll(strings.Join(causes, "; "), "|", `\|`))
 	}
 	b.WriteString("\n## Skipped\n\n| program | why |\n|---|---|\n")
-	names := make([]string, 0, len(skipped))
-	for n := range skipped {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(skipped)) {
 		fmt.Fprintf(&b, "| %s | %s |\n", n, skipped[n])
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -724,12 +725,7 @@ func writeGoRunTable(t *testing.T, progs []*gorunProgram, results map[string][3]
 			strings.ReplaceAll(strings.Join(causes, "; "), "|", `\|`))
 	}
 	b.WriteString("\n| form: category | failures |\n|---|---|\n")
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, counts[k])
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
