@@ -87,7 +87,17 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					// evaluation runs in order, after what it uses, so
 					// when nodeType cannot tell the type of what it
 					// defines, cfg, which types every expression, does.
-					if typ = topLevelType(interp, sc, src); typ == nil {
+					if typ, err2 = topLevelType(interp, sc, src); err2 != nil && (isBuiltinCall(src, sc) || src.kind == identExpr && src.ident == "nil") {
+						// The type errors nodeType itself finds, as global
+						// analysis reports them in a package: untyped nil
+						// (which has no type for cfg to give either) and a
+						// builtin's arguments (complex("a", 2)). Other errors
+						// stay cfg's to report, with its own wording.
+						n.meta = err2
+						revisit = append(revisit, n)
+						return false
+					}
+					if typ == nil {
 						typ = sc.getType("interface{}")
 					}
 					val = src.rval
@@ -456,17 +466,13 @@ func isTopLevelStmt(n *node) bool {
 // definition, or nil when nodeType cannot tell: it covers fewer
 // expressions than cfg, and may fail on one it does not cover (sbir patch
 // 23). An incomplete type (an undefined name) is returned as such.
-func topLevelType(interp *Interpreter, sc *scope, n *node) (t *itype) {
+func topLevelType(interp *Interpreter, sc *scope, n *node) (t *itype, err error) {
 	defer func() {
 		if recover() != nil {
-			t = nil
+			t, err = nil, nil
 		}
 	}()
-	t, err := nodeType(interp, sc, n)
-	if err != nil {
-		return nil
-	}
-	return t
+	return nodeType(interp, sc, n)
 }
 
 func baseType(t *itype) *itype {

@@ -1358,8 +1358,13 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 			}
 		}
 		var n2 *node
+		held := v // what an interpreted interface holds, for its methods
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
+			for ok {
+				held = vi.value
+				vi, ok = held.Interface().(valueInterface)
+			}
 		}
 		if tc == structT {
 			// sbir patch 11d: the value is the struct itself, not an
@@ -1391,8 +1396,13 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 				// Method lookup in embedded valueInterface.
 				m2, i2 := n2.typ.lookupMethod(names[i])
 				if m2 != nil {
+					// The receiver is the value the interface holds
+					// (copied, patch 25), not getConcreteValue's v,
+					// which is a struct's last field when the struct
+					// has no compiled methods: File{name}'s Close got
+					// the name.
 					nod := *m2
-					nod.recv = &receiver{nil, v, i2} // sbir patch 25
+					nod.recv = &receiver{nil, copyIfVariable(held), i2} // sbir patch 25
 					w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 					continue
 				}

@@ -52,7 +52,9 @@ func TestSbirTopLevelDefinitions(t *testing.T) {
 }
 
 // TestSbirTopLevelUndefined checks that patch 51 leaves undefined names
-// reported as such at the top level.
+// reported as such at the top level, and the type errors global analysis
+// finds (untyped nil, a builtin's arguments) reported, not compiled on
+// with a placeholder type (a := nil panicked in cfg).
 func TestSbirTopLevelUndefined(t *testing.T) {
 	for src, want := range map[string]string{
 		"y := undefinedThing[0]":      "undefined: undefinedThing",
@@ -61,6 +63,8 @@ func TestSbirTopLevelUndefined(t *testing.T) {
 		"q := 1\nq := 2":              "no new variables",
 		"var v = missing[0]":          "undefined: missing",
 		"k := strings.Split(1, 2)[0]": "cannot convert 1 to string",
+		"a := nil":                    "use of untyped nil",
+		`m := complex("test", 2)`:     "invalid types string and int",
 	} {
 		i := newPatch51Interp(t, new(bytes.Buffer))
 		_, err := i.Eval(src)

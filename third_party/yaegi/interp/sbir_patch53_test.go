@@ -28,5 +28,19 @@ func TestSbirRedefinedTypes(t *testing.T) {
 			"type kv struct{ k string; n int }", "func show(x kv) string { return x.k }",
 			"type kv struct{ k string; n int; p float64 }", `fmt.Println(show(kv{"b", 2, 2.5}))`},
 			wantErr: "cannot use this main.kv as the main.kv declared before it was declared again"},
+		{name: "mutually recursive types declared once", srcs: []string{`package main
+
+import "fmt"
+
+type S struct{ ts map[string][]*T }
+
+type T struct{ s *S }
+
+func main() {
+	s := &S{ts: map[string][]*T{}}
+	s.ts["a"] = append(s.ts["a"], &T{s: s})
+	fmt.Println(len(s.ts["a"]))
+}`},
+			want: "1\n"},
 	})
 }

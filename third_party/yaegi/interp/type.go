@@ -1632,15 +1632,43 @@ func (t *itype) equals(o *itype) bool {
 
 // redefinedApart reports whether t and o, of the same name, are two
 // declarations of a type that a later evaluation declared again (sbir
-// patch 53): their Go types differ. Two complete types of one name and
-// one layout are the same to the interpreter, as before.
+// patch 53): their Go types differ, because a named type in them comes
+// from another declaration. Two complete types of one name and one layout
+// are the same to the interpreter, as before; so are two whose Go types
+// differ only because one was built while a recursive type it refers to
+// was still incomplete (map[string][]*T in a struct S that T points back
+// to: upstream's _test/struct49.go).
 func redefinedApart(t, o *itype) bool {
 	if t == o || t.incomplete || o.incomplete || t.cat != o.cat {
 		return false
 	}
 	switch t.cat {
 	case structT, linkedT, sliceT, arrayT, mapT, ptrT:
-		return t.TypeOf() != o.TypeOf()
+		return t.TypeOf() != o.TypeOf() && declaredApart(t, o, 0)
+	}
+	return false
+}
+
+// declaredApart reports whether a named type in t and the one at the same
+// place in o come from different declarations. It looks through unnamed
+// composite types only, to a bounded depth.
+func declaredApart(t, o *itype, depth int) bool {
+	if t == o || t == nil || o == nil || depth > 8 {
+		return false
+	}
+	if t.name != "" {
+		return t.node != o.node
+	}
+	if declaredApart(t.key, o.key, depth+1) || declaredApart(t.val, o.val, depth+1) {
+		return true
+	}
+	if len(t.field) != len(o.field) {
+		return false
+	}
+	for i := range t.field {
+		if declaredApart(t.field[i].typ, o.field[i].typ, depth+1) {
+			return true
+		}
 	}
 	return false
 }
