@@ -92,7 +92,7 @@ func collectTypeDecls(parsed []parsedSeg) typeDecls {
 					td.types[ts.Name.Name] = ps.tf.Offset(ts.Pos()) - ps.prefix + ps.start
 				}
 			case *ast.FuncDecl:
-				if name := receiverName(d); name != "" {
+				if name := recvType(d.Recv); name != "" {
 					if td.methods[name] == nil {
 						td.methods[name] = map[string]bool{}
 					}
@@ -102,31 +102,6 @@ func collectTypeDecls(parsed []parsedSeg) typeDecls {
 		}
 	}
 	return td
-}
-
-// receiverName returns the name of a method's receiver type (T for t T,
-// t *T, t T[K] and t *T[K]), or "" for a function.
-func receiverName(d *ast.FuncDecl) string {
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		return ""
-	}
-	e := d.Recv.List[0].Type
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // checkRedefinedTypes refuses a cell that declares again a type whose
