@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
 )
 
@@ -68,25 +69,8 @@ var civilParts = map[string]func(d int32) int64{
 
 // civil returns the year, month and day of days since 1970-01-01.
 func civil(days int32) (y, m, d int64) {
-	z := int64(days) + 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
+	yy, mm, dd := dataset.CivilFromDays(days)
+	return int64(yy), int64(mm), int64(dd)
 }
 
 // Year adds the year of a date column (DatePart with "year"), as pandas'

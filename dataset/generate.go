@@ -427,7 +427,7 @@ func (g *generator) date(fill float64, day int32) {
 	if g.r.chance(0.0005) {
 		day = daysFromCivil(1905, 7, 1) // an outlier seen in the real file
 	}
-	y, m, d := civilFromDays(day)
+	y, m, d := CivilFromDays(day)
 	if g.legacy() {
 		g.putS(fmt.Sprintf("%d/%d/%d", m, d, y))
 	} else {
@@ -594,28 +594,4 @@ func (g *generator) words(b []byte, n int) []byte {
 		b = append(b, w...)
 	}
 	return b
-}
-
-// civilFromDays is the inverse of daysFromCivil.
-func civilFromDays(z32 int32) (y, m, d int) {
-	z := int(z32) + 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	if mp < 10 {
-		m = mp + 3
-	} else {
-		m = mp - 9
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
 }

@@ -226,3 +226,29 @@ func validUTF8(b []byte) bool {
 	}
 	return utf8.Valid(b[i:])
 }
+
+// CivilFromDays returns the proleptic Gregorian year, month (1-12) and
+// day of a date stored as days since 1970-01-01, as the date columns
+// hold it: the inverse of the parse's daysFromCivil.
+func CivilFromDays(z32 int32) (y, m, d int) {
+	z := int(z32) + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	if mp < 10 {
+		m = mp + 3
+	} else {
+		m = mp - 9
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}

@@ -102,7 +102,7 @@ func TestParseDate(t *testing.T) {
 
 func TestCivilDaysRoundTrip(t *testing.T) {
 	for d := int32(-800_000); d < 800_000; d += 37 {
-		y, m, dd := civilFromDays(d)
+		y, m, dd := CivilFromDays(d)
 		if back := daysFromCivil(y, m, dd); back != d {
 			t.Fatalf("day %d → %d-%d-%d → %d", d, y, m, dd, back)
 		}
@@ -125,7 +125,7 @@ func FuzzParseFields(f *testing.F) {
 		}
 		parseInt([]byte(s))
 		if d, ok := parseDate([]byte(s)); ok {
-			y, m, dd := civilFromDays(d)
+			y, m, dd := CivilFromDays(d)
 			if m < 1 || m > 12 || dd < 1 || dd > daysIn(y, m) {
 				t.Errorf("parseDate(%q) = invalid day %d-%d-%d", s, y, m, dd)
 			}
