@@ -104,6 +104,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = dest.typ
 				}
 			case binaryExpr, unaryExpr, parenExpr:
+				// sbir patch 70: the operands of a comparison do not take
+				// its (bool) type, nor does a shift count take the type of
+				// the shifted value. A constant declaration is compiled
+				// twice (gta, then the definition), so the ancestor's type
+				// may already be set from the first pass.
+				if isBoolAction(n.anc) || isShiftNode(n.anc) && childPos(n) == 1 {
+					break
+				}
 				n.typ = n.anc.typ
 			}
 
