@@ -983,6 +983,23 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.findex = sc.add(n.typ)
 			}
 
+		case indexListExpr:
+			// sbir patch 71: f[T, U] as a value (not called): the
+			// instantiated function, as f[T] is (below).
+			if n.anc.kind == callExpr && n.anc.child[0] == n {
+				break // instantiated by the call
+			}
+			t := n.child[0].typ
+			if t == nil || t.cat != funcT || !isGeneric(t) {
+				break
+			}
+			var g *node
+			if g, err = instantiateFuncValue(interp, sc, t.node.anc, n.child[1:], importPath, pkgName); err != nil {
+				break
+			}
+			n.anc.child[childPos(n)] = g
+			n.typ = g.typ
+
 		case indexExpr:
 			if isBlank(n.child[0]) {
 				err = n.cfgErrorf("cannot use _ as value")
@@ -3413,4 +3430,25 @@ func sizeof(n *node) {
 	n.gen = nop
 	n.typ = n.scope.getType("uintptr")
 	n.rval = reflect.ValueOf(n.child[1].typ.TypeOf().Size())
+}
+
+// instantiateFuncValue returns the funcDecl of generic function fun
+// instantiated with the types of the type argument nodes args, compiled
+// (sbir patch 71).
+func instantiateFuncValue(interp *Interpreter, sc *scope, fun *node, args []*node, importPath, pkgName string) (*node, error) {
+	types := make([]*itype, 0, len(args))
+	for _, c := range args {
+		if c.typ == nil || !c.isType(sc) {
+			return nil, c.cfgErrorf("%s is not a type", c.ident)
+		}
+		types = append(types, c.typ)
+	}
+	g, found, err := genAST(sc, fun, types)
+	if err != nil || found {
+		return g, err
+	}
+	if _, err = interp.cfg(g, fun.scope, importPath, pkgName); err != nil {
+		return nil, err
+	}
+	return g, genRun(g.child[3]) // closures of the body
 }
