@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 	"weak"
 )
 
@@ -239,7 +240,20 @@ func (w *TimerWatch) pending() bool {
 	defer w.mu.Unlock()
 	w.timers = liveOnly(w.timers)
 	w.tickers = liveOnly(w.tickers)
-	return len(w.timers)+len(w.tickers) > 0
+	// A reachable timer that is stopped (or has fired) may be reset, but
+	// only by a running goroutine, and the caller asks only when none is:
+	// it cannot fire (timerstate.go).
+	for _, p := range w.timers {
+		if tm := p.Value(); tm != nil && timerMayFire(unsafe.Pointer(tm)) {
+			return true
+		}
+	}
+	for _, p := range w.tickers {
+		if tk := p.Value(); tk != nil && timerMayFire(unsafe.Pointer(tk)) {
+			return true
+		}
+	}
+	return false
 }
 
 func liveOnly[T any](ps []weak.Pointer[T]) []weak.Pointer[T] {
