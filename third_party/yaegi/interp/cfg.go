@@ -297,7 +297,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if len(n.child) == 2 {
 					// 1 type in clause: define the var with this type in the case clause scope.
 					switch {
-					case n.child[0].ident == nilIdent:
+					case isPredeclaredNil(sc, n.child[0]): // sbir patch 73
 						typ = sc.getType("interface{}")
 					case !n.child[0].isType(sc):
 						err = n.cfgErrorf("%s is not a type", n.child[0].ident)
@@ -438,7 +438,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				case keyValueExpr, typeAssertExpr, indexExpr:
 					c.typ = n.typ
 				default:
-					if c.ident == nilIdent {
+					if isPredeclaredNil(sc, c) { // sbir patch 73
 						c.typ = sc.getType(nilIdent)
 						continue
 					}
@@ -1685,10 +1685,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				case sym.kind == constSym && sym.rval.IsValid():
 					n.rval = sym.rval
 					n.kind = basicLit
-				case n.ident == "iota":
+				case n.ident == "iota" && sym == interp.universe.sym["iota"]:
+					// sbir patch 73: the predeclared iota and nil, not a
+					// variable of that name (nil := 3).
 					n.rval = reflect.ValueOf(constant.MakeInt64(int64(sc.iota)))
 					n.kind = basicLit
-				case n.ident == nilIdent:
+				case n.ident == nilIdent && sym == interp.universe.sym[nilIdent]:
 					n.kind = basicLit
 				case sym.kind == binSym:
 					n.typ = sym.typ
@@ -3451,4 +3453,15 @@ func instantiateFuncValue(interp *Interpreter, sc *scope, fun *node, args []*nod
 		return nil, err
 	}
 	return g, genRun(g.child[3]) // closures of the body
+}
+
+// isPredeclaredNil reports whether n is the identifier nil naming the
+// predeclared nil, not a variable or constant a program declared with that
+// name (sbir patch 73).
+func isPredeclaredNil(sc *scope, n *node) bool {
+	if n.kind != identExpr || n.ident != nilIdent {
+		return false
+	}
+	sym, _, ok := sc.lookup(nilIdent)
+	return ok && sym == n.interp.universe.sym[nilIdent]
 }
