@@ -1664,6 +1664,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 			sym, level, found := sc.lookup(n.ident)
+			if u := interp.universe.sym[n.ident]; found && u != nil && inOwnTopLevelDefinition(n, sym) {
+				// sbir patch 73: true, false := false, true at the top
+				// level: the right side means the predeclared names, as
+				// in a function, not the globals being defined.
+				sym, level = u, sc.level
+			}
 			if !found {
 				if n.typ != nil {
 					// Node is a generic instance with an already populated type.
@@ -3464,4 +3470,21 @@ func isPredeclaredNil(sc *scope, n *node) bool {
 	}
 	sym, _, ok := sc.lookup(nilIdent)
 	return ok && sym == n.interp.universe.sym[nilIdent]
+}
+
+// inOwnTopLevelDefinition reports whether identifier n is on the right
+// side of the top-level definition (x, y := ...) that declared sym, the
+// global of that name: there, as in a function, the name still means what
+// it meant before the statement (sbir patch 73).
+func inOwnTopLevelDefinition(n *node, sym *symbol) bool {
+	d := sym.node
+	if !sym.global || d == nil || d.kind != defineStmt || !isTopLevelStmt(d) {
+		return false
+	}
+	for c := n; c.anc != nil; c = c.anc {
+		if c.anc == d {
+			return childPos(c) >= d.nleft
+		}
+	}
+	return false
 }

@@ -16,6 +16,7 @@ func TestSbirShadowedNilAndIota(t *testing.T) {
 		want string
 	}{
 		{"top level", []string{"nil := 3\nd := nil\niota := 5\ne := iota + 1\nfmt.Println(d, nil*2, iota, e)"}, "3 6 5 6\n"},
+		{"right side of its own definition", []string{"true, false := false, true\nlen := len(\"abc\")\nfmt.Println(true, false, !true, len)"}, "false true true 3\n"},
 		{"in a function", []string{`func f() {
 	nil := "n"
 	iota := 2.5
