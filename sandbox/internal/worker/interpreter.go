@@ -113,9 +113,17 @@ func helperExports() map[string]reflect.Value {
 // helperSource defines the interpreted helpers: the value catcher of the
 // last expression, min/max and the stack buffer of a cell's first append
 // (cellprep/stackbuf.go), generic, so they need to be interpreted.
+//
+// Their constraint is declared here rather than taken from package cmp:
+// a name the helpers used from the session's scope would be the cell's
+// when a cell declares it (cmp := a - b), and min and max would then
+// fail to compile.
 const helperSource = `
-func _sbirMin[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v < x { x = v } }; return x }
-func _sbirMax[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v > x { x = v } }; return x }
+type _sbirOrdered interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
+}
+func _sbirMin[T _sbirOrdered](x T, y ...T) T { for _, v := range y { if v < x { x = v } }; return x }
+func _sbirMax[T _sbirOrdered](x T, y ...T) T { for _, v := range y { if v > x { x = v } }; return x }
 func _sbirPing() int { return 1 }
 func _sbirStackBuf[T any](s []T, n int) []T { if k := _sbir.StackCap(s, n); k > 0 { return make([]T, 0, k) }; return s }
 `
