@@ -439,6 +439,28 @@ func isCompilePanic(p interp.Panic) bool {
 		strings.Contains(string(p.Stack), "yaegi/interp.genRun")
 }
 
+// compileStageRE matches the position and stage yaegi (patch 72) gives a
+// panic of its compiler, after cellPositions: "line 3, column 5: CFG
+// post-order panic: ".
+var compileStageRE = regexp.MustCompile(`^(line \d+, column \d+: )(?:CFG (?:pre|post)-order panic|global type analysis panic): `)
+
+// compilePanicMessage is the message of a CompileError for a panic inside
+// the interpreter's compiler: where, what, and that it is the
+// interpreter's limit, not an error in the code, with the line (when the
+// interpreter gave one) in the cell's numbering and never a Go stack.
+func compilePanicMessage(v any) string {
+	msg := oneLine(cellPositions(fmt.Sprint(v)))
+	where, what := "", msg
+	if m := compileStageRE.FindStringSubmatch(msg); m != nil {
+		where, what = m[1], msg[len(m[0]):]
+	}
+	construct := "the construct"
+	if where != "" {
+		construct = "the construct on that line"
+	}
+	return where + "the interpreter cannot compile this (" + what + "): a limit of the interpreter, not an error in the code; rewrite " + construct + " another way"
+}
+
 var posRE = regexp.MustCompile(`(?:_\.go:)?(\d+):(\d+): `)
 
 // cellPositions rewrites yaegi's "_.go:L:C: " positions to the cell's lines
@@ -480,7 +502,7 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 			res.ErrorMessage = "the cell was interrupted"
 		case isCompilePanic(p):
 			res.ErrorName = wire.ClassCompileError
-			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with named types"
+			res.ErrorMessage = compilePanicMessage(p.Value)
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(p.Message())
 		}

@@ -72,6 +72,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		if err != nil {
 			return false
 		}
+		defer positionPanic(n, "CFG pre-order panic") // sbir patch 72
 		if n.scope == nil {
 			n.scope = sc
 		}
@@ -649,12 +650,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			return
 		}
 
-		defer func() {
-			if r := recover(); r != nil {
-				// Display the exact location in input source which triggered the panic
-				panic(n.cfgErrorf("CFG post-order panic: %v", r))
-			}
-		}()
+		// Display the exact location in input source which triggered the panic
+		defer positionPanic(n, "CFG post-order panic") // sbir patch 72: as a function
 
 		switch n.kind {
 		case addressExpr:
@@ -984,7 +981,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 		case indexListExpr:
-			// sbir patch 71: f[T, U] as a value (not called): the
+			// sbir patch 71a: f[T, U] as a value (not called): the
 			// instantiated function, as f[T] is (below).
 			if n.anc.kind == callExpr && n.anc.child[0] == n {
 				break // instantiated by the call
@@ -3442,7 +3439,7 @@ func sizeof(n *node) {
 
 // instantiateFuncValue returns the funcDecl of generic function fun
 // instantiated with the types of the type argument nodes args, compiled
-// (sbir patch 71).
+// (sbir patch 71a).
 func instantiateFuncValue(interp *Interpreter, sc *scope, fun *node, args []*node, importPath, pkgName string) (*node, error) {
 	types := make([]*itype, 0, len(args))
 	for _, c := range args {
@@ -3487,4 +3484,20 @@ func inOwnTopLevelDefinition(n *node, sym *symbol) bool {
 		}
 	}
 	return false
+}
+
+// positionPanic, deferred while compiling node n, turns a panic into one
+// whose value is an error at n's position, saying in which stage it
+// happened, so that the user learns where the construct the interpreter
+// cannot compile is. A panic that already has a position (from a nested
+// compilation) goes on unchanged (sbir patch 72).
+func positionPanic(n *node, stage string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, ok := r.(*cfgError); ok {
+		panic(r)
+	}
+	panic(n.cfgErrorf("%s: %v", stage, r))
 }

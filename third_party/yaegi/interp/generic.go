@@ -569,7 +569,7 @@ func matchConstraint(n *node, in *itype, tparams map[string]bool, byName map[str
 	}
 	in = in.underlying()
 	if in.cat == valueT && in.rtype != nil {
-		// sbir patch 72: a compiled type ([]string from strings.Split)
+		// sbir patch 71b: a compiled type ([]string from strings.Split)
 		// matches ~[]E, ~map[K]V and *E through its reflect.Type.
 		in = binCoreType(in.rtype)
 	}

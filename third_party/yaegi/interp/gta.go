@@ -21,6 +21,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 		if err != nil {
 			return false
 		}
+		defer positionPanic(n, "global type analysis panic") // sbir patch 72
 		if n.scope == nil {
 			n.scope = sc
 		}

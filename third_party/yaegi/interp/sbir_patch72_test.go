@@ -1,47 +1,43 @@
 package interp_test
 
 import (
-	"bytes"
+	"strings"
 	"testing"
 )
 
-// TestSbirInferFromCompiledCoreType checks sbir patch 72: a type
-// parameter constrained by ~[]E or ~map[K]V gives E (or K and V) when the
-// argument is of a compiled type, such as the []string strings.Split
-// returns or a url.Values; upstream reported "undefined type for E".
-func TestSbirInferFromCompiledCoreType(t *testing.T) {
-	var out bytes.Buffer
-	i := newPatch51Interp(t, &out)
-	src := `
-import "net/url"
-
-func Last[S ~[]E, E any](s S) E { return s[len(s)-1] }
-
-func Keys[M ~map[K]V, K comparable, V any](m M) []K {
-	var ks []K
-	for k := range m {
-		ks = append(ks, k)
+// TestSbirCompilePanicPosition checks sbir patch 72: a panic while
+// compiling (reflect.StructOf refuses two blank fields, which gc accepts)
+// in global type analysis or cfg's pre-order comes out as a panic whose
+// value is an error at the position of the node being compiled, as
+// post-order panics already did, and is not wrapped twice.
+func TestSbirCompilePanicPosition(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"type padded struct{ _ int; _ string }\nvar p padded", "2:5: global type analysis panic: reflect.StructOf: duplicate field"},
+		{"func f() {\n\tvar q struct{ _ int; _ bool }\n\t_ = q\n}", "2:6: "},
+	} {
+		i, _, _ := newTestInterp(t)
+		got := compilePanic(t, i.Compile, tc.src)
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("Compile(%q) panicked with %q, want it to start with %q", tc.src, got, tc.want)
+		}
+		if strings.Count(got, "panic:") > 1 {
+			t.Errorf("Compile(%q) panicked with %q: wrapped twice", tc.src, got)
+		}
 	}
-	return ks
 }
 
-func Deref[P ~*E, E any](p P) E { return *p }
-
-func run() {
-	fmt.Println(Last(strings.Split("a,b,c", ",")))
-	fmt.Println(Keys(url.Values{"q": {"1"}}))
-	u, _ := url.Parse("http://h.example/p")
-	fmt.Println(Deref(u).Host)
-	fmt.Printf("%T %T\n", Last(strings.Fields("x y")), Keys(url.Values{}))
-}`
-	if _, err := i.Eval(src); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := i.Eval("run()"); err != nil {
-		t.Fatal(err)
-	}
-	want := "c\n[q]\nh.example\nstring []string\n"
-	if got := out.String(); got != want {
-		t.Errorf("output %q, want %q", got, want)
-	}
+// compilePanic returns the message of the error compile panics with.
+func compilePanic[P any](t *testing.T, compile func(string) (P, error), src string) (msg string) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		err, ok := r.(error)
+		if !ok {
+			t.Fatalf("Compile(%q) panicked with %v (%T), want an error", src, r, r)
+		}
+		msg = err.Error()
+	}()
+	_, err := compile(src)
+	t.Fatalf("Compile(%q) returned %v, want a panic", src, err)
+	return ""
 }

@@ -920,7 +920,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		// sbir patch 49: f[T, U] explicitly instantiates generic f, as
 		// f[T] does (patch 2), where its type is asked for (an element
 		// of an unkeyed composite literal).
-		// sbir patch 71: and a func value f[T, U] too, which cfg compiles
+		// sbir patch 71a: and a func value f[T, U] too, which cfg compiles
 		// as the instantiated function.
 		if lt.cat == funcT && isGeneric(lt) {
 			var types []*itype

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestSbirGenericFuncValue checks sbir patch 71: a generic function
+// TestSbirGenericFuncValue checks sbir patch 71a: a generic function
 // instantiated with two or more type arguments and not called (f[T, U]
 // as a value) is the instantiated function, as f[T] is; upstream refused
 // it with "not a generic type".
