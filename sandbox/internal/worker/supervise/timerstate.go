@@ -15,7 +15,9 @@ import (
 // channel run to its time limit, where the program (whose main returns)
 // ends at once (gorun corpus program conc-timer-stopped).
 //
-// So the watch reads the runtime's own record: a Timer (and a Ticker,
+// So, for that verdict (a deadlock verdict keeps counting every reachable
+// timer, as gc's detector does: see TimerWatch.pending), the watch reads
+// the runtime's own record: a Timer (and a Ticker,
 // whose layout is the same) is the first part of the runtime's timeTimer,
 // whose timer holds when, the time it fires next, which Stop sets to 0,
 // as does a one-shot timer's firing. That layout is the runtime's private

@@ -23,8 +23,9 @@ func TestTimerStateProbe(t *testing.T) {
 
 // TestTimerWatchStoppedTimers: a Timer or Ticker a cell made and stopped
 // (or a one-shot Timer that fired) cannot wake a goroutine, so it does not
-// hold off the deadlock detector's verdict even while it is reachable; a
-// reset one does again.
+// hold off the stuck verdict (statements done) even while it is reachable;
+// a reset one does again. For a deadlock verdict it still counts, as it
+// does for gc's detector.
 func TestTimerWatchStoppedTimers(t *testing.T) {
 	if !timerWhenKnown() {
 		t.Skip("the runtime's timer layout is unknown (TestTimerStateProbe)")
@@ -39,31 +40,34 @@ func TestTimerWatchStoppedTimers(t *testing.T) {
 	newTicker := table["time/time"]["NewTicker"].Interface().(func(time.Duration) *time.Ticker)
 
 	slow := newTimer(time.Hour)
-	if !w.pending() {
+	if !w.pending(true) {
 		t.Fatal("a running one-hour timer: pending() = false, want true")
 	}
 	slow.Stop()
-	if w.pending() {
+	if w.pending(true) {
 		t.Fatal("a stopped timer: pending() = true, want false")
 	}
+	if !w.pending(false) {
+		t.Fatal("a stopped timer, for a deadlock verdict: pending() = false, want true (gc does not report that deadlock)")
+	}
 	slow.Reset(time.Hour)
-	if !w.pending() {
+	if !w.pending(true) {
 		t.Fatal("a timer reset after Stop: pending() = false, want true")
 	}
 	slow.Stop()
 
 	quick := newTimer(time.Millisecond)
 	<-quick.C
-	if w.pending() {
+	if w.pending(true) {
 		t.Fatal("a one-shot timer that fired: pending() = true, want false")
 	}
 
 	tick := newTicker(time.Hour)
-	if !w.pending() {
+	if !w.pending(true) {
 		t.Fatal("a running ticker: pending() = false, want true")
 	}
 	tick.Stop()
-	if w.pending() {
+	if w.pending(true) {
 		t.Fatal("a stopped ticker: pending() = true, want false")
 	}
 	runtime.KeepAlive(slow)
