@@ -456,10 +456,10 @@ func isCompilePanic(p interp.Panic) bool {
 		strings.Contains(string(p.Stack), "yaegi/interp.genRun")
 }
 
-// compileStageRE matches the position and stage yaegi (patch 72) gives a
-// panic of its compiler, after cellPositions: "line 3, column 5: CFG
-// post-order panic: ".
-var compileStageRE = regexp.MustCompile(`^(line \d+, column \d+: )(?:CFG (?:pre|post)-order panic|global type analysis panic): `)
+// compileStageRE matches the position and the stage yaegi (patch 72) gives
+// a panic of its compiler, after cellPositions: "line 3, column 5: CFG
+// post-order panic: ", or the position of an error it panicked with.
+var compileStageRE = regexp.MustCompile(`^(line \d+, column \d+: )(?:(?:CFG (?:pre|post)-order panic|global type analysis panic): )?`)
 
 // compilePanicMessage is the message of a CompileError for a panic inside
 // the interpreter's compiler: where, what, and that it is the
