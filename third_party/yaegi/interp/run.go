@@ -1975,6 +1975,10 @@ func callBin(n *node) {
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
+	jsonDecode := isJSONDecodeFunc(n.interp, c0) && len(child) > 0 && n.action != aCallSlice
+	if jsonDecode { // sbir patch 75
+		callFn = n.interp.jsonDecodeCall(child[len(child)-1].typ, callFn)
+	}
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
@@ -2082,7 +2086,7 @@ func callBin(n *node) {
 	}
 	l := len(values)
 
-	if getMapType == nil && !goFormat && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !jsonDecode && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 
