@@ -1979,6 +1979,10 @@ func callBin(n *node) {
 	if jsonDecode { // sbir patch 75
 		callFn = n.interp.jsonDecodeCall(child[len(child)-1].typ, callFn)
 	}
+	templateExec := isTemplateExec(c0) && len(child) > 0 && n.action != aCallSlice
+	if templateExec { // sbir patch 76
+		callFn = n.interp.templateExecCall(child[len(child)-1].typ, callFn)
+	}
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
@@ -2086,7 +2090,7 @@ func callBin(n *node) {
 	}
 	l := len(values)
 
-	if getMapType == nil && !goFormat && !jsonDecode && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !jsonDecode && !templateExec && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 
