@@ -1975,15 +1975,9 @@ func callBin(n *node) {
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
-	jsonDecode := isJSONDecodeFunc(n.interp, c0) && len(child) > 0 && n.action != aCallSlice
-	if jsonDecode { // sbir patch 75
-		callFn = n.interp.jsonDecodeCall(child[len(child)-1].typ, callFn)
-	}
-	templateExec := isTemplateExec(c0) && len(child) > 0 && n.action != aCallSlice
-	if templateExec { // sbir patch 76
-		callFn = n.interp.templateExecCall(child[len(child)-1].typ, callFn)
-	}
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
+	// sbir patches 75 to 77: errors that name the script's types.
+	callFn, reworded := rewordedErrors(n, callFn)
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
 			call := callFn
@@ -2090,7 +2084,7 @@ func callBin(n *node) {
 	}
 	l := len(values)
 
-	if getMapType == nil && !goFormat && !jsonDecode && !templateExec && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !reworded && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 

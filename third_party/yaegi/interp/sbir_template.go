@@ -82,10 +82,10 @@ func (interp *Interpreter) templateExecCall(data *itype, call func(reflect.Value
 // types share the string).
 type scriptTypes map[string]*itype
 
-// scriptTypeNames gathers the defined types reachable from t (through
-// fields, pointers, slices, arrays and maps), with those of the main
-// package, and pointers to them.
-func (interp *Interpreter) scriptTypeNames(t *itype) scriptTypes {
+// scriptTypeNames gathers the defined types reachable from the types ts
+// (through fields, pointers, slices, arrays and maps), with those of the
+// main package, and pointers to them.
+func (interp *Interpreter) scriptTypeNames(ts ...*itype) scriptTypes {
 	names := scriptTypes{}
 	seen := map[*itype]bool{}
 	var walk func(t *itype, depth int)
@@ -110,7 +110,9 @@ func (interp *Interpreter) scriptTypeNames(t *itype) scriptTypes {
 			walk(u.val, depth+1)
 		}
 	}
-	walk(t, 0)
+	for _, t := range ts {
+		walk(t, 0)
+	}
 	if sc := interp.scopes[mainID]; sc != nil {
 		for _, sym := range sc.sym {
 			if sym.kind == typeSym && sym.typ != nil && sym.typ.name != "" && !seen[sym.typ] {

@@ -43,3 +43,15 @@ func (e *InvalidUnmarshalError) Error() string {
 	}
 	return "json: Unmarshal(nil " + e.GoType + ")"
 }
+
+// UnsupportedTypeError is encoding/json's UnsupportedTypeError whose
+// text names the type as GoType.
+type UnsupportedTypeError struct {
+	Type   reflect.Type
+	GoType string // Type as gc prints it
+}
+
+// Error returns encoding/json's text with GoType for Type.
+func (e *UnsupportedTypeError) Error() string {
+	return "json: unsupported type: " + e.GoType
+}

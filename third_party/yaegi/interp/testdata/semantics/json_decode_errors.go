@@ -12,9 +12,9 @@ type Item struct {
 }
 
 type Order struct {
-	ID    string  `json:"id"`
-	Items []Item  `json:"items"`
-	Ship  *Addr   `json:"ship"`
+	ID    string `json:"id"`
+	Items []Item `json:"items"`
+	Ship  *Addr  `json:"ship"`
 	Tags  map[string]Item
 }
 
