@@ -82,9 +82,9 @@ func (interp *Interpreter) templateExecCall(data *itype, call func(reflect.Value
 // types share the string).
 type scriptTypes map[string]*itype
 
-// scriptTypeNames gathers the defined types reachable from the types ts
-// (through fields, pointers, slices, arrays and maps), with those of the
-// main package, and pointers to them.
+// scriptTypeNames gathers the types reachable from the types ts (through
+// fields, pointers, slices, arrays and maps) and from the main package's
+// defined types, with pointers to the defined ones.
 func (interp *Interpreter) scriptTypeNames(ts ...*itype) scriptTypes {
 	names := scriptTypes{}
 	seen := map[*itype]bool{}
@@ -94,9 +94,7 @@ func (interp *Interpreter) scriptTypeNames(ts ...*itype) scriptTypes {
 			return
 		}
 		seen[t] = true
-		if t.name != "" {
-			names.add(t)
-		}
+		names.add(t)
 		u := underlying(t)
 		switch u.cat {
 		case structT:
@@ -123,16 +121,23 @@ func (interp *Interpreter) scriptTypeNames(ts ...*itype) scriptTypes {
 	return names
 }
 
-// add records t and a pointer to t under their reflect strings when
-// those differ from gc's.
+// add records t, and a pointer to t if t is defined, under their reflect
+// strings when those spell out one of the script's structs (and so
+// differ from gc's). Other types are left out: their reflect strings are
+// those of other types too (int for a type Temp int), so replacing them
+// would rename what is not theirs.
 func (s scriptTypes) add(t *itype) {
-	for _, x := range []*itype{t, ptrOf(t)} {
+	xs := []*itype{t}
+	if t.name != "" {
+		xs = append(xs, ptrOf(t))
+	}
+	for _, x := range xs {
 		rt := x.TypeOf()
-		if rt == nil || rt.String() == typeString(x) {
+		if rt == nil || !strings.Contains(rt.String(), "struct {") || rt.String() == typeString(x) {
 			continue
 		}
-		if old, ok := s[rt.String()]; ok && old != x {
-			s[rt.String()] = nil
+		if old, ok := s[rt.String()]; ok && (old == nil || typeString(old) != typeString(x)) {
+			s[rt.String()] = nil // two types with one reflect type
 			continue
 		}
 		s[rt.String()] = x
@@ -183,7 +188,7 @@ func templateField(msg string, names scriptTypes) (prefix, field string, t *ityp
 func (s scriptTypes) withMethod(name string) *itype {
 	var found *itype
 	for _, t := range s {
-		if t == nil || t.cat == ptrT {
+		if t == nil || t.name == "" {
 			continue
 		}
 		if m, _ := ptrOf(t).lookupMethod(name); m == nil {

@@ -9,9 +9,11 @@ import (
 
 type Point struct{ X, Y int }
 
+type Count int
+
 type Grid struct {
 	Name  string
-	Cells map[Point]int
+	Cells map[Point]Count
 }
 
 type Node struct {
@@ -37,7 +39,7 @@ func encode(v any) {
 func main() {
 	_, err := json.Marshal(map[Point]int{{1, 2}: 3})
 	fmt.Println(err)
-	_, err = json.MarshalIndent(Grid{"g", map[Point]int{{0, 0}: 1}}, "", " ")
+	_, err = json.MarshalIndent(Grid{"g", map[Point]Count{{0, 0}: 1}}, "", " ")
 	fmt.Println(err)
 	n := &Node{V: 1}
 	n.Next = &Node{V: 2, Next: n}
@@ -45,8 +47,10 @@ func main() {
 	fmt.Println(err)
 	var buf bytes.Buffer
 	fmt.Println(json.NewEncoder(&buf).Encode([]*Node{n}))
-	encode([]Grid{{"h", map[Point]int{{1, 1}: 2}}})
+	encode([]Grid{{"h", map[Point]Count{{1, 1}: 2}}})
 	_, err = json.Marshal(struct{ C chan int }{})
+	fmt.Println(err)
+	_, err = json.Marshal(map[string]any{"c": Count(1), "f": func() {}})
 	fmt.Println(err)
 	fmt.Println(binary.Write(&buf, binary.LittleEndian, Header{"x", 1}))
 	fmt.Println(binary.Write(&buf, binary.LittleEndian, &Header{"y", 2}))
@@ -59,11 +63,12 @@ func main() {
 
 // Output:
 // json: unsupported type: map[main.Point]int
-// json: unsupported type: map[main.Point]int
+// json: unsupported type: map[main.Point]main.Count
 // json: unsupported value: encountered a cycle via *main.Node
 // json: unsupported value: encountered a cycle via *main.Node
-// json: unsupported type: map[main.Point]int
+// json: unsupported type: map[main.Point]main.Count
 // json: unsupported type: chan int
+// json: unsupported type: func()
 // binary.Write: some values are not fixed-sized in type main.Header
 // binary.Write: some values are not fixed-sized in type *main.Header
 // <nil> 6
