@@ -96,7 +96,7 @@ func (interp *Interpreter) mainTypeOf(v reflect.Value) *itype {
 		if sym.kind != typeSym || sym.typ == nil || sym.typ.name == "" || sym.typ.cat == valueT {
 			continue
 		}
-		if sym.typ.TypeOf() != rt {
+		if knownRType(sym.typ) != rt {
 			continue
 		}
 		if found != nil && found != sym.typ {
@@ -118,7 +118,7 @@ func jsonDecodeError(err error, dst *itype) error {
 	case *json.UnmarshalTypeError:
 		return unmarshalTypeError(e, dst)
 	case *json.InvalidUnmarshalError:
-		if e.Type == nil || e.Type != dst.TypeOf() {
+		if e.Type == nil || e.Type != knownRType(dst) {
 			return err
 		}
 		if s := typeString(dst); s != e.Type.String() {
@@ -191,7 +191,7 @@ func elemOfType(t *itype, rt reflect.Type, depth int) *itype {
 	if t == nil || depth > 16 {
 		return nil
 	}
-	if t.TypeOf() == rt {
+	if knownRType(t) == rt {
 		return t
 	}
 	u := underlying(t)
@@ -250,7 +250,7 @@ func jsonFields(st *itype, hops []jsonField, depth int) []jsonField {
 	if u != nil && u.cat == ptrT {
 		u = underlying(u.val)
 	}
-	rt := st.TypeOf()
+	rt := knownRType(st)
 	for rt != nil && rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()
 	}
@@ -290,4 +290,38 @@ func jsonFields(st *itype, hops []jsonField, depth int) []jsonField {
 		out = append(out, c)
 	}
 	return out
+}
+
+// knownRType returns the reflect type of t from the reflect types the
+// interpreter made already, or nil. Unlike TypeOf it changes no type:
+// patches 75 to 77 run as the script runs, maybe on several goroutines.
+func knownRType(t *itype) reflect.Type {
+	if t == nil {
+		return nil
+	}
+	if t.rtype != nil {
+		return t.rtype
+	}
+	switch t.cat {
+	case linkedT:
+		return knownRType(t.val)
+	case ptrT:
+		if e := knownRType(t.val); e != nil {
+			return reflect.PointerTo(e)
+		}
+	case sliceT:
+		if e := knownRType(t.val); e != nil {
+			return reflect.SliceOf(e)
+		}
+	case arrayT:
+		if e := knownRType(t.val); e != nil {
+			return reflect.ArrayOf(t.length, e)
+		}
+	case mapT:
+		k, e := knownRType(t.key), knownRType(t.val)
+		if k != nil && e != nil {
+			return reflect.MapOf(k, e)
+		}
+	}
+	return nil
 }

@@ -77,14 +77,23 @@ func (interp *Interpreter) templateExecCall(data *itype, call func(reflect.Value
 	}
 }
 
-// scriptTypes maps the reflect type strings of the script's defined
-// types that a template may meet to those types (a nil entry when two
-// types share the string).
-type scriptTypes map[string]*itype
+// scriptTypes maps the reflect type strings of the script's types that a
+// message may name to those types (a nil entry when two types share the
+// string).
+type scriptTypes map[string]*scriptType
+
+// scriptType is one of the script's types, or a pointer to one.
+type scriptType struct {
+	t   *itype
+	ptr bool
+	gc  string // as gc prints it
+}
 
 // scriptTypeNames gathers the types reachable from the types ts (through
 // fields, pointers, slices, arrays and maps) and from the main package's
-// defined types, with pointers to the defined ones.
+// defined types, with pointers to the defined ones. It reads only the
+// reflect types the interpreter made already (and makes no pointer
+// types): it runs as the script runs, maybe on several goroutines.
 func (interp *Interpreter) scriptTypeNames(ts ...*itype) scriptTypes {
 	names := scriptTypes{}
 	seen := map[*itype]bool{}
@@ -127,35 +136,39 @@ func (interp *Interpreter) scriptTypeNames(ts ...*itype) scriptTypes {
 // those of other types too (int for a type Temp int), so replacing them
 // would rename what is not theirs.
 func (s scriptTypes) add(t *itype) {
-	xs := []*itype{t}
+	rt := knownRType(t)
+	if rt == nil || !strings.Contains(rt.String(), "struct {") {
+		return
+	}
+	s.put(rt.String(), &scriptType{t: t, gc: typeString(t)})
 	if t.name != "" {
-		xs = append(xs, ptrOf(t))
+		s.put(reflect.PointerTo(rt).String(), &scriptType{t: t, ptr: true, gc: "*" + typeString(t)})
 	}
-	for _, x := range xs {
-		rt := x.TypeOf()
-		if rt == nil || !strings.Contains(rt.String(), "struct {") || rt.String() == typeString(x) {
-			continue
-		}
-		if old, ok := s[rt.String()]; ok && (old == nil || typeString(old) != typeString(x)) {
-			s[rt.String()] = nil // two types with one reflect type
-			continue
-		}
-		s[rt.String()] = x
+}
+
+func (s scriptTypes) put(str string, x *scriptType) {
+	if str == x.gc {
+		return
 	}
+	if old, ok := s[str]; ok && (old == nil || old.gc != x.gc) {
+		s[str] = nil // two types with one reflect type
+		return
+	}
+	s[str] = x
 }
 
 // rewordTypes replaces in msg the reflect strings of the script's types
 // by gc's names, longest first (a struct's string holds its fields').
 func rewordTypes(msg string, names scriptTypes) string {
 	keys := make([]string, 0, len(names))
-	for k, t := range names {
-		if t != nil && strings.Contains(msg, k) {
+	for k, x := range names {
+		if x != nil && strings.Contains(msg, k) {
 			keys = append(keys, k)
 		}
 	}
 	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
 	for _, k := range keys {
-		msg = strings.ReplaceAll(msg, k, typeString(names[k]))
+		msg = strings.ReplaceAll(msg, k, names[k].gc)
 	}
 	return msg
 }
@@ -164,38 +177,35 @@ const cantEvaluate = "can't evaluate field "
 
 // templateField finds the script type a "can't evaluate field" message at
 // the end of msg names, and the field name.
-func templateField(msg string, names scriptTypes) (prefix, field string, t *itype, ok bool) {
+func templateField(msg string, names scriptTypes) (prefix, field string, x *scriptType) {
 	i := strings.LastIndex(msg, cantEvaluate)
 	if i < 0 {
-		return "", "", nil, false
+		return "", "", nil
 	}
 	field, typ, ok := strings.Cut(msg[i+len(cantEvaluate):], " in type ")
 	if !ok {
-		return "", "", nil, false
+		return "", "", nil
 	}
-	t = names[typ]
-	if t == nil && strings.HasPrefix(typ, "interface {") {
+	x = names[typ]
+	if x == nil && strings.HasPrefix(typ, "interface {") {
 		// text/template names the type of an interface value before
 		// looking inside it (a value of a map[string]any): take the
 		// script's type with a method of that name, if one has.
-		t = names.withMethod(field)
+		x = names.withMethod(field)
 	}
-	return msg[:i], field, t, t != nil
+	return msg[:i], field, x
 }
 
-// withMethod returns the first (by name) of the script's types that has a
-// method name, or nil.
-func (s scriptTypes) withMethod(name string) *itype {
-	var found *itype
-	for _, t := range s {
-		if t == nil || t.name == "" {
+// withMethod returns the first (by name) of the script's defined types
+// that has a method name, or nil.
+func (s scriptTypes) withMethod(name string) *scriptType {
+	var found *scriptType
+	for _, x := range s {
+		if x == nil || x.ptr || x.t.name == "" {
 			continue
 		}
-		if m, _ := ptrOf(t).lookupMethod(name); m == nil {
-			continue
-		}
-		if found == nil || typeString(t) < typeString(found) {
-			found = t
+		if m, _ := x.t.lookupMethod(name); m != nil && (found == nil || x.gc < found.gc) {
+			found = x
 		}
 	}
 	return found
@@ -205,32 +215,23 @@ func (s scriptTypes) withMethod(name string) *itype {
 // template could not evaluate NAME on a script type that has a method
 // NAME, or nil.
 func templateMethodCall(msg string, names scriptTypes) *Unsupported {
-	prefix, name, t, ok := templateField(msg, names)
-	if !ok {
+	prefix, name, x := templateField(msg, names)
+	if x == nil || x.t.name == "" {
 		return nil
 	}
-	base := t
-	if base.cat == ptrT {
-		base = base.val
-	}
-	recv := ""
-	if m, _ := base.lookupMethod(name); m != nil {
-		recv = typeString(base)
-		if isPtrRecv(m) {
-			recv = "(*" + recv + ")"
-		}
-	} else if m, _ := ptrOf(base).lookupMethod(name); m != nil {
-		recv = "(*" + typeString(base) + ")"
-	}
-	if recv == "" {
+	m, _ := x.t.lookupMethod(name)
+	if m == nil {
 		return nil
 	}
-	short := strings.TrimPrefix(recv, "main.")
-	short = strings.Replace(short, "(*main.", "(*", 1)
+	typ := typeString(x.t)
+	recv := strings.TrimPrefix(typ, "main.")
+	if isPtrRecv(m) {
+		recv = "(*" + recv + ")"
+	}
 	fn := strings.ToLower(name[:1]) + name[1:]
-	return &Unsupported{Msg: prefix + "cannot call method " + name + " of " + typeString(base) +
+	return &Unsupported{Msg: prefix + "cannot call method " + name + " of " + typ +
 		": a template cannot call the methods of a type declared in a cell (the compiled template package sees only its fields)." +
-		" Pass the method as a function instead: .Funcs(template.FuncMap{\"" + fn + "\": " + short + "." + name + "}) before Parse, and {{" + fn + " .}} in the template;" +
+		" Pass the method as a function instead: .Funcs(template.FuncMap{\"" + fn + "\": " + recv + "." + name + "}) before Parse, and {{" + fn + " .}} in the template;" +
 		" or compute the value in the cell and pass it in a field or a map"}
 }
 
@@ -248,20 +249,17 @@ func isPtrRecv(m *node) bool {
 // unexported field x of the script's struct type T as gc words it (the
 // reflect type holds x under another name).
 func templateUnexported(msg string, names scriptTypes) string {
-	prefix, name, t, ok := templateField(msg, names)
-	if !ok {
+	prefix, name, x := templateField(msg, names)
+	if x == nil {
 		return msg
 	}
-	st := underlying(t)
-	if st.cat == ptrT {
-		st = underlying(st.val)
-	}
+	st := underlying(x.t)
 	if st.cat != structT {
 		return msg
 	}
 	for _, f := range st.field {
 		if f.name == name && !f.embed && !canExport(name) {
-			return prefix + name + " is an unexported field of struct type " + typeString(t)
+			return prefix + name + " is an unexported field of struct type " + x.gc
 		}
 	}
 	return msg
