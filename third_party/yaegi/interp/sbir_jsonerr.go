@@ -72,9 +72,10 @@ func (interp *Interpreter) jsonDecodeCall(dst *itype, call func(reflect.Value, [
 	}
 }
 
-// mainTypeOf returns the interpreted type of the value v holds when the
-// main package defines exactly one type (or pointer to one) of v's
-// reflect type, or nil.
+// mainTypeOf returns the interpreted type of the value v holds when it
+// is (or points to) a named struct type that the interpreter declared and
+// that no other declared type shares its reflect type with (patch 83's
+// srcTypes, or else the main package's types), or nil.
 func (interp *Interpreter) mainTypeOf(v reflect.Value) *itype {
 	for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
 		v = v.Elem()
@@ -87,8 +88,26 @@ func (interp *Interpreter) mainTypeOf(v reflect.Value) *itype {
 	if ptr {
 		rt = rt.Elem()
 	}
+	if rt.Kind() != reflect.Struct || rt.Name() != "" {
+		return nil
+	}
+	found := interp.srcTypes.of(rt, 0)
+	if found == nil {
+		found = interp.mainScopeType(rt)
+	}
+	if found != nil && ptr {
+		// A pointer type of its own, not ptrOf's: that would change found
+		// while the script runs.
+		return &itype{cat: ptrT, val: found, str: "*" + found.str}
+	}
+	return found
+}
+
+// mainScopeType returns the one defined type of the main package whose
+// reflect type is rt, or nil.
+func (interp *Interpreter) mainScopeType(rt reflect.Type) *itype {
 	sc := interp.scopes[mainID]
-	if sc == nil || rt.Name() != "" {
+	if sc == nil {
 		return nil
 	}
 	var found *itype
@@ -103,9 +122,6 @@ func (interp *Interpreter) mainTypeOf(v reflect.Value) *itype {
 			return nil // two types with one reflect type: which one is unknown
 		}
 		found = sym.typ
-	}
-	if found != nil && ptr {
-		return ptrOf(found)
 	}
 	return found
 }

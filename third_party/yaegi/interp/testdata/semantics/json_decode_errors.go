@@ -75,6 +75,8 @@ func main() {
 	var l local
 	fmt.Println(json.Unmarshal([]byte(`{"N":"x"}`), &l))
 	fmt.Printf("%T\n", json.Unmarshal([]byte(`{"N":"x"}`), &l))
+	decode(`{"N":{}}`, &l)
+	decode(`[]`, &l)
 }
 
 // Output:
@@ -96,3 +98,5 @@ func main() {
 // json: Unmarshal(nil *main.Order)
 // json: cannot unmarshal string into Go struct field local.N of type int
 // *json.UnmarshalTypeError
+// json: cannot unmarshal object into Go struct field local.N of type int
+// json: cannot unmarshal array into Go value of type main.local
