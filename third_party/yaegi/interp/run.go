@@ -1980,6 +1980,8 @@ func callBin(n *node) {
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
+	// sbir patches 75 to 77: errors that name the script's types.
+	callFn, reworded := rewordedErrors(n, callFn)
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
 			call := callFn
@@ -2086,7 +2088,7 @@ func callBin(n *node) {
 	}
 	l := len(values)
 
-	if getMapType == nil && !goFormat && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !reworded && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 
