@@ -65,8 +65,14 @@ func DefaultLimits() Limits {
 	return Limits{Timeout: 15 * time.Minute, MemoryBytes: 4 << 30, OutputBytes: 64 << 10, MaxBinaries: 100}
 }
 
-// buildFlags are the flags of every build, part of the cache key.
+// buildFlags are the flags of every `go build` (the fallback of a direct
+// build, which gives the compiler and the linker the same), part of the
+// cache key.
 var buildFlags = []string{"-trimpath", "-buildvcs=false", "-pgo=off", "-ldflags=-s -w"}
+
+// builderVersion names how binaries are built, part of the cache key: a
+// change of it builds every program again.
+const builderVersion = "direct-1"
 
 // A Builder builds compiled cells' programs. Its methods may be called
 // from several goroutines.
@@ -76,7 +82,17 @@ type Builder struct {
 	// core.
 	slots chan struct{}
 
-	builds atomic.Int64 // builds run (not cached)
+	builds   atomic.Int64 // builds run (not cached)
+	goRuns   atomic.Int64 // go commands run (go list, go build)
+	fallback atomic.Int64 // builds that ran go build
+
+	// goLang is the -lang of the cells' package: the carried go.mod's.
+	goLang string
+
+	// indexMu guards index, what go list said of the packages cells
+	// import (direct.go).
+	indexMu sync.Mutex
+	index   exportIndex
 
 	srcOnce sync.Once
 	srcDir  string
@@ -107,7 +123,11 @@ func New(opts Options) (*Builder, error) {
 	if opts.ModCache == "" {
 		opts.ModCache = filepath.Join(opts.Dir, "modcache")
 	}
-	return &Builder{opts: opts, slots: make(chan struct{}, max(1, runtime.NumCPU()/4))}, nil
+	b := &Builder{opts: opts, slots: make(chan struct{}, max(1, runtime.NumCPU()/4))}
+	if goLine, err := ModuleGoVersion(opts.Source); err == nil {
+		b.goLang = langVersion(goLine)
+	}
+	return b, nil
 }
 
 // source writes the module source out once.
@@ -156,7 +176,7 @@ func (b *Builder) Build(ctx context.Context, src string) (*Binary, error) {
 	}
 	t0 := time.Now()
 	b.builds.Add(1)
-	if err := b.build(ctx, dir, key, src, bin); err != nil {
+	if err := b.build(ctx, dir, hash, key, src, bin); err != nil {
 		return nil, err
 	}
 	took := time.Since(t0)
@@ -169,7 +189,7 @@ func (b *Builder) Build(ctx context.Context, src string) (*Binary, error) {
 // module source and the program's text.
 func (b *Builder) key(srcHash, src string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n", b.opts.Toolchain.Version, b.opts.Toolchain.Go, strings.Join(buildFlags, " "), runtime.GOARCH, srcHash)
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%s\n", builderVersion, b.opts.Toolchain.Version, b.opts.Toolchain.Go, strings.Join(buildFlags, " "), runtime.GOARCH, srcHash)
 	h.Write([]byte(src))
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
@@ -184,8 +204,10 @@ func hit(bin string) bool {
 	return true
 }
 
-// build runs the toolchain on src, writing the binary to bin.
-func (b *Builder) build(ctx context.Context, dir, key, src, bin string) error {
+// build runs the toolchain on src, writing the binary to bin: the
+// compiler and the linker directly when it can (direct.go), else go
+// build; both under one time limit.
+func (b *Builder) build(ctx context.Context, dir, srcHash, key, src, bin string) error {
 	cell, err := os.MkdirTemp(filepath.Join(dir, cellsDir), key[:12]+"-")
 	if err != nil {
 		return err
@@ -199,10 +221,16 @@ func (b *Builder) build(ctx context.Context, dir, key, src, bin string) error {
 	}
 	tmp := bin + ".tmp-" + filepath.Base(cell)
 	defer os.Remove(tmp)
-	rel, _ := filepath.Rel(dir, cell)
-	args := append([]string{"build"}, buildFlags...)
-	args = append(args, "-o", tmp, "./"+filepath.ToSlash(rel))
-	out, err := b.run(ctx, dir, args)
+	lctx, cancel := context.WithTimeout(ctx, b.opts.Limits.Timeout)
+	defer cancel()
+	out, err := b.buildDirect(lctx, dir, srcHash, cell, src, tmp)
+	if errors.Is(err, errNotDirect) {
+		b.fallback.Add(1)
+		rel, _ := filepath.Rel(dir, cell)
+		args := append([]string{b.opts.Toolchain.Go, "build"}, buildFlags...)
+		args = append(args, "-o", tmp, "./"+filepath.ToSlash(rel))
+		out, err = b.run(lctx, dir, args, b.env(), 0)
+	}
 	if err != nil {
 		return b.failure(ctx, err, out, dir)
 	}
@@ -234,16 +262,22 @@ func (b *Builder) env() []string {
 	}
 }
 
-// run runs the go command in its own process group under the limits and
-// returns its output (bounded).
-func (b *Builder) run(ctx context.Context, dir string, args []string) (string, error) {
+// run runs argv (the go command, the compiler or the linker) with env in
+// its own process group under the limits, killed when ctx ends (the
+// caller sets the time limit on it), and returns its output (the first
+// maxOut bytes; Limits.OutputBytes when 0).
+func (b *Builder) run(ctx context.Context, dir string, argv, env []string, maxOut int) (string, error) {
 	l := b.opts.Limits
-	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
-	defer cancel()
-	cmd := exec.Command(b.opts.Toolchain.Go, args...)
+	if maxOut == 0 {
+		maxOut = l.OutputBytes
+	}
+	if argv[0] == b.opts.Toolchain.Go {
+		b.goRuns.Add(1)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = b.env()
-	out := &boundedBuffer{max: l.OutputBytes}
+	cmd.Env = env
+	out := &boundedBuffer{max: maxOut}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = procAttr()
 	started := make(chan error, 1)

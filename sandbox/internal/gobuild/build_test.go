@@ -199,3 +199,69 @@ func TestBuildSurvivesThreadExits(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmBuildRunsNoGoCommand: once the builder knows what a program's
+// imports link, a changed program is compiled and linked without the go
+// command (which spends half a second checking every package), also by
+// a new builder on the same directory (a new kernel process); the
+// binary is what go build makes of it. (go list's answer is longer than
+// the output a build keeps of the toolchain's messages.)
+func TestWarmBuildRunsNoGoCommand(t *testing.T) {
+	l := DefaultLimits()
+	l.OutputBytes = 1 << 10
+	b := newTestBuilder(t, l)
+	if _, err := b.Build(context.Background(), helloProgram); err != nil {
+		t.Fatal(err)
+	}
+	runs := b.goRuns.Load()
+	changed := strings.Replace(helloProgram, "from gc", "changed", 1)
+	bin, err := b.Build(context.Background(), changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := b.goRuns.Load() - runs; n != 0 || b.fallback.Load() != 0 {
+		t.Errorf("a changed program with the same imports ran the go command %d times (%d go builds); want none", n, b.fallback.Load())
+	}
+	if out, err := exec.Command(bin.Path).Output(); err != nil || string(out) != "hello changed\n" {
+		t.Fatalf("running the binary: %q, %v", out, err)
+	}
+	again, err := New(b.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Build(context.Background(), strings.Replace(helloProgram, "from gc", "from a new builder", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := again.goRuns.Load(); n != 0 {
+		t.Errorf("a new builder on the same directory ran the go command %d times; want none (the index is kept on disk)", n)
+	}
+}
+
+// TestDirectBuildRefreshesAStaleIndex: export data the index names but
+// the build cache no longer holds (trimmed) makes the builder ask go
+// list again, not fail, nor fall back to go build.
+func TestDirectBuildRefreshesAStaleIndex(t *testing.T) {
+	b := newTestBuilder(t, Limits{})
+	if _, err := b.Build(context.Background(), helloProgram); err != nil {
+		t.Fatal(err)
+	}
+	_, hash, _ := b.source()
+	e := b.index["fmt"]
+	e.Export = filepath.Join(t.TempDir(), "trimmed")
+	b.index["fmt"] = e
+	b.saveIndex(hash)
+	fresh, err := New(b.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := fresh.Build(context.Background(), strings.Replace(helloProgram, "from gc", "after a trim", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin.Path).Output(); err != nil || string(out) != "hello after a trim\n" {
+		t.Fatalf("running the binary: %q, %v", out, err)
+	}
+	if runs, fb := fresh.goRuns.Load(), fresh.fallback.Load(); runs != 1 || fb != 0 {
+		t.Errorf("with a stale index: %d go commands, %d go builds; want one go list and no go build", runs, fb)
+	}
+}
