@@ -237,3 +237,28 @@ func TestCompilerWarm(t *testing.T) {
 		t.Errorf("the second warm-up: cached %v, %v; want the first's binary", cached, err)
 	}
 }
+
+// TestDeferredSessionStartsNoWorkerForCompiledCells: a session with
+// DeferStart (`run` of a whole program) runs compiled cells without
+// starting the interpreter's worker; the first interpreted cell starts
+// it, and still knows what the compiled cells declared.
+func TestDeferredSessionStartsNoWorkerForCompiledCells(t *testing.T) {
+	s := newCompiledSession(t, func(o *Options) { o.DeferStart = true })
+	res := run(t, s, "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"compiled\", 6*7) }")
+	if !res.Success || res.Stdout != "compiled 42\n" {
+		t.Fatalf("the program: %+v", res)
+	}
+	if res := run(t, s, "//sbir:compile\nfunc quadruple(n int) int { return 4 * n }\nquadruple(2)"); !res.Success || value(res) != "8" {
+		t.Fatalf("the compiled cell: %+v", res)
+	}
+	if s.p != nil || len(s.Layers()) != 0 {
+		t.Fatalf("compiled cells started the interpreter's worker (layers %v)", s.Layers())
+	}
+	res = run(t, s, "quadruple(3)")
+	if res.ErrorName != ClassCompileError || !strings.Contains(res.ErrorMessage, "quadruple was declared by a compiled cell") {
+		t.Errorf("an interpreted cell using a compiled declaration: %s: %s", res.ErrorName, res.ErrorMessage)
+	}
+	if res := run(t, s, "n := 5\nn * 2"); !res.Success || value(res) != "10" || s.p == nil {
+		t.Errorf("an interpreted cell: %+v (worker started: %v)", res, s.p != nil)
+	}
+}
