@@ -70,7 +70,7 @@ func TestCompiledCodeIsIsolated(t *testing.T) {
 	}
 	t.Setenv("SBIR_TEST_SECRET", "s3cret")
 	src := fmt.Sprintf(escapeProgram, ln.Addr().String(), os.Getpid(), "SBIR_TEST_SECRET", secret)
-	bin, err := s.opts.Compiler.b.Build(t.Context(), src)
+	bin, err := s.opts.Compiler.b.Build(t.Context(), src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,6 +76,9 @@ type Session struct {
 	layers []Layer
 	closed bool
 
+	// builds is the session's build budget account (made at its first
+	// compiled cell when the compiler sets a budget).
+	builds *buildAccount
 	// deferred is set until the first worker of a DeferStart session
 	// starts: that start keeps what compiled cells declared.
 	deferred bool

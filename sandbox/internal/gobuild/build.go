@@ -57,12 +57,31 @@ type Limits struct {
 	// MaxBinaries is how many built programs the cache keeps, the least
 	// recently used dropped first.
 	MaxBinaries int
+	// Concurrent is how many builds run at once; more wait for one to
+	// end (each already uses every core). 0 means DefaultConcurrent.
+	Concurrent int
 }
 
-// DefaultLimits are 15 minutes, 4 GiB per process, 64 KiB of output and
-// 100 cached binaries (about 8 MB each).
+// DefaultLimits are 15 minutes, 4 GiB per process, 64 KiB of output,
+// 100 cached binaries (about 8 MB each) and DefaultConcurrent builds at
+// once.
 func DefaultLimits() Limits {
-	return Limits{Timeout: 15 * time.Minute, MemoryBytes: 4 << 30, OutputBytes: 64 << 10, MaxBinaries: 100}
+	return Limits{Timeout: 15 * time.Minute, MemoryBytes: 4 << 30, OutputBytes: 64 << 10, MaxBinaries: 100, Concurrent: DefaultConcurrent()}
+}
+
+// DefaultConcurrent is one build at once per four cores, at least one.
+func DefaultConcurrent() int { return max(1, runtime.NumCPU()/4) }
+
+// A Budget is what one requester's builds may spend of CPU time (a
+// session's, over a window: the sandbox keeps the account). Build asks it
+// before a build runs (never for a cached binary) and charges it the
+// CPU time the toolchain's processes used after.
+type Budget interface {
+	// Remaining is the CPU time left, or an error saying why no build
+	// may run now.
+	Remaining() (time.Duration, error)
+	// Charge records CPU time a build used.
+	Charge(cpu time.Duration)
 }
 
 // buildFlags are the flags of every `go build` (the fallback of a direct
@@ -83,6 +102,7 @@ type Builder struct {
 	slots chan struct{}
 
 	builds   atomic.Int64 // builds run (not cached)
+	waiting  atomic.Int64 // builds waiting for a slot
 	goRuns   atomic.Int64 // go commands run (go list, go build)
 	fallback atomic.Int64 // builds that ran go build
 
@@ -123,7 +143,10 @@ func New(opts Options) (*Builder, error) {
 	if opts.ModCache == "" {
 		opts.ModCache = filepath.Join(opts.Dir, "modcache")
 	}
-	b := &Builder{opts: opts, slots: make(chan struct{}, max(1, runtime.NumCPU()/4))}
+	if opts.Limits.Concurrent <= 0 {
+		opts.Limits.Concurrent = DefaultConcurrent()
+	}
+	b := &Builder{opts: opts, slots: make(chan struct{}, opts.Limits.Concurrent)}
 	if goLine, err := ModuleGoVersion(opts.Source); err == nil {
 		b.goLang = langVersion(goLine)
 	}
@@ -149,13 +172,17 @@ type Binary struct {
 	Cached bool
 	// Took is how long the build took (0 when cached).
 	Took time.Duration
+	// CPU is the user and system time the toolchain used (0 when cached).
+	CPU time.Duration
 }
 
 // Build returns the binary of the program whose main.go is src, building
-// it unless the cache holds it. Errors are a *CompileError (the program
-// does not compile), a *LimitError (the build exceeded a limit), the
+// it unless the cache holds it; a build waits for one of the
+// Limits.Concurrent slots, and is charged to budget (nil: none). Errors
+// are a *CompileError (the program does not compile), a *LimitError (the
+// build exceeded a limit), the budget's error (no build ran), the
 // context's error, or another error (the toolchain failed).
-func (b *Builder) Build(ctx context.Context, src string) (*Binary, error) {
+func (b *Builder) Build(ctx context.Context, src string, budget Budget) (*Binary, error) {
 	dir, hash, err := b.source()
 	if err != nil {
 		return nil, fmt.Errorf("writing the source compiled cells are built with: %w", err)
@@ -165,24 +192,52 @@ func (b *Builder) Build(ctx context.Context, src string) (*Binary, error) {
 	if hit(bin) {
 		return &Binary{Path: bin, Cached: true}, nil
 	}
+	b.waiting.Add(1)
 	select {
 	case b.slots <- struct{}{}:
+		b.waiting.Add(-1)
 	case <-ctx.Done():
+		b.waiting.Add(-1)
 		return nil, ctx.Err()
 	}
 	defer func() { <-b.slots }()
 	if hit(bin) { // built meanwhile by another session
 		return &Binary{Path: bin, Cached: true}, nil
 	}
+	run := &buildRun{cpuLimit: b.cpuLimit()}
+	if budget != nil {
+		left, err := budget.Remaining()
+		if err != nil {
+			return nil, err
+		}
+		if left < run.cpuLimit {
+			run.cpuLimit, run.budgeted = max(left, time.Second), true
+		}
+		defer func() { budget.Charge(run.cpu) }()
+	}
 	t0 := time.Now()
 	b.builds.Add(1)
-	if err := b.build(ctx, dir, hash, key, src, bin); err != nil {
+	if err := b.build(ctx, run, dir, hash, key, src, bin); err != nil {
 		return nil, err
 	}
 	took := time.Since(t0)
-	b.opts.Logger.Info("compiled cell built", "took", took, "binary", filepath.Base(bin))
+	b.opts.Logger.Info("compiled cell built", "took", took, "cpu", run.cpu, "binary", filepath.Base(bin))
 	b.prune()
-	return &Binary{Path: bin, Took: took}, nil
+	return &Binary{Path: bin, Took: took, CPU: run.cpu}, nil
+}
+
+// buildRun is one build's CPU time: the limit of each of its processes,
+// whether a budget set it, and what they used.
+type buildRun struct {
+	cpuLimit time.Duration
+	budgeted bool
+	cpu      time.Duration
+}
+
+// cpuLimit is the CPU time of each toolchain process without a budget:
+// the time limit on every core.
+func (b *Builder) cpuLimit() time.Duration {
+	return b.opts.Limits.Timeout*time.Duration(runtime.NumCPU()) + 10*time.Second
 }
 
 // key is the cache key of a program: the toolchain, the flags, the
@@ -207,7 +262,7 @@ func hit(bin string) bool {
 // build runs the toolchain on src, writing the binary to bin: the
 // compiler and the linker directly when it can (direct.go), else go
 // build; both under one time limit.
-func (b *Builder) build(ctx context.Context, dir, srcHash, key, src, bin string) error {
+func (b *Builder) build(ctx context.Context, run *buildRun, dir, srcHash, key, src, bin string) error {
 	cell, err := os.MkdirTemp(filepath.Join(dir, cellsDir), key[:12]+"-")
 	if err != nil {
 		return err
@@ -223,16 +278,16 @@ func (b *Builder) build(ctx context.Context, dir, srcHash, key, src, bin string)
 	defer os.Remove(tmp)
 	lctx, cancel := context.WithTimeout(ctx, b.opts.Limits.Timeout)
 	defer cancel()
-	out, err := b.buildDirect(lctx, dir, srcHash, cell, src, tmp)
+	out, err := b.buildDirect(lctx, run, dir, srcHash, cell, src, tmp)
 	if errors.Is(err, errNotDirect) {
 		b.fallback.Add(1)
 		rel, _ := filepath.Rel(dir, cell)
 		args := append([]string{b.opts.Toolchain.Go, "build"}, buildFlags...)
 		args = append(args, "-o", tmp, "./"+filepath.ToSlash(rel))
-		out, err = b.run(lctx, dir, args, b.env(), 0)
+		out, err = b.run(lctx, run, dir, args, b.env(), 0)
 	}
 	if err != nil {
-		return b.failure(ctx, err, out, dir)
+		return b.failure(ctx, run, err, out, dir)
 	}
 	return os.Rename(tmp, bin)
 }
@@ -266,7 +321,7 @@ func (b *Builder) env() []string {
 // its own process group under the limits, killed when ctx ends (the
 // caller sets the time limit on it), and returns its output (the first
 // maxOut bytes; Limits.OutputBytes when 0).
-func (b *Builder) run(ctx context.Context, dir string, argv, env []string, maxOut int) (string, error) {
+func (b *Builder) run(ctx context.Context, run *buildRun, dir string, argv, env []string, maxOut int) (string, error) {
 	l := b.opts.Limits
 	if maxOut == 0 {
 		maxOut = l.OutputBytes
@@ -295,9 +350,15 @@ func (b *Builder) run(ctx context.Context, dir string, argv, env []string, maxOu
 		}
 		// The toolchain's processes inherit these (the go command starts
 		// the compiler and the linker well after this).
-		limit(cmd.Process.Pid, l)
+		limit(cmd.Process.Pid, l, run.cpuLimit)
 		started <- nil
-		done <- cmd.Wait()
+		err := cmd.Wait()
+		// The process's and its children's (the compiler's, the
+		// linker's) user and system time.
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			run.cpu += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
+		done <- err
 	}()
 	if err := <-started; err != nil {
 		return "", err
@@ -320,7 +381,7 @@ func (e *LimitError) Error() string { return e.Msg }
 // failure explains a failed build: the cell's compile errors, a limit, an
 // interrupt, or the toolchain's own failure (its output, without the
 // cache's paths).
-func (b *Builder) failure(ctx context.Context, err error, out, dir string) error {
+func (b *Builder) failure(ctx context.Context, run *buildRun, err error, out, dir string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -337,6 +398,9 @@ func (b *Builder) failure(ctx context.Context, err error, out, dir string) error
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGXCPU {
+			if run.budgeted {
+				return &LimitError{Msg: fmt.Sprintf("the build was stopped when it had used the %v of CPU time left in this session's build budget", run.cpuLimit)}
+			}
 			return &LimitError{Msg: "the build exceeded its CPU-time limit and was stopped"}
 		}
 	}

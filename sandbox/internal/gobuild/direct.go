@@ -164,9 +164,9 @@ type listedPackage struct {
 
 // refreshIndex asks go list about imps and what they import, and merges
 // the answer into the index.
-func (b *Builder) refreshIndex(ctx context.Context, dir, srcHash string, imps []string) error {
+func (b *Builder) refreshIndex(ctx context.Context, run *buildRun, dir, srcHash string, imps []string) error {
 	args := append([]string{"list", "-export", "-deps", "-json=ImportPath,Export,Deps,Error", "-pgo=off", "-trimpath", "--", "runtime"}, imps...)
-	out, err := b.run(ctx, dir, append([]string{b.opts.Toolchain.Go}, args...), b.env(), maxIndexBytes)
+	out, err := b.run(ctx, run, dir, append([]string{b.opts.Toolchain.Go}, args...), b.env(), maxIndexBytes)
 	if err != nil || len(out) > maxIndexBytes {
 		return errNotDirect
 	}
@@ -188,7 +188,7 @@ func (b *Builder) refreshIndex(ctx context.Context, dir, srcHash string, imps []
 // directCommands returns the compile and link command lines of a program
 // importing imps, written to cell/main.go, linked to out; errNotDirect
 // when they cannot be set up.
-func (b *Builder) directCommands(ctx context.Context, dir, srcHash, cell, src, out string) (compile, link []string, err error) {
+func (b *Builder) directCommands(ctx context.Context, run *buildRun, dir, srcHash, cell, src, out string) (compile, link []string, err error) {
 	tc := b.opts.Toolchain
 	if tc.ToolDir == "" || b.goLang == "" {
 		return nil, nil, errNotDirect
@@ -202,7 +202,7 @@ func (b *Builder) directCommands(ctx context.Context, dir, srcHash, cell, src, o
 	idx := b.loadIndex(srcHash)
 	all, ok := idx.linkSet(imps)
 	if !ok {
-		if err := b.refreshIndex(ctx, dir, srcHash, imps); err != nil {
+		if err := b.refreshIndex(ctx, run, dir, srcHash, imps); err != nil {
 			return nil, nil, err
 		}
 		if all, ok = b.index.linkSet(imps); !ok {
@@ -238,18 +238,18 @@ const cellImportPath = "github.com/sbirtools/sbir-kernel/sandbox/cells/cell"
 // the toolchain's compiler and linker, under the build's limits.
 // errNotDirect means it could not be set up (nothing was built); other
 // errors are the build's own, with its output.
-func (b *Builder) buildDirect(ctx context.Context, dir, srcHash, cell, src, out string) (string, error) {
-	compile, link, err := b.directCommands(ctx, dir, srcHash, cell, src, out)
+func (b *Builder) buildDirect(ctx context.Context, run *buildRun, dir, srcHash, cell, src, out string) (string, error) {
+	compile, link, err := b.directCommands(ctx, run, dir, srcHash, cell, src, out)
 	if err != nil {
 		return "", err
 	}
 	env := b.env()
-	if o, err := b.run(ctx, dir, compile, env, 0); err != nil {
+	if o, err := b.run(ctx, run, dir, compile, env, 0); err != nil {
 		return o, err
 	}
 	// As `go build -trimpath`: the binary records no GOROOT.
 	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOROOT=") }), "GOROOT=")
-	return b.run(ctx, dir, link, env, 0)
+	return b.run(ctx, run, dir, link, env, 0)
 }
 
 // langVersion is the -lang of a module whose go line is goLine: "go1.26"
