@@ -70,7 +70,7 @@ func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Ha
 	if err != nil {
 		return buildFailure(ctx, err)
 	}
-	return s.runProgram(ctx, bin.Path, h)
+	return s.runProgram(ctx, bin.Path, prog.UsesData, h)
 }
 
 // buildFailure words a failed build as the cell's result.

@@ -74,7 +74,7 @@ func TestCompiledCodeIsIsolated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := s.runProgram(t.Context(), bin.Path, nil)
+	res := s.runProgram(t.Context(), bin.Path, true, nil) // with the data's descriptor, as a cell using award_data gets it
 	if !res.Success {
 		t.Fatalf("the probe program failed: %s: %s\n%s", res.ErrorName, res.ErrorMessage, res.Stderr)
 	}
