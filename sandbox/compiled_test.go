@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
 // TestCompiledCellEndToEnd runs a compiled cell through a session: built
@@ -260,5 +262,41 @@ func TestDeferredSessionStartsNoWorkerForCompiledCells(t *testing.T) {
 	}
 	if res := run(t, s, "n := 5\nn * 2"); !res.Success || value(res) != "10" || s.p == nil {
 		t.Errorf("an interpreted cell: %+v (worker started: %v)", res, s.p != nil)
+	}
+}
+
+// TestCompiledCellsMapTheDataWhenTheyUseIt: a compiled cell that uses
+// award_data, itself or through a function an earlier cell declared,
+// answers from the session's data; one that does not gets none (its
+// program links neither award_data nor the data's runtime).
+func TestCompiledCellsMapTheDataWhenTheyUseIt(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	want := value(run(t, s, "award_data.Count()"))
+	if want == "" || want == "0" {
+		t.Fatalf("the interpreted count: %q", want)
+	}
+	run(t, s, "func awards() int { return award_data.Count() }")
+	for _, c := range []struct {
+		code, want string
+		data       bool
+	}{
+		{"//sbir:compile\naward_data.Count()", want, true},
+		{"//sbir:compile\nawards()", want, true},
+		{"//sbir:compile\nstrings.Repeat(\"x\", 3)", `"xxx"`, false},
+	} {
+		prep, err := cellprep.Prepare(c.code, s.st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := cellprep.Compile(prep, s.st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prog.UsesData != c.data {
+			t.Errorf("%q: UsesData %v, want %v", c.code, prog.UsesData, c.data)
+		}
+		if res := run(t, s, c.code); !res.Success || value(res) != c.want {
+			t.Errorf("%q: %s: %s; value %q, want %q", c.code, res.ErrorName, res.ErrorMessage, value(res), c.want)
+		}
 	}
 }
