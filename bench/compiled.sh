@@ -7,16 +7,39 @@
 # compiled cell links (award_data and its dependencies), built into an
 # empty GOCACHE by `sbir-kernel doctor --compile`.
 #
-#   bench/compiled.sh [sbir-kernel binary]    (from the repository root)
+#   bench/compiled.sh [--baseline REV] [sbir-kernel binary]    (from the repository root)
 #
 # Prints wall seconds (and user+system CPU seconds for the first build);
 # the cached compiled run and the go binary are the best of 3 taking
 # turns. Every form's output is checked against go run's. Not run by
 # tests: it takes minutes, the interpreted forms most of them
 # (SBIR_BENCH_NO_INTERP=1 leaves them out; SBIR_BENCH_NO_FIRST_BUILD=1
-# the first build, minutes on a loaded machine).
+# the first build, minutes on a loaded machine). With --baseline, the
+# kernel built from git revision REV runs each program cached too, taking
+# turns with the others (last column). hello.go, one line of output, is
+# the fixed cost of a run.
+#
+#   bench/compiled.sh --rebuild [--baseline REV] [sbir-kernel binary]
+#
+# measures warm rebuilds instead: each program, changed by one
+# declaration (a one-cell change), run once more by `sbir-kernel run`, RUNS times (3),
+# with the build's wall time as the kernel logs it ("compiled cell
+# built", took=), the whole run's wall time, and the user+system CPU time
+# of the run (the build's processes included); then the same program run
+# again (cached: the run alone). With --baseline, the kernel built from
+# git revision REV takes turns with it, program by program, each kernel
+# with a cache of its own (the toolchain's build cache shared).
 set -eu
 dir=$(cd "$(dirname "$0")/testdata/compiled" && pwd)
+rebuild= baseline=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rebuild) rebuild=1 ;;
+	--baseline) baseline=$2; shift ;;
+	*) break ;;
+	esac
+	shift
+done
 kernel=${1:-}
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
@@ -39,8 +62,49 @@ wall() {
 # best X...: the smallest of the numbers.
 best() { printf '%s\n' "$@" | sort -n | head -1; }
 
+# rebuilds KERNEL NAME: the --rebuild rows of one kernel, for program $f.
+rebuilds() {
+	k=$1 name=$2 cache=$tmp/cache-$2
+	prog=$(basename "$f" .go)
+	for i in $(seq "${RUNS:-3}"); do
+		{ cat "$f"; echo "var _ = \"rebuild $i $(date +%s%N)\""; } >"$tmp/$prog.go"
+		s=$(date +%s.%N)
+		SBIR_CACHE_DIR=$cache /usr/bin/time -f '%U %S' -o "$tmp/time" "$k" run --log-level=info --cell-timeout=10m "$tmp/$prog.go" >"$tmp/re.out" 2>"$tmp/re.err" ||
+			{ echo "failed: $k run $prog" >&2; cat "$tmp/re.err" >&2; exit 1; }
+		e=$(date +%s.%N)
+		cmp -s "$tmp/want" "$tmp/re.out" || { echo "$prog: $name's output differs from go run's" >&2; exit 1; }
+		took=$(sed -n 's/.*compiled cell built.* took=\([^ ]*\).*/\1/p' "$tmp/re.err" |
+			awk '/ms$/ {printf "%.2f", $1 / 1000; next} /s$/ {printf "%.2f", $1 + 0}')
+		cpu=$(awk '{printf "%.2f", $1 + $2}' "$tmp/time")
+		again=$(SBIR_CACHE_DIR=$cache wall "$tmp/again.out" "$k" run --cell-timeout=10m "$tmp/$prog.go")
+		printf '%-10s %-14s %12s %12s %12s %12s\n' "$prog" "$name" "${took:--}" "$(echo "$s $e" | awk '{printf "%.2f", $2 - $1}')" "$cpu" "$again"
+	done
+}
+
+anchor=
+if [ -n "$baseline" ]; then
+	mkdir -p "$tmp/baseline-src"
+	(cd "$dir/../../.." && git archive "$baseline") | tar -x -C "$tmp/baseline-src"
+	(cd "$tmp/baseline-src" && CGO_ENABLED=0 go build -o "$tmp/sbir-kernel-baseline" .)
+	anchor=$tmp/sbir-kernel-baseline
+fi
+
+if [ -n "$rebuild" ]; then
+	printf '%-10s %-14s %12s %12s %12s %12s\n' program kernel "build took" "run (wall)" "run (CPU)" "cached run"
+	for f in "$dir"/*.go; do
+		go run "$f" >"$tmp/want"
+		# The first run of each kernel builds what every program links.
+		SBIR_CACHE_DIR=$tmp/cache-sbir "$kernel" run --cell-timeout=10m "$f" >/dev/null 2>&1
+		[ -z "$anchor" ] || SBIR_CACHE_DIR=$tmp/cache-$baseline "$anchor" run --cell-timeout=10m "$f" >/dev/null 2>&1
+		rebuilds "$kernel" sbir
+		[ -z "$anchor" ] || rebuilds "$anchor" "$baseline"
+	done
+	exit 0
+fi
+
 "$kernel" doctor --compile >/dev/null 2>&1 || true # links against the warm GOCACHE
-printf '%-10s %12s %12s %12s %12s %12s %10s %10s\n' program interpreted "compiled 1st" compiled "go run" "go binary" "interp/bin" "comp/bin"
+printf '%-10s %12s %12s %12s %12s %12s %10s %10s' program interpreted "compiled 1st" compiled "go run" "go binary" "interp/bin" "comp/bin"
+[ -z "$anchor" ] && echo || printf ' %12s\n' "$baseline cached"
 for f in "$dir"/*.go; do
 	name=$(basename "$f" .go)
 	go build -o "$tmp/$name" "$f"
@@ -54,18 +118,22 @@ for f in "$dir"/*.go; do
 	first=$(wall "$tmp/first.out" "$kernel" run --cell-timeout=10m "$f")
 	# The fast forms take turns, best of 3: the machine's load changes
 	# from second to second.
-	gobin= again=
+	gobin= again= base=
+	[ -z "$anchor" ] || SBIR_CACHE_DIR=$tmp/cache-base "$anchor" run --cell-timeout=10m "$f" >/dev/null 2>&1
 	for _ in 1 2 3; do
 		gobin="$gobin $(wall "$tmp/bin.out" "$tmp/$name")"
 		again="$again $(wall "$tmp/again.out" "$kernel" run --cell-timeout=10m "$f")"
+		[ -z "$anchor" ] || base="$base $(SBIR_CACHE_DIR=$tmp/cache-base wall "$tmp/base.out" "$anchor" run --cell-timeout=10m "$f")"
 	done
 	gobin=$(best $gobin)
 	again=$(best $again)
+	[ -z "$anchor" ] || { base=$(best $base); cmp -s "$tmp/want" "$tmp/base.out" || { echo "$name: $baseline's output differs from go run's" >&2; exit 1; }; }
 	for o in bin interp first again; do
 		cmp -s "$tmp/want" "$tmp/$o.out" || { echo "$name: $o's output differs from go run's" >&2; exit 1; }
 	done
-	printf '%-10s %12s %12s %12s %12s %12s %10s %10s\n' "$name" "$interp" "$first" "$again" "$gorun" "$gobin" \
+	printf '%-10s %12s %12s %12s %12s %12s %10s %10s' "$name" "$interp" "$first" "$again" "$gorun" "$gobin" \
 		"$(echo "$interp $gobin" | awk '$1 == "-" {print "-"; next} {printf "%.1fx", $1 / $2}')" "$(echo "$again $gobin" | awk '{printf "%.2fx", $1 / $2}')"
+	[ -z "$anchor" ] && echo || printf ' %12s\n' "$base"
 done
 
 [ -n "${SBIR_BENCH_NO_FIRST_BUILD:-}" ] && exit 0
