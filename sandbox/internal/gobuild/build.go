@@ -404,7 +404,7 @@ func (b *Builder) failure(ctx context.Context, run *buildRun, err error, out, di
 			return &LimitError{Msg: "the build exceeded its CPU-time limit and was stopped"}
 		}
 	}
-	msg := toolchainOutput(out, dir, b.opts.Dir)
+	msg := toolchainOutput(out, dir, b.opts.Dir, b.opts.GoCache, b.opts.ModCache, b.opts.Toolchain.GOROOT)
 	if msg == "" {
 		msg = err.Error()
 	}
@@ -446,10 +446,12 @@ func (b *Builder) Dir() string { return b.opts.Dir }
 // cellPathRE matches the path of a build's main package.
 var cellPathRE = regexp.MustCompile(cellsDir + `/[^/\s]+/main\.go`)
 
-// toolchainOutput is the go command's output without the cache's paths:
-// the lines naming the package built, the directories, the program's
-// file (shown as "the cell's program").
-func toolchainOutput(out, srcDir, cacheDir string) string {
+// toolchainOutput is the toolchain's output without the host's paths:
+// the lines naming the package built, the source and cache directories
+// (srcDir first, inside cacheDir), the build and module caches and
+// GOROOT (the compiler and the linker name the files they read), the
+// program's file (shown as "the cell's program").
+func toolchainOutput(out, srcDir, cacheDir string, hostDirs ...string) string {
 	var lines []string
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "# ") {
@@ -457,6 +459,11 @@ func toolchainOutput(out, srcDir, cacheDir string) string {
 		}
 		l = strings.ReplaceAll(l, srcDir+"/", "")
 		l = strings.ReplaceAll(l, cacheDir+"/", "")
+		for _, d := range hostDirs {
+			if d != "" {
+				l = strings.ReplaceAll(l, d+"/", "")
+			}
+		}
 		lines = append(lines, cellPathRE.ReplaceAllString(l, "the cell's program"))
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))
