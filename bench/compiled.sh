@@ -9,7 +9,10 @@
 #
 #   bench/compiled.sh [--baseline REV] [sbir-kernel binary]    (from the repository root)
 #
-# Prints wall seconds (and user+system CPU seconds for the first build);
+# Prints wall seconds, and in parentheses the user+system CPU seconds of
+# the process and its children (and of the first build on a machine);
+# go run runs a copy of the program it has not run before (it caches the
+# binaries it builds);
 # the cached compiled run and the go binary are the best of 3 taking
 # turns. Every form's output is checked against go run's. Not run by
 # tests: it takes minutes, the interpreted forms most of them
@@ -49,13 +52,16 @@ if [ -z "$kernel" ]; then
 fi
 export SBIR_CACHE_DIR="$tmp/cache"
 
-# wall FILE CMD...: runs CMD with its output in FILE; prints wall seconds.
+# wall FILE CMD...: runs CMD with its output in FILE; prints wall seconds
+# (and writes the user+system CPU seconds of CMD and its children to
+# FILE.cpu).
 wall() {
 	out=$1
 	shift
 	s=$(date +%s.%N)
-	"$@" >"$out" 2>"$out.err" || { echo "failed: $*" >&2; cat "$out.err" >&2; exit 1; }
+	/usr/bin/time -f '%U %S' -o "$out.time" "$@" >"$out" 2>"$out.err" || { echo "failed: $*" >&2; cat "$out.err" >&2; exit 1; }
 	e=$(date +%s.%N)
+	awk '{printf "%.2f", $1 + $2}' "$out.time" >"$out.cpu"
 	echo "$s $e" | awk '{printf "%.2f", $2 - $1}'
 }
 
@@ -102,13 +108,36 @@ if [ -n "$rebuild" ]; then
 	exit 0
 fi
 
+# turns RUN...: runs each RUN (a function name) 3 times, taking turns, and
+# sets best_RUN to the best wall seconds and cpu_RUN to the best CPU
+# seconds of its runs (the machine's load changes from second to second).
+turns() {
+	for r in "$@"; do eval "w_$r= c_$r="; done
+	for _ in 1 2 3; do
+		for r in "$@"; do
+			w=$($r)
+			eval "w_$r=\"\$w_$r $w\" c_$r=\"\$c_$r $(cat "$tmp/$r.out.cpu")\""
+		done
+	done
+	for r in "$@"; do
+		eval "best_$r=\$(best \$w_$r) cpu_$r=\$(best \$c_$r)"
+	done
+}
+run_bin() { wall "$tmp/run_bin.out" "$tmp/$name"; }
+run_again() { wall "$tmp/run_again.out" "$kernel" run --cell-timeout=10m "$f"; }
+run_base() { SBIR_CACHE_DIR=$tmp/cache-base wall "$tmp/run_base.out" "$anchor" run --cell-timeout=10m "$f"; }
+
 "$kernel" doctor --compile >/dev/null 2>&1 || true # links against the warm GOCACHE
 printf '%-10s %12s %12s %12s %12s %12s %10s %10s' program interpreted "compiled 1st" compiled "go run" "go binary" "interp/bin" "comp/bin"
 [ -z "$anchor" ] && echo || printf ' %12s\n' "$baseline cached"
+mkdir -p "$tmp/fresh"
 for f in "$dir"/*.go; do
 	name=$(basename "$f" .go)
 	go build -o "$tmp/$name" "$f"
-	gorun=$(wall "$tmp/want" go run "$f")
+	# go run caches the binaries it builds: it runs a copy it has not
+	# seen, as the kernel's first run is of a program it has not built.
+	{ cat "$f"; echo "var _ = \"fresh $(date +%s%N)\""; } >"$tmp/fresh/$name.go"
+	gorun=$(wall "$tmp/want" go run "$tmp/fresh/$name.go")
 	interp=-
 	if [ -z "${SBIR_BENCH_NO_INTERP:-}" ]; then
 		interp=$(wall "$tmp/interp.out" "$kernel" run --compile=off --cell-timeout=10m "$f")
@@ -116,24 +145,19 @@ for f in "$dir"/*.go; do
 		cp "$tmp/want" "$tmp/interp.out"
 	fi
 	first=$(wall "$tmp/first.out" "$kernel" run --cell-timeout=10m "$f")
-	# The fast forms take turns, best of 3: the machine's load changes
-	# from second to second.
-	gobin= again= base=
-	[ -z "$anchor" ] || SBIR_CACHE_DIR=$tmp/cache-base "$anchor" run --cell-timeout=10m "$f" >/dev/null 2>&1
-	for _ in 1 2 3; do
-		gobin="$gobin $(wall "$tmp/bin.out" "$tmp/$name")"
-		again="$again $(wall "$tmp/again.out" "$kernel" run --cell-timeout=10m "$f")"
-		[ -z "$anchor" ] || base="$base $(SBIR_CACHE_DIR=$tmp/cache-base wall "$tmp/base.out" "$anchor" run --cell-timeout=10m "$f")"
-	done
-	gobin=$(best $gobin)
-	again=$(best $again)
-	[ -z "$anchor" ] || { base=$(best $base); cmp -s "$tmp/want" "$tmp/base.out" || { echo "$name: $baseline's output differs from go run's" >&2; exit 1; }; }
-	for o in bin interp first again; do
+	firstcpu=$(cat "$tmp/first.out.cpu") goruncpu=$(cat "$tmp/want.cpu")
+	runs="run_bin run_again"
+	if [ -n "$anchor" ]; then
+		SBIR_CACHE_DIR=$tmp/cache-base "$anchor" run --cell-timeout=10m "$f" >/dev/null 2>&1
+		runs="$runs run_base"
+	fi
+	turns $runs
+	for o in interp first run_bin run_again ${anchor:+run_base}; do
 		cmp -s "$tmp/want" "$tmp/$o.out" || { echo "$name: $o's output differs from go run's" >&2; exit 1; }
 	done
-	printf '%-10s %12s %12s %12s %12s %12s %10s %10s' "$name" "$interp" "$first" "$again" "$gorun" "$gobin" \
-		"$(echo "$interp $gobin" | awk '$1 == "-" {print "-"; next} {printf "%.1fx", $1 / $2}')" "$(echo "$again $gobin" | awk '{printf "%.2fx", $1 / $2}')"
-	[ -z "$anchor" ] && echo || printf ' %12s\n' "$base"
+	printf '%-10s %12s %12s %12s %12s %12s %10s %10s' "$name" "$interp" "$first ($firstcpu)" "$best_run_again ($cpu_run_again)" "$gorun ($goruncpu)" "$best_run_bin ($cpu_run_bin)" \
+		"$(echo "$interp $best_run_bin" | awk '$1 == "-" {print "-"; next} {printf "%.1fx", $1 / $2}')" "$(echo "$best_run_again $best_run_bin" | awk '{printf "%.2fx", $1 / $2}')"
+	[ -z "$anchor" ] && echo || printf ' %12s\n' "$best_run_base ($cpu_run_base)"
 done
 
 [ -n "${SBIR_BENCH_NO_FIRST_BUILD:-}" ] && exit 0
