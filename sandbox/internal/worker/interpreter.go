@@ -123,12 +123,15 @@ func helperExports() map[string]reflect.Value {
 
 // helperSource defines the interpreted helpers: the value catcher of the
 // last expression, min/max and the stack buffer of a cell's first append
-// (cellprep/stackbuf.go), generic, so they need to be interpreted.
+// (cellprep/stackbuf.go), generic, so they need to be interpreted. Their
+// type parameters have names no cell uses: yaegi leaves a generic
+// function's type parameters in the package's scope, where one named T
+// broke every cell's own `type T` ("nil reflect type").
 const helperSource = `
-func _sbirMin[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v < x { x = v } }; return x }
-func _sbirMax[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v > x { x = v } }; return x }
+func _sbirMin[_sbirT cmp.Ordered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v < x { x = v } }; return x }
+func _sbirMax[_sbirT cmp.Ordered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v > x { x = v } }; return x }
 func _sbirPing() int { return 1 }
-func _sbirStackBuf[T any](s []T, n int) []T { if k := _sbir.StackCap(s, n); k > 0 { return make([]T, 0, k) }; return s }
+func _sbirStackBuf[_sbirT any](s []_sbirT, n int) []_sbirT { if k := _sbir.StackCap(s, n); k > 0 { return make([]_sbirT, 0, k) }; return s }
 `
 
 // session is the worker's interpreter with its cell plumbing.

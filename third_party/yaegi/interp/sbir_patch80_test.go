@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/traefik/yaegi/interp"
@@ -93,8 +94,12 @@ func main() {
 			if err := i.Use(stdlib.Symbols); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := i.Eval(tc.src); err != nil {
-				t.Fatalf("Eval: %v", err)
+			// A case's "---" lines separate what Eval runs in turn, as
+			// notebook cells.
+			for _, src := range strings.Split(tc.src, "\n---\n") {
+				if _, err := i.Eval(src); err != nil {
+					t.Fatalf("Eval(%q): %v", src, err)
+				}
 			}
 			if tc.want != "" && out.String() != tc.want {
 				t.Errorf("output %q, want %q", out.String(), tc.want)

@@ -2427,6 +2427,9 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		}
 		fieldFix := []fixStructField{} // Slice of field indices to fix for recursivity.
 		t.rtype = reflect.StructOf(fields)
+		if t.name != "" && t.node != nil && t.node.interp != nil {
+			t.node.interp.srcTypes.add(t) // sbir patch 83
+		}
 		if ctx.isComplete() {
 			for _, s := range ctx.defined {
 				for i := 0; i < s.rtype.NumField(); i++ {
