@@ -354,8 +354,9 @@ func around[F any](table map[string]reflect.Value, name string, wrap func(F) F) 
 func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck chan<- struct{}, timers *TimerWatch, started func() uint64) {
 	interval := detectFirst
 	var buf []byte
+	cpu := newCPUMeter()
 	for {
-		before, startedBefore := CPUTime(), started()
+		before, startedBefore := cpu.read(), started()
 		t := time.NewTimer(interval)
 		select {
 		case <-ctx.Done():
@@ -368,8 +369,9 @@ func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 		// cell that starts thousands of goroutines gets little of it,
 		// and each look (a dump of every goroutine, which stops the
 		// world) then took most of what it got, so that a goroutine bomb
-		// ran past its time limit instead of failing at the cap.
-		if progressed(CPUTime()-before, interval, startedBefore, started()) {
+		// ran past its time limit instead of failing at the cap. The
+		// garbage collector's CPU is not the cell's (cpuMeter).
+		if progressed(cpu.read().since(before), interval, startedBefore, started()) {
 			interval = detectFirst
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
@@ -366,13 +365,4 @@ func (c *Cell) WaitStopped() int {
 			return n
 		}
 	}
-}
-
-// CPUTime is the CPU time this process has used.
-func CPUTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
