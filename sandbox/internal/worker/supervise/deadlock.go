@@ -46,6 +46,9 @@ const (
 	// maxStackDump bounds the dump (10,000 goroutines fit); beyond it the
 	// detector gives no verdict.
 	maxStackDump = 64 << 20
+	// dumpPerGoroutine is what a new dump buffer allows per goroutine:
+	// a cell's goroutine blocked a few interpreted calls deep takes 2-3 KiB.
+	dumpPerGoroutine = 2 << 10
 )
 
 // verdict is what one stack dump says about the cell.
@@ -413,9 +416,17 @@ func judgeNow(buf *[]byte) verdict {
 
 // dumpAll writes a dump of all goroutines (runtime.Stack) into *buf,
 // grown as needed up to maxStackDump; ok is false when it does not fit.
+// A new buffer is sized for the goroutines alive: each dump that does not
+// fit stops the world again, and with thousands of goroutines a dozen
+// such passes from a small buffer held up the goroutines unwinding after
+// an interrupt past the supervisor's grace.
 func dumpAll(buf *[]byte) (dump []byte, ok bool) {
 	if len(*buf) == 0 {
-		*buf = make([]byte, 64<<10)
+		n := 64 << 10
+		for n < runtime.NumGoroutine()*dumpPerGoroutine && n < maxStackDump {
+			n *= 2
+		}
+		*buf = make([]byte, n)
 	}
 	for {
 		n := runtime.Stack(*buf, true)
@@ -427,37 +438,4 @@ func dumpAll(buf *[]byte) (dump []byte, ok bool) {
 		}
 		*buf = make([]byte, 2*len(*buf))
 	}
-}
-
-// cellGoroutinesRunning counts, in a dump of all goroutines, the
-// cell-started ones that are running or waiting to run: after the
-// interpreter stopped them, those are inside compiled code.
-func cellGoroutinesRunning(buf *[]byte) int {
-	dump, ok := dumpAll(buf)
-	if !ok {
-		return 0
-	}
-	return countRunning(dump)
-}
-
-// countRunning counts, in a dump, the goroutines started by cells' go
-// statements whose state is running or runnable.
-func countRunning(dump []byte) int {
-	n := 0
-	for _, g := range bytes.Split(dump, []byte("\n\n")) {
-		reason, funcs, ok := parseGoroutine(string(g))
-		if ok && (reason == "running" || reason == "runnable") && containsSubstring(funcs, cellGoFrame) {
-			n++
-		}
-	}
-	return n
-}
-
-func containsSubstring(funcs []string, sub string) bool {
-	for _, f := range funcs {
-		if strings.Contains(f, sub) {
-			return true
-		}
-	}
-	return false
 }
