@@ -3605,6 +3605,13 @@ func _case(n *node) {
 							if stype == typ.id() {
 								return tnext
 							}
+							// sbir patch 61: a bare value of an interpreted
+							// struct type (one with no methods, or passed
+							// where no valueInterface was made) has the
+							// struct's generated reflect type.
+							if typ.cat == structT && reflect.TypeOf(ival) == typ.TypeOf() {
+								return tnext
+							}
 							// sbir patch 20f: a compiled value matches a compiled
 							// interface type (error, fmt.Stringer) it implements.
 							if typ.cat == valueT || typ.cat == errorT {
