@@ -23,6 +23,8 @@ import (
 type indistinctTypes struct {
 	declared map[reflect.Type]string // reflect type → first defined type's name
 	asserted map[reflect.Type]string // reflect type → asserted type's name
+	methods  map[reflect.Type]bool   // reflect type → a defined type of it has methods
+	shared   map[reflect.Type]bool   // reflect type → two defined types have it
 }
 
 // isIndistinctDefined reports whether t is a defined type of interpreted
@@ -78,6 +80,10 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 	}
 	declared := map[reflect.Type]string{}
 	asserted := map[reflect.Type]string{}
+	interp.indistinctMethods = map[reflect.Type]bool{} // this evaluation's
+	if interp.indistinct.declared == nil {
+		interp.indistinct = indistinctTypes{declared: map[reflect.Type]string{}, asserted: map[reflect.Type]string{}, methods: map[reflect.Type]bool{}, shared: map[reflect.Type]bool{}}
+	}
 	var err error
 	root.Walk(func(n *node) bool {
 		if err != nil {
@@ -88,7 +94,7 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 			err = interp.noteDeclared(n, importPath, declared)
 		case typeAssertExpr:
 			if len(n.child) == 2 && assertsFromBareInterface(n.child[0].typ) {
-				err = interp.noteAsserted(n.child[1], n.child[1].typ, "type assertion to", asserted, declared)
+				err = interp.noteAsserted(n.child[1], n.child[1].typ, isEmptyInterface(n.child[0].typ), "type assertion to", asserted, declared)
 			}
 		case typeSwitch:
 			err = interp.noteSwitchCases(n, asserted, declared)
@@ -98,8 +104,10 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 	if err != nil {
 		return err
 	}
-	if interp.indistinct.declared == nil {
-		interp.indistinct = indistinctTypes{declared: map[reflect.Type]string{}, asserted: map[reflect.Type]string{}}
+	for rt := range declared {
+		if interp.declaredWithMethods(rt, declared) {
+			interp.indistinct.methods[rt] = true
+		}
 	}
 	for rt, name := range declared {
 		if _, ok := interp.indistinct.declared[rt]; !ok {
@@ -134,14 +142,30 @@ func (interp *Interpreter) noteDeclared(n *node, importPath string, declared map
 	if rt == nil {
 		return nil
 	}
-	if a, ok := interp.indistinct.asserted[rt]; ok {
+	if a, ok := interp.indistinct.asserted[rt]; ok && len(t.methods()) > 0 {
 		return n.cfgErrorf("type %s (underlying %s) cannot be told apart from %s in an interface by this interpreter, and an earlier cell asserts or switches on %s: %s",
 			t.name, rt, rt, a, rewriteHint(t.name, rt))
 	}
-	if _, ok := declared[rt]; !ok {
-		declared[rt] = t.name
+	if first, ok := declared[rt]; !ok {
+		if first, ok = interp.indistinct.declared[rt]; !ok {
+			declared[rt] = t.name
+		} else if first != t.name {
+			interp.indistinct.shared[rt] = true
+		}
+	} else if first != t.name {
+		interp.indistinct.shared[rt] = true
+	}
+	if len(t.methods()) > 0 {
+		interp.indistinctMethods[rt] = true
 	}
 	return nil
+}
+
+// declaredWithMethods reports whether a defined type represented by rt
+// with methods is declared, in this evaluation or an earlier one.
+func (interp *Interpreter) declaredWithMethods(rt reflect.Type, declared map[reflect.Type]string) bool {
+	_, ok := declared[rt]
+	return ok && interp.indistinctMethods[rt] || interp.indistinct.methods[rt]
 }
 
 // noteSwitchCases checks the case types of a type switch whose operand is
@@ -156,7 +180,7 @@ func (interp *Interpreter) noteSwitchCases(n *node, asserted, declared map[refle
 	}
 	for _, c := range n.lastChild().child {
 		for _, t := range c.child[:len(c.child)-1] {
-			if err := interp.noteAsserted(t, t.typ, "type switch case", asserted, declared); err != nil {
+			if err := interp.noteAsserted(t, t.typ, isEmptyInterface(guard.child[0].typ), "type switch case", asserted, declared); err != nil {
 				return err
 			}
 		}
@@ -164,10 +188,15 @@ func (interp *Interpreter) noteSwitchCases(n *node, asserted, declared map[refle
 	return nil
 }
 
-// noteAsserted refuses an assertion to typ at n when typ is an indistinct
-// defined type, or a type an indistinct defined type of the program shares
-// its representation with; it records the other asserted types.
-func (interp *Interpreter) noteAsserted(n *node, typ *itype, what string, asserted, declared map[reflect.Type]string) error {
+// noteAsserted refuses an assertion to typ at n that may give a wrong
+// answer, and records the other asserted types. From an empty interface
+// (empty true), that is an assertion to a defined non-struct type without
+// methods (its values are always bare there), or to the underlying type
+// of a defined type with methods (whose values are passed as interfaces
+// for their methods). From a compiled interface with methods, which only
+// values with methods satisfy, it is an assertion to a defined type that
+// shares its representation with another defined type.
+func (interp *Interpreter) noteAsserted(n *node, typ *itype, empty bool, what string, asserted, declared map[reflect.Type]string) error {
 	if typ == nil || typ.cat == nilT || isInterface(typ) {
 		return nil
 	}
@@ -175,19 +204,19 @@ func (interp *Interpreter) noteAsserted(n *node, typ *itype, what string, assert
 	if rt == nil || rt.Kind() == reflect.Interface {
 		return nil
 	}
-	if isIndistinctDefined(typ) {
-		return n.cfgErrorf("%s %s: a value of type %s (underlying %s) cannot be told apart from a %s in an interface by this interpreter: %s",
+	name, shared := declared[rt]
+	if !shared {
+		name, shared = interp.indistinct.declared[rt]
+	}
+	switch {
+	case isIndistinctDefined(typ) && (empty && len(typ.methods()) == 0 || interp.indistinct.shared[rt]):
+		return n.cfgErrorf("%s %s: a value of type %s (underlying %s) cannot be told apart from other %s values in an interface by this interpreter: %s",
 			what, typ.name, typ.name, rt, rt, rewriteHint(typ.name, rt))
-	}
-	name, ok := declared[rt]
-	if !ok {
-		name, ok = interp.indistinct.declared[rt]
-	}
-	if ok {
+	case !isIndistinctDefined(typ) && empty && shared && interp.declaredWithMethods(rt, declared):
 		return n.cfgErrorf("%s %s: this program declares type %s (underlying %s), which this interpreter cannot tell apart from %s in an interface: %s",
 			what, typ.id(), name, rt, rt, rewriteHint(name, rt))
 	}
-	if _, ok := asserted[rt]; !ok {
+	if _, ok := asserted[rt]; !ok && empty && !isIndistinctDefined(typ) {
 		asserted[rt] = typ.id()
 	}
 	return nil
@@ -206,4 +235,46 @@ func safeRefType(t *itype) (rt reflect.Type) {
 		}
 	}()
 	return t.TypeOf()
+}
+
+// hasInterpMethods reports whether values of t, or of the type t points
+// to, have interpreted methods that any(x) must keep.
+func hasInterpMethods(t *itype) bool {
+	if t == nil {
+		return false
+	}
+	if t.cat == ptrT {
+		return t.val != nil && len(t.val.method) > 0
+	}
+	// A value whose type has pointer-receiver methods stays bare: the
+	// assertion to an interpreted interface does not tell the method sets
+	// of T and *T apart.
+	return len(t.method) > 0 && !hasPtrRecvMethod(t)
+}
+
+// hasPtrRecvMethod reports whether one of t's methods has a pointer
+// receiver.
+func hasPtrRecvMethod(t *itype) bool {
+	for _, m := range t.method {
+		if len(m.child) == 0 || len(m.child[0].child) == 0 {
+			continue
+		}
+		if recv := m.child[0].child[0]; len(recv.child) > 0 && recv.lastChild().kind == starExpr {
+			return true
+		}
+	}
+	return false
+}
+
+// convertToEmptyInterface stores any(x) as a valueInterface recording
+// x's interpreted type (sbir patch 62): a bare value would lose the
+// methods, so any(&Buffer{}).(ReadWriter) failed.
+func convertToEmptyInterface(n *node) {
+	dest := genValue(n)
+	value := genValueInterface(n.child[1])
+	next := getExec(n.tnext)
+	n.exec = func(f *frame) bltn {
+		dest(f).Set(value(f))
+		return next
+	}
 }

@@ -30,14 +30,17 @@ func TestSbirRefuseIndistinctTypes(t *testing.T) {
 	}
 	return "other"
 }`}, "type switch case Code: a value of type Code (underlying int32) cannot be told apart", ""},
-		{"assignment switch", []string{`type Level int`, `func f(e any) { switch x := e.(type) { case int: _ = x; case Level: } }`}, "type switch case int: this program declares type Level", ""},
+		{"assignment switch", []string{`type Level int`, `func f(e any) { switch x := e.(type) { case int: _ = x; case Level: } }`}, "type switch case Level: a value of type Level (underlying int)", ""},
 		{"assertion to the defined type", []string{`type IDs []int`, `var v any = IDs{1}`, `_, ok := v.(IDs)`}, "type assertion to IDs", ""},
 		{"assertion to the underlying type", []string{`type Planet string
 func (p Planet) Name() string { return "planet " + string(p) }`, `func label(v any) string { if s, ok := v.(string); ok { return s }; return "-" }`},
 			"type assertion to string: this program declares type Planet (underlying string)", ""},
 		{"from a compiled interface", []string{`type Errno uint8
-func (e Errno) Error() string { return "errno" }`, `func f(err error) bool { _, ok := err.(Errno); return ok }`}, "type assertion to Errno", ""},
-		{"declared after the assertion", []string{`func isStr(v any) bool { _, ok := v.(string); return ok }`, `type Code string`},
+func (e Errno) Error() string { return "errno" }
+type Status uint8
+func (s Status) Error() string { return "status" }`, `func f(err error) bool { _, ok := err.(Errno); return ok }`}, "type assertion to Errno", ""},
+		{"declared after the assertion", []string{`func isStr(v any) bool { _, ok := v.(string); return ok }`, `type Code string
+func (c Code) Up() string { return string(c) + "!" }`},
 			"type Code (underlying string) cannot be told apart from string in an interface by this interpreter, and an earlier cell asserts or switches on string", ""},
 		{"local type", []string{`func f(v any) bool { type K string; _, ok := v.(K); return ok }`}, "type assertion to K", ""},
 		{"from an interpreted interface", []string{`type Namer interface{ Name() string }`, `type Planet string
@@ -53,6 +56,9 @@ func (p Planet) Name() string { return string(p) }`, `var n Namer = Planet("Eart
 	}
 	return "other"
 }`, `p := Pair{}`, `fmt.Println(kind(1), kind("s"), kind(p), kind(2.5))`}, "", "int string Pair other\n"},
+		{"one error type from error", []string{`type Errno uint8
+func (e Errno) Error() string { return "errno" }`, `func f(err error) bool { _, ok := err.(Errno); return ok }`, `fmt.Println(f(Errno(2)))`}, "", "true\n"},
+		{"underlying type of a key type without methods", []string{`type ctxKey string`, `var v any = "ada"`, `s, _ := v.(string)`, `fmt.Println(s)`}, "", "ada\n"},
 		{"other underlying types", []string{`type Celsius float64`, `var v any = 3`, `_, ok := v.(int)
 fmt.Println(ok)`}, "", "true\n"},
 	}
