@@ -922,6 +922,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ = c0.typ
 			case aShl, aShr:
 				if c0.typ.untyped {
+					if !c1.rval.IsValid() {
+						n.typ = shiftOperandType(interp, sc, n) // sbir patch 63
+					}
 					break
 				}
 				n.typ = c0.typ

@@ -305,11 +305,8 @@ type Interpreter struct {
 	// (sbir patch 60).
 	refuseIndistinct bool
 	indistinct       indistinctTypes
-	// indistinctMethods: the defined types with methods declared by the
-	// evaluation being checked, by reflect type (sbir patch 60).
-	indistinctMethods map[reflect.Type]bool
-	funcs             sync.Map // sbir patch S3: uintptr → *funcRecord of the func values made
-	generic           map[string]*node
+	funcs            sync.Map // sbir patch S3: uintptr → *funcRecord of the func values made
+	generic          map[string]*node
 	// redefs are the functions and methods the compilation under way
 	// declares again, old then new (sbir patch 52).
 	redefs []*node

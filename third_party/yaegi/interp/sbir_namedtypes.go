@@ -18,13 +18,19 @@ import (
 // naming the construct and the rewrite, instead of a wrong answer.
 
 // indistinctTypes records, across evaluations, the defined non-struct
-// types declared and the types asserted from an interface that cannot
-// tell them apart, each keyed by its reflect type.
+// types declared and the types asserted from an empty interface, each
+// keyed by the reflect type that represents them.
 type indistinctTypes struct {
-	declared map[reflect.Type]string // reflect type → first defined type's name
-	asserted map[reflect.Type]string // reflect type → asserted type's name
-	methods  map[reflect.Type]bool   // reflect type → a defined type of it has methods
-	shared   map[reflect.Type]bool   // reflect type → two defined types have it
+	declared map[reflect.Type][]*itype
+	asserted map[reflect.Type]*node
+}
+
+// indistinctCheck is the check of one evaluation: what it declares and
+// asserts, recorded in the interpreter only when the whole tree passes.
+type indistinctCheck struct {
+	interp   *Interpreter
+	declared map[reflect.Type][]*itype
+	asserted map[reflect.Type]*node
 }
 
 // isIndistinctDefined reports whether t is a defined type of interpreted
@@ -41,10 +47,10 @@ func isIndistinctDefined(t *itype) bool {
 			b = b.val
 		}
 		switch b.cat {
-		case structT, interfaceT, valueT, errorT, nilT, genericT:
+		case linkedT, structT, interfaceT, valueT, errorT, nilT, genericT:
 			return false
 		}
-		return b.cat != linkedT
+		return true
 	case sliceT, mapT, arrayT, funcT, chanT, chanSendT, chanRecvT, ptrT:
 		return true
 	}
@@ -70,20 +76,17 @@ func assertsFromBareInterface(t *itype) bool {
 }
 
 // checkIndistinctTypes walks the compiled tree root and refuses a type
-// assertion or type switch case from an empty or compiled interface to a
-// type that the interpreter cannot tell apart from another the program
-// declares. What it finds is recorded only when root passes, so that an
-// evaluation that fails to compile leaves nothing behind.
+// assertion or type switch case from an empty or compiled interface that
+// the interpreter may answer wrongly, because a defined non-struct type
+// and another type are represented by one reflect type.
 func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) error {
 	if !interp.refuseIndistinct {
 		return nil
 	}
-	declared := map[reflect.Type]string{}
-	asserted := map[reflect.Type]string{}
-	interp.indistinctMethods = map[reflect.Type]bool{} // this evaluation's
 	if interp.indistinct.declared == nil {
-		interp.indistinct = indistinctTypes{declared: map[reflect.Type]string{}, asserted: map[reflect.Type]string{}, methods: map[reflect.Type]bool{}, shared: map[reflect.Type]bool{}}
+		interp.indistinct = indistinctTypes{declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}}
 	}
+	c := &indistinctCheck{interp: interp, declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}}
 	var err error
 	root.Walk(func(n *node) bool {
 		if err != nil {
@@ -91,45 +94,58 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 		}
 		switch n.kind {
 		case typeSpec:
-			err = interp.noteDeclared(n, importPath, declared)
+			err = c.declare(n, importPath)
+		case funcDecl:
+			err = c.method(n)
 		case typeAssertExpr:
 			if len(n.child) == 2 && assertsFromBareInterface(n.child[0].typ) {
-				err = interp.noteAsserted(n.child[1], n.child[1].typ, isEmptyInterface(n.child[0].typ), "type assertion to", asserted, declared)
+				err = c.assert(n.child[1], isEmptyInterface(n.child[0].typ), "type assertion to")
 			}
 		case typeSwitch:
-			err = interp.noteSwitchCases(n, asserted, declared)
+			err = c.switchCases(n)
 		}
 		return err == nil
 	}, nil)
 	if err != nil {
 		return err
 	}
-	for rt := range declared {
-		if interp.declaredWithMethods(rt, declared) {
-			interp.indistinct.methods[rt] = true
-		}
+	for rt, ts := range c.declared {
+		interp.indistinct.declared[rt] = append(interp.indistinct.declared[rt], ts...)
 	}
-	for rt, name := range declared {
-		if _, ok := interp.indistinct.declared[rt]; !ok {
-			interp.indistinct.declared[rt] = name
+	for rt, n := range c.asserted {
+		if _, ok := interp.indistinct.asserted[rt]; !ok {
+			interp.indistinct.asserted[rt] = n
 		}
-	}
-	for rt, name := range asserted {
-		interp.indistinct.asserted[rt] = name
 	}
 	return nil
 }
 
-// noteDeclared records the type a type spec declares if it is an
-// indistinct defined type, and refuses it if an earlier evaluation
-// asserted its underlying type from an interface.
-func (interp *Interpreter) noteDeclared(n *node, importPath string, declared map[reflect.Type]string) error {
+// types returns the defined non-struct types represented by rt, declared
+// by this evaluation or an earlier one.
+func (c *indistinctCheck) types(rt reflect.Type) []*itype {
+	return append(append([]*itype{}, c.interp.indistinct.declared[rt]...), c.declared[rt]...)
+}
+
+// withMethods returns the first of ts that has methods, or nil.
+func withMethods(ts []*itype) *itype {
+	for _, t := range ts {
+		if len(t.methods()) > 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// declare records the type a type spec declares if it is an indistinct
+// defined type, and refuses it if it has methods and an earlier
+// evaluation asserts its underlying type from an empty interface.
+func (c *indistinctCheck) declare(n *node, importPath string) error {
 	if len(n.child) != 2 || n.child[0].kind != identExpr {
 		return nil // an alias (typeSpecAssign) or a generic type
 	}
 	t := n.typ
 	if t == nil || t.name != n.child[0].ident {
-		if sc := interp.scopes[importPath]; sc != nil {
+		if sc := c.interp.scopes[importPath]; sc != nil {
 			if sym := sc.sym[n.child[0].ident]; sym != nil && sym.kind == typeSym {
 				t = sym.typ
 			}
@@ -142,35 +158,47 @@ func (interp *Interpreter) noteDeclared(n *node, importPath string, declared map
 	if rt == nil {
 		return nil
 	}
-	if a, ok := interp.indistinct.asserted[rt]; ok && len(t.methods()) > 0 {
-		return n.cfgErrorf("type %s (underlying %s) cannot be told apart from %s in an interface by this interpreter, and an earlier cell asserts or switches on %s: %s",
-			t.name, rt, rt, a, rewriteHint(t.name, rt))
-	}
-	if first, ok := declared[rt]; !ok {
-		if first, ok = interp.indistinct.declared[rt]; !ok {
-			declared[rt] = t.name
-		} else if first != t.name {
-			interp.indistinct.shared[rt] = true
-		}
-	} else if first != t.name {
-		interp.indistinct.shared[rt] = true
-	}
+	c.declared[rt] = append(c.declared[rt], t)
 	if len(t.methods()) > 0 {
-		interp.indistinctMethods[rt] = true
+		return c.refuseLater(n, t, rt)
 	}
 	return nil
 }
 
-// declaredWithMethods reports whether a defined type represented by rt
-// with methods is declared, in this evaluation or an earlier one.
-func (interp *Interpreter) declaredWithMethods(rt reflect.Type, declared map[reflect.Type]string) bool {
-	_, ok := declared[rt]
-	return ok && interp.indistinctMethods[rt] || interp.indistinct.methods[rt]
+// method refuses a method declared on an indistinct defined type whose
+// underlying type an earlier evaluation asserts from an empty interface:
+// with the method, its values are passed as interfaces.
+func (c *indistinctCheck) method(n *node) error {
+	if len(n.child) < 3 || len(n.child[0].child) == 0 { // not a method
+		return nil
+	}
+	t := n.child[0].child[0].lastChild().typ
+	if t != nil && t.cat == ptrT {
+		t = t.val
+	}
+	if !isIndistinctDefined(t) {
+		return nil
+	}
+	if rt := safeRefType(t); rt != nil {
+		return c.refuseLater(n, t, rt)
+	}
+	return nil
 }
 
-// noteSwitchCases checks the case types of a type switch whose operand is
-// an empty or compiled interface.
-func (interp *Interpreter) noteSwitchCases(n *node, asserted, declared map[reflect.Type]string) error {
+// refuseLater refuses the declaration n of t, or of a method of t, when
+// an earlier evaluation asserts rt from an empty interface.
+func (c *indistinctCheck) refuseLater(n *node, t *itype, rt reflect.Type) error {
+	a, ok := c.interp.indistinct.asserted[rt]
+	if !ok {
+		return nil
+	}
+	return n.cfgErrorf("type %s (underlying %s) with methods cannot be told apart from %s in an interface by this interpreter, and an earlier cell asserts %s at %s: %s",
+		t.name, rt, rt, rt, a.interp.fset.Position(a.pos), rewriteHint(t.name, rt))
+}
+
+// switchCases checks the case types of a type switch whose operand is an
+// empty or compiled interface.
+func (c *indistinctCheck) switchCases(n *node) error {
 	if len(n.child) < 2 || len(n.child[1].child) == 0 {
 		return nil
 	}
@@ -178,9 +206,10 @@ func (interp *Interpreter) noteSwitchCases(n *node, asserted, declared map[refle
 	if guard.kind != typeAssertExpr || len(guard.child) == 0 || !assertsFromBareInterface(guard.child[0].typ) {
 		return nil
 	}
-	for _, c := range n.lastChild().child {
-		for _, t := range c.child[:len(c.child)-1] {
-			if err := interp.noteAsserted(t, t.typ, isEmptyInterface(guard.child[0].typ), "type switch case", asserted, declared); err != nil {
+	empty := isEmptyInterface(guard.child[0].typ)
+	for _, cl := range n.lastChild().child {
+		for _, t := range cl.child[:len(cl.child)-1] {
+			if err := c.assert(t, empty, "type switch case"); err != nil {
 				return err
 			}
 		}
@@ -188,15 +217,17 @@ func (interp *Interpreter) noteSwitchCases(n *node, asserted, declared map[refle
 	return nil
 }
 
-// noteAsserted refuses an assertion to typ at n that may give a wrong
-// answer, and records the other asserted types. From an empty interface
-// (empty true), that is an assertion to a defined non-struct type without
-// methods (its values are always bare there), or to the underlying type
-// of a defined type with methods (whose values are passed as interfaces
-// for their methods). From a compiled interface with methods, which only
-// values with methods satisfy, it is an assertion to a defined type that
-// shares its representation with another defined type.
-func (interp *Interpreter) noteAsserted(n *node, typ *itype, empty bool, what string, asserted, declared map[reflect.Type]string) error {
+// assert refuses an assertion to the type of n that may give a wrong
+// answer, and records the other assertions from an empty interface.
+// From an empty interface (empty true), that is an assertion to a
+// defined non-struct type without methods (its values are bare there),
+// or to the underlying type of a defined type with methods (whose values
+// are passed as interfaces for their methods). From a compiled interface
+// with methods, which only values with methods satisfy, it is an
+// assertion to a defined type that shares its representation with
+// another defined type.
+func (c *indistinctCheck) assert(n *node, empty bool, what string) error {
+	typ := n.typ
 	if typ == nil || typ.cat == nilT || isInterface(typ) {
 		return nil
 	}
@@ -204,22 +235,38 @@ func (interp *Interpreter) noteAsserted(n *node, typ *itype, empty bool, what st
 	if rt == nil || rt.Kind() == reflect.Interface {
 		return nil
 	}
-	name, shared := declared[rt]
-	if !shared {
-		name, shared = interp.indistinct.declared[rt]
+	ts := c.types(rt)
+	if isIndistinctDefined(typ) {
+		if empty && len(typ.methods()) == 0 || sharedBy(ts) {
+			return n.cfgErrorf("%s %s: a value of type %s (underlying %s) cannot be told apart from other %s values in an interface by this interpreter: %s",
+				what, typ.name, typ.name, rt, rt, rewriteHint(typ.name, rt))
+		}
+		return nil
 	}
-	switch {
-	case isIndistinctDefined(typ) && (empty && len(typ.methods()) == 0 || interp.indistinct.shared[rt]):
-		return n.cfgErrorf("%s %s: a value of type %s (underlying %s) cannot be told apart from other %s values in an interface by this interpreter: %s",
-			what, typ.name, typ.name, rt, rt, rewriteHint(typ.name, rt))
-	case !isIndistinctDefined(typ) && empty && shared && interp.declaredWithMethods(rt, declared):
-		return n.cfgErrorf("%s %s: this program declares type %s (underlying %s), which this interpreter cannot tell apart from %s in an interface: %s",
-			what, typ.id(), name, rt, rt, rewriteHint(name, rt))
+	if !empty {
+		return nil
 	}
-	if _, ok := asserted[rt]; !ok && empty && !isIndistinctDefined(typ) {
-		asserted[rt] = typ.id()
+	if t := withMethods(ts); t != nil {
+		return n.cfgErrorf("%s %s: this program declares type %s (underlying %s) with methods, which this interpreter cannot tell apart from %s in an interface: %s",
+			what, typ.id(), t.name, rt, rt, rewriteHint(t.name, rt))
+	}
+	if _, ok := c.asserted[rt]; !ok {
+		c.asserted[rt] = n
 	}
 	return nil
+}
+
+// sharedBy reports whether ts holds two different types.
+func sharedBy(ts []*itype) bool {
+	if len(ts) < 2 {
+		return false
+	}
+	for _, t := range ts[1:] {
+		if t.id() != ts[0].id() {
+			return true
+		}
+	}
+	return false
 }
 
 // rewriteHint words the rewrite that makes a defined type distinct.
@@ -235,46 +282,4 @@ func safeRefType(t *itype) (rt reflect.Type) {
 		}
 	}()
 	return t.TypeOf()
-}
-
-// hasInterpMethods reports whether values of t, or of the type t points
-// to, have interpreted methods that any(x) must keep.
-func hasInterpMethods(t *itype) bool {
-	if t == nil {
-		return false
-	}
-	if t.cat == ptrT {
-		return t.val != nil && len(t.val.method) > 0
-	}
-	// A value whose type has pointer-receiver methods stays bare: the
-	// assertion to an interpreted interface does not tell the method sets
-	// of T and *T apart.
-	return len(t.method) > 0 && !hasPtrRecvMethod(t)
-}
-
-// hasPtrRecvMethod reports whether one of t's methods has a pointer
-// receiver.
-func hasPtrRecvMethod(t *itype) bool {
-	for _, m := range t.method {
-		if len(m.child) == 0 || len(m.child[0].child) == 0 {
-			continue
-		}
-		if recv := m.child[0].child[0]; len(recv.child) > 0 && recv.lastChild().kind == starExpr {
-			return true
-		}
-	}
-	return false
-}
-
-// convertToEmptyInterface stores any(x) as a valueInterface recording
-// x's interpreted type (sbir patch 62): a bare value would lose the
-// methods, so any(&Buffer{}).(ReadWriter) failed.
-func convertToEmptyInterface(n *node) {
-	dest := genValue(n)
-	value := genValueInterface(n.child[1])
-	next := getExec(n.tnext)
-	n.exec = func(f *frame) bltn {
-		dest(f).Set(value(f))
-		return next
-	}
 }

@@ -34,14 +34,19 @@ func TestSbirRefuseIndistinctTypes(t *testing.T) {
 		{"assertion to the defined type", []string{`type IDs []int`, `var v any = IDs{1}`, `_, ok := v.(IDs)`}, "type assertion to IDs", ""},
 		{"assertion to the underlying type", []string{`type Planet string
 func (p Planet) Name() string { return "planet " + string(p) }`, `func label(v any) string { if s, ok := v.(string); ok { return s }; return "-" }`},
-			"type assertion to string: this program declares type Planet (underlying string)", ""},
+			"type assertion to string: this program declares type Planet (underlying string) with methods", ""},
 		{"from a compiled interface", []string{`type Errno uint8
 func (e Errno) Error() string { return "errno" }
 type Status uint8
 func (s Status) Error() string { return "status" }`, `func f(err error) bool { _, ok := err.(Errno); return ok }`}, "type assertion to Errno", ""},
 		{"declared after the assertion", []string{`func isStr(v any) bool { _, ok := v.(string); return ok }`, `type Code string
 func (c Code) Up() string { return string(c) + "!" }`},
-			"type Code (underlying string) cannot be told apart from string in an interface by this interpreter, and an earlier cell asserts or switches on string", ""},
+			"type Code (underlying string) with methods cannot be told apart from string in an interface by this interpreter, and an earlier cell asserts string at", ""},
+		{"method declared after the assertion", []string{`type Code string`, `func isStr(v any) bool { _, ok := v.(string); return ok }`, `func (c Code) Up() string { return string(c) + "!" }`},
+			"type Code (underlying string) with methods cannot be told apart", ""},
+		{"methods in the assertion's cell", []string{`type Planet string`, `func (p Planet) Name() string { return string(p) }
+func label(v any) string { if s, ok := v.(string); ok { return s }; return "-" }`},
+			"type assertion to string: this program declares type Planet (underlying string) with methods", ""},
 		{"local type", []string{`func f(v any) bool { type K string; _, ok := v.(K); return ok }`}, "type assertion to K", ""},
 		{"from an interpreted interface", []string{`type Namer interface{ Name() string }`, `type Planet string
 func (p Planet) Name() string { return string(p) }`, `var n Namer = Planet("Earth")`, `p, ok := n.(Planet)`, `fmt.Println(p, ok)`}, "", "Earth true\n"},
