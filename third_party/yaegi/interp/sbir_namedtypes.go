@@ -103,6 +103,8 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 			}
 		case typeSwitch:
 			err = c.switchCases(n)
+		case callExpr:
+			err = checkCodecCall(n) // sbir patch 64
 		}
 		return err == nil
 	}, nil)
