@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"reflect"
 	"strings"
 )
 
@@ -30,7 +31,13 @@ var codecCalls = map[string]map[string]int{
 	"encoding/xml":  {"Marshal": 0, "MarshalIndent": 0, "Unmarshal": 1},
 	"*xml.Encoder":  {"Encode": 0},
 	"*xml.Decoder":  {"Decode": 0},
-	"context":       {"WithValue": 1},
+}
+
+// contextKeyCalls are the context calls that take a key, by package path
+// or receiver type, then name, with the key's position.
+var contextKeyCalls = map[string]map[string]int{
+	"context":         {"WithValue": 1},
+	"context.Context": {"Value": 0},
 }
 
 // calleeName returns the package path (or receiver type) and the name of
@@ -54,8 +61,7 @@ func calleeName(n *node) (string, string) {
 
 // checkCodecCall refuses a call to encoding/json or encoding/xml whose
 // argument holds, below its top level, a value of an interpreted type
-// with a method the encoder calls, and a context.WithValue whose key is
-// of a defined non-struct type.
+// with a method the encoder calls.
 func checkCodecCall(n *node) error {
 	pkg, name := calleeName(n)
 	arg, ok := codecCalls[pkg][name]
@@ -63,14 +69,6 @@ func checkCodecCall(n *node) error {
 		return nil
 	}
 	a := n.child[arg+1]
-	if pkg == "context" {
-		if t := a.typ; isIndistinctDefined(t) {
-			rt := safeRefType(t)
-			return a.cfgErrorf("context.WithValue with a key of type %s (underlying %s): this interpreter stores the key as a plain %s, so a %s key of the same value finds it: use a struct key type (type %s struct{ name %s })",
-				t.name, rt, rt, rt, t.name, rt)
-		}
-		return nil
-	}
 	t := a.typ
 	for t != nil && (t.cat == ptrT || t.cat == linkedT) {
 		t = t.val
@@ -85,6 +83,41 @@ func checkCodecCall(n *node) error {
 	}
 	return a.cfgErrorf("%s: the %s of the value has type %s, whose %s method this interpreter cannot show to the encoder (it sees the underlying value): give the outer type the method, or encode that part yourself",
 		call, path, nt.id(), codecMethodOf(nt))
+}
+
+// contextKey records the type of the key of a context.WithValue or
+// Context.Value call, and refuses it when a key of another type that the
+// interpreter represents by the same reflect type is used too (in this
+// evaluation or an earlier one): compiled code compares them as equal,
+// so `ctx.Value("language")` found the value stored under
+// favContextKey("language").
+func (c *indistinctCheck) contextKey(n *node) error {
+	pkg, name := calleeName(n)
+	arg, ok := contextKeyCalls[pkg][name]
+	if !ok || len(n.child) <= arg+1 {
+		return nil
+	}
+	k := n.child[arg+1]
+	t := k.typ
+	if t == nil || isInterface(t) {
+		return nil
+	}
+	rt := safeRefType(t)
+	if rt == nil {
+		return nil
+	}
+	id := t.id()
+	if t.untyped {
+		id = rt.String()
+	}
+	for _, other := range [2]map[reflect.Type]string{c.keys, c.interp.indistinct.keys} {
+		if o, ok := other[rt]; ok && o != id {
+			return k.cfgErrorf("context key of type %s: this program also uses keys of type %s, and this interpreter represents both as %s, so a key of one finds the value stored under the other: give each key type its own struct type (type %s struct{ name string })",
+				id, o, rt, t.name)
+		}
+	}
+	c.keys[rt] = id
+	return nil
 }
 
 // nestedCodecType returns the first type with a codec method found in

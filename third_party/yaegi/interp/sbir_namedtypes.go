@@ -23,6 +23,7 @@ import (
 type indistinctTypes struct {
 	declared map[reflect.Type][]*itype
 	asserted map[reflect.Type]*node
+	keys     map[reflect.Type]string // context key types (patch 64)
 }
 
 // indistinctCheck is the check of one evaluation: what it declares and
@@ -31,6 +32,7 @@ type indistinctCheck struct {
 	interp   *Interpreter
 	declared map[reflect.Type][]*itype
 	asserted map[reflect.Type]*node
+	keys     map[reflect.Type]string
 }
 
 // isIndistinctDefined reports whether t is a defined type of interpreted
@@ -84,9 +86,9 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 		return nil
 	}
 	if interp.indistinct.declared == nil {
-		interp.indistinct = indistinctTypes{declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}}
+		interp.indistinct = indistinctTypes{declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}, keys: map[reflect.Type]string{}}
 	}
-	c := &indistinctCheck{interp: interp, declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}}
+	c := &indistinctCheck{interp: interp, declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}, keys: map[reflect.Type]string{}}
 	var err error
 	root.Walk(func(n *node) bool {
 		if err != nil {
@@ -104,7 +106,9 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 		case typeSwitch:
 			err = c.switchCases(n)
 		case callExpr:
-			err = checkCodecCall(n) // sbir patch 64
+			if err = checkCodecCall(n); err == nil { // sbir patch 64
+				err = c.contextKey(n)
+			}
 		}
 		return err == nil
 	}, nil)
@@ -113,6 +117,9 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 	}
 	for rt, ts := range c.declared {
 		interp.indistinct.declared[rt] = append(interp.indistinct.declared[rt], ts...)
+	}
+	for rt, id := range c.keys {
+		interp.indistinct.keys[rt] = id
 	}
 	for rt, n := range c.asserted {
 		if _, ok := interp.indistinct.asserted[rt]; !ok {

@@ -35,10 +35,29 @@ func main() { b, _ := json.Marshal(map[K]int{1: 2}); fmt.Println(string(b)) }`, 
 		{"the value itself", level + `func main() { b, err := json.Marshal(Level(1)); fmt.Println(string(b), err) }`, "", "\"high\" <nil>\n"},
 		{"no methods below", `type Alert struct{ Level int; Tags []string }
 func main() { b, _ := json.Marshal(Alert{1, []string{"x"}}); fmt.Println(string(b)) }`, "", "{\"Level\":1,\"Tags\":[\"x\"]}\n"},
-		{"context key of a defined string type", `type key string
-func main() { ctx := context.WithValue(context.Background(), key("k"), 1); fmt.Println(ctx.Value("k")) }`, "context.WithValue with a key of type key (underlying string)", ""},
+		{"context key of a defined string type and a string", `type key string
+func main() { ctx := context.WithValue(context.Background(), key("k"), 1); fmt.Println(ctx.Value("k")) }`, "context key of type string: this program also uses keys of type main.key", ""},
+		{"two key types of one representation", `type keyA string
+type keyB string
+func main() {
+	ctx := context.WithValue(context.Background(), keyA("k"), 1)
+	ctx = context.WithValue(ctx, keyB("k"), 2)
+	fmt.Println(ctx.Value(keyA("k")))
+}`, "context key of type main.keyB: this program also uses keys of type main.keyA", ""},
+		{"two empty struct key types", `type userKey struct{}
+type reqKey struct{}
+func main() {
+	ctx := context.WithValue(context.Background(), userKey{}, "ada")
+	fmt.Println(ctx.Value(reqKey{}))
+}`, "context key of type main.reqKey", ""},
+		{"one defined key type", `type key string
+func main() {
+	ctx := context.WithValue(context.Background(), key("user"), "ada")
+	user, _ := ctx.Value(key("user")).(string)
+	fmt.Println(user, ctx.Value(key("id")))
+}`, "", "ada <nil>\n"},
 		{"context key of a struct type", `type key struct{ name string }
-func main() { ctx := context.WithValue(context.Background(), key{"k"}, 1); fmt.Println(ctx.Value("k"), ctx.Value(key{"k"})) }`, "", "<nil> 1\n"},
+func main() { ctx := context.WithValue(context.Background(), key{"k"}, 1); fmt.Println(ctx.Value(key{"k"})) }`, "", "1\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
