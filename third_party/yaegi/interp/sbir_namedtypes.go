@@ -18,20 +18,19 @@ import (
 // naming the construct and the rewrite, instead of a wrong answer.
 
 // indistinctTypes records, across evaluations, the defined non-struct
-// types declared and the types asserted from an empty interface, each
-// keyed by the reflect type that represents them.
+// types declared and the types of context keys, each keyed by the
+// reflect type that represents them.
 type indistinctTypes struct {
 	declared map[reflect.Type][]*itype
-	asserted map[reflect.Type]*node
 	keys     map[reflect.Type]string // context key types (patch 64)
 }
 
 // indistinctCheck is the check of one evaluation: what it declares and
-// asserts, recorded in the interpreter only when the whole tree passes.
+// uses as context keys, recorded in the interpreter only when the whole
+// tree passes.
 type indistinctCheck struct {
 	interp   *Interpreter
 	declared map[reflect.Type][]*itype
-	asserted map[reflect.Type]*node
 	keys     map[reflect.Type]string
 }
 
@@ -86,9 +85,9 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 		return nil
 	}
 	if interp.indistinct.declared == nil {
-		interp.indistinct = indistinctTypes{declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}, keys: map[reflect.Type]string{}}
+		interp.indistinct = indistinctTypes{declared: map[reflect.Type][]*itype{}, keys: map[reflect.Type]string{}}
 	}
-	c := &indistinctCheck{interp: interp, declared: map[reflect.Type][]*itype{}, asserted: map[reflect.Type]*node{}, keys: map[reflect.Type]string{}}
+	c := &indistinctCheck{interp: interp, declared: map[reflect.Type][]*itype{}, keys: map[reflect.Type]string{}}
 	var err error
 	root.Walk(func(n *node) bool {
 		if err != nil {
@@ -96,9 +95,7 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 		}
 		switch n.kind {
 		case typeSpec:
-			err = c.declare(n, importPath)
-		case funcDecl:
-			err = c.method(n)
+			c.declare(n, importPath)
 		case typeAssertExpr:
 			if len(n.child) == 2 && assertsFromBareInterface(n.child[0].typ) {
 				err = c.assert(n.child[1], isEmptyInterface(n.child[0].typ), "type assertion to")
@@ -121,11 +118,6 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 	for rt, id := range c.keys {
 		interp.indistinct.keys[rt] = id
 	}
-	for rt, n := range c.asserted {
-		if _, ok := interp.indistinct.asserted[rt]; !ok {
-			interp.indistinct.asserted[rt] = n
-		}
-	}
 	return nil
 }
 
@@ -135,22 +127,11 @@ func (c *indistinctCheck) types(rt reflect.Type) []*itype {
 	return append(append([]*itype{}, c.interp.indistinct.declared[rt]...), c.declared[rt]...)
 }
 
-// withMethods returns the first of ts that has methods, or nil.
-func withMethods(ts []*itype) *itype {
-	for _, t := range ts {
-		if len(t.methods()) > 0 {
-			return t
-		}
-	}
-	return nil
-}
-
 // declare records the type a type spec declares if it is an indistinct
-// defined type, and refuses it if it has methods and an earlier
-// evaluation asserts its underlying type from an empty interface.
-func (c *indistinctCheck) declare(n *node, importPath string) error {
+// defined type.
+func (c *indistinctCheck) declare(n *node, importPath string) {
 	if len(n.child) != 2 || n.child[0].kind != identExpr {
-		return nil // an alias (typeSpecAssign) or a generic type
+		return // an alias (typeSpecAssign) or a generic type
 	}
 	t := n.typ
 	if t == nil || t.name != n.child[0].ident {
@@ -161,48 +142,13 @@ func (c *indistinctCheck) declare(n *node, importPath string) error {
 		}
 	}
 	if !isIndistinctDefined(t) {
-		return nil
+		return
 	}
 	rt := safeRefType(t)
 	if rt == nil {
-		return nil
+		return
 	}
 	c.declared[rt] = append(c.declared[rt], t)
-	if len(t.methods()) > 0 {
-		return c.refuseLater(n, t, rt)
-	}
-	return nil
-}
-
-// method refuses a method declared on an indistinct defined type whose
-// underlying type an earlier evaluation asserts from an empty interface:
-// with the method, its values are passed as interfaces.
-func (c *indistinctCheck) method(n *node) error {
-	if len(n.child) < 3 || len(n.child[0].child) == 0 { // not a method
-		return nil
-	}
-	t := n.child[0].child[0].lastChild().typ
-	if t != nil && t.cat == ptrT {
-		t = t.val
-	}
-	if !isIndistinctDefined(t) {
-		return nil
-	}
-	if rt := safeRefType(t); rt != nil {
-		return c.refuseLater(n, t, rt)
-	}
-	return nil
-}
-
-// refuseLater refuses the declaration n of t, or of a method of t, when
-// an earlier evaluation asserts rt from an empty interface.
-func (c *indistinctCheck) refuseLater(n *node, t *itype, rt reflect.Type) error {
-	a, ok := c.interp.indistinct.asserted[rt]
-	if !ok {
-		return nil
-	}
-	return n.cfgErrorf("type %s (underlying %s) with methods cannot be told apart from %s in an interface by this interpreter, and an earlier cell asserts %s at %s: %s",
-		t.name, rt, rt, rt, a.interp.fset.Position(a.pos), rewriteHint(t.name, rt))
 }
 
 // switchCases checks the case types of a type switch whose operand is an
@@ -227,14 +173,16 @@ func (c *indistinctCheck) switchCases(n *node) error {
 }
 
 // assert refuses an assertion to the type of n that may give a wrong
-// answer, and records the other assertions from an empty interface.
-// From an empty interface (empty true), that is an assertion to a
-// defined non-struct type without methods (its values are bare there),
-// or to the underlying type of a defined type with methods (whose values
-// are passed as interfaces for their methods). From a compiled interface
-// with methods, which only values with methods satisfy, it is an
-// assertion to a defined type that shares its representation with
-// another defined type.
+// answer. From an empty interface (empty true), that is an assertion to
+// a defined non-struct type without methods: its values are bare there,
+// so the assertion matches plain values of the underlying type too, and
+// a switch without assignment misses its own values. From any interface
+// (compiled ones hold only values with methods), it is an assertion to a
+// defined type that shares its representation with another defined type.
+// An assertion to the underlying type itself is not refused: programs
+// that declare such a type and switch on its underlying type are common
+// and mostly right (they keep the two apart); it is wrong when a value of
+// a defined type with methods reaches it (docs/fidelity.md).
 func (c *indistinctCheck) assert(n *node, empty bool, what string) error {
 	typ := n.typ
 	if typ == nil || typ.cat == nilT || isInterface(typ) {
@@ -244,23 +192,9 @@ func (c *indistinctCheck) assert(n *node, empty bool, what string) error {
 	if rt == nil || rt.Kind() == reflect.Interface {
 		return nil
 	}
-	ts := c.types(rt)
-	if isIndistinctDefined(typ) {
-		if empty && len(typ.methods()) == 0 || sharedBy(ts) {
-			return n.cfgErrorf("%s %s: a value of type %s (underlying %s) cannot be told apart from other %s values in an interface by this interpreter: %s",
-				what, typ.name, typ.name, rt, rt, rewriteHint(typ.name, rt))
-		}
-		return nil
-	}
-	if !empty {
-		return nil
-	}
-	if t := withMethods(ts); t != nil {
-		return n.cfgErrorf("%s %s: this program declares type %s (underlying %s) with methods, which this interpreter cannot tell apart from %s in an interface: %s",
-			what, typ.id(), t.name, rt, rt, rewriteHint(t.name, rt))
-	}
-	if _, ok := c.asserted[rt]; !ok {
-		c.asserted[rt] = n
+	if isIndistinctDefined(typ) && (empty && len(typ.methods()) == 0 || sharedBy(c.types(rt))) {
+		return n.cfgErrorf("%s %s: a value of type %s (underlying %s) cannot be told apart from other %s values in an interface by this interpreter: %s",
+			what, typ.name, typ.name, rt, rt, rewriteHint(typ.name, rt))
 	}
 	return nil
 }
