@@ -62,6 +62,17 @@ func recoverable(ctx context.Context, err error) (any, bool) {
 	return p.Recovered(), true
 }
 
+// isCleanExit reports whether err is os.Exit(0) (or log's exit with 0):
+// the end of a program that succeeded.
+func isCleanExit(err error) bool {
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		return false
+	}
+	e, ok := p.Value.(symbols.ExitError)
+	return ok && e.Code == 0
+}
+
 // isCellReturn reports whether err is the end of a cell by a top-level
 // return.
 func isCellReturn(err error) bool {
@@ -290,7 +301,13 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 				// is not declared.
 				s.in.Rollback(compiled[i+1].before)
 			}
-			if !isCellReturn(err) {
+			if isCleanExit(err) {
+				// os.Exit(0): the program ended there, and nothing
+				// failed; its deferred calls do not run and its
+				// goroutines end with it, as in a program that exits.
+				cg.DropDefers()
+				program = true
+			} else if !isCellReturn(err) {
 				s.fail(ctx, err, cc.ch, res)
 				ok = false
 				if v, isPanic := recoverable(ctx, err); isPanic {
@@ -515,8 +532,14 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 // program, it stopped there (its output so far is kept and its deferred
 // calls were skipped), but the session lives on.
 func exitResult(e symbols.ExitError, res *wire.Result) {
-	res.Success = false
 	res.Value = nil
+	if e.Code == 0 {
+		// os.Exit(0) is a program's successful end, as go run reports it.
+		res.Success = true
+		res.ErrorName, res.ErrorMessage, res.Traceback = "", "", nil
+		return
+	}
+	res.Success = false
 	res.ErrorName = wire.ClassExit
 	res.ErrorMessage = fmt.Sprintf("exit status %d (the program called os.Exit or log.Fatal: it stopped there without running its deferred calls; the session and its variables are kept)", e.Code)
 	res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)

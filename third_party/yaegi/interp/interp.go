@@ -306,6 +306,7 @@ type Interpreter struct {
 	refuseIndistinct bool
 	indistinct       indistinctTypes
 	funcs            sync.Map // sbir patch S3: uintptr → *funcRecord of the func values made
+	srcTypes         srcTypes // sbir patch 83: reflect types of named structs → their types
 	generic          map[string]*node
 	// redefs are the functions and methods the compilation under way
 	// declares again, old then new (sbir patch 52).
