@@ -55,6 +55,9 @@ func (e Errno) Error() string { return "errno" }`, `func f(err error) bool { _, 
 		{"underlying type of a key type without methods", []string{`type ctxKey string`, `var v any = "ada"`, `s, _ := v.(string)`, `fmt.Println(s)`}, "", "ada\n"},
 		{"switch on the underlying type of a type with methods", []string{`type Celsius float64
 func (c Celsius) String() string { return "C" }`, `func f(v any) string { switch v.(type) { case float64: return "float64" }; return "other" }`, `fmt.Println(f(2.5), f(1))`}, "", "float64 other\n"},
+		{"a value kept with its type", []string{`type Planet string
+func (p Planet) Name() string { return string(p) }`, `func isStr(v any) bool { _, ok := v.(string); return ok }
+func isPlanet(v any) bool { _, ok := v.(Planet); return ok }`, `var a any = Planet("V")`, `fmt.Println(isStr(Planet("V")), isStr(a), isPlanet(a), isStr("x"))`}, "", "false false true true\n"},
 		{"other underlying types", []string{`type Celsius float64`, `var v any = 3`, `_, ok := v.(int)
 fmt.Println(ok)`}, "", "true\n"},
 	}
