@@ -344,6 +344,10 @@ func typeString(t *itype) string {
 		if t.rtype != nil {
 			return t.rtype.String()
 		}
+	case interfaceT:
+		if s, ok := interfaceString(t); ok {
+			return s
+		}
 	case ptrT:
 		return "*" + typeString(t.val)
 	case sliceT, variadicT:
@@ -395,6 +399,32 @@ func typeString(t *itype) string {
 		return rt.String()
 	}
 	return "?"
+}
+
+// interfaceString returns how reflect names an interface type that is
+// not declared by name: any and interface{} as "interface {}", a method
+// set as "interface { M(); N() string }", methods sorted by name (sbir
+// patch 84). It reports false for a declared interface, or one embedding
+// another (left to the type's own string).
+func interfaceString(t *itype) (string, bool) {
+	if t.name != "" && t.path != "" {
+		return "", false
+	}
+	if len(t.field) == 0 {
+		return "interface {}", true
+	}
+	if t.name != "" {
+		return "", false // error and the other predeclared interfaces
+	}
+	ms := make([]string, 0, len(t.field))
+	for _, f := range t.field {
+		if f.embed || f.typ == nil || f.typ.cat != funcT {
+			return "", false
+		}
+		ms = append(ms, f.name+strings.TrimPrefix(typeString(f.typ), "func"))
+	}
+	sort.Strings(ms)
+	return "interface { " + strings.Join(ms, "; ") + " }", true
 }
 
 // writeGo writes v of interpreted type t as fmt's %v (%+v with plus,
