@@ -156,6 +156,7 @@ func startWorker(c *wire.Conn, reexecErr error) (*worker, error) {
 		return nil, b.err
 	}
 	w.sess = b.sess
+	w.sess.killGrace = w.cfg.KillGrace
 	var layers []wire.Layer
 	if w.cfg.Isolate {
 		layers = isolate.Apply(w.cfg, reexecErr)

@@ -1990,6 +1990,8 @@ func callBin(n *node) {
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
+	// sbir patches 75 to 77: errors that name the script's types.
+	callFn, reworded := rewordedErrors(n, callFn)
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
 			call := callFn
@@ -2096,7 +2098,7 @@ func callBin(n *node) {
 	}
 	l := len(values)
 
-	if getMapType == nil && !goFormat && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !reworded && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 
@@ -4089,6 +4091,23 @@ func _new(n *node) {
 		if vi, ok := v.Interface().(*valueInterface); ok {
 			vi.node = n
 		}
+		dest(f).Set(v)
+		return next
+	}
+}
+
+// _newValue is Go 1.26's new(expr): a pointer to a new variable of expr's
+// type (an untyped constant's default type) holding expr's value. yaegi
+// took the expression for its type and returned a pointer to zero:
+// new(10) pointed to 0 (sbir patch 86).
+func _newValue(n *node) {
+	next := getExec(n.tnext)
+	typ := n.typ.val.TypeOf()
+	value := genValueAs(n.child[1], typ)
+	dest := genValueOutput(n, reflect.PtrTo(typ))
+	n.exec = func(f *frame) bltn {
+		v := reflect.New(typ)
+		v.Elem().Set(value(f))
 		dest(f).Set(v)
 		return next
 	}
