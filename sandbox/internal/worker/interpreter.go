@@ -209,6 +209,10 @@ func interpOptions(stdout, stderr io.Writer, stdin io.Reader, pkgDir string) int
 		// Values of hidden packages that compiled code passes to cell
 		// functions through interfaces (reachable.go).
 		CheckCallbackArg: new(callbackGuard).check,
+		// A type switch or assertion that cannot tell a defined
+		// non-struct type from its underlying type is a compile error,
+		// not a wrong answer (yaegi patch 60).
+		RefuseIndistinctTypes: true,
 	}
 	if pkgDir != "" {
 		// Third-party packages come from the session's environment only

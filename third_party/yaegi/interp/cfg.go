@@ -927,6 +927,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ = c0.typ
 			case aShl, aShr:
 				if c0.typ.untyped {
+					if !c1.rval.IsValid() {
+						n.typ = shiftOperandType(interp, sc, n) // sbir patch 63
+					}
 					break
 				}
 				n.typ = c0.typ
@@ -1332,8 +1335,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					// Convert type to interface while keeping a reference to the original concrete type.
 					// besides type, the node value remains preserved.
-					n.gen = nop
 					t := *c0.typ
+					if isEmptyInterface(c0.typ) && isInterfaceSrc(c0.typ) && hasInterpMethods(c1.typ) {
+						// sbir patch 62: any(x) of a value whose type has
+						// interpreted methods keeps its type, as the
+						// assignment to an interface{} variable does.
+						n.gen = convertToEmptyInterface
+						n.typ = &t
+						n.typ.val = c1.typ
+						n.findex = sc.add(n.typ)
+						break
+					}
+					n.gen = nop
 					n.typ = &t
 					n.typ.val = c1.typ
 					n.findex = c1.findex

@@ -301,9 +301,13 @@ type Interpreter struct {
 
 	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
 	goFn     func(func())              // sbir patch 23: Options.Go
-	funcs    sync.Map                  // sbir patch S3: uintptr → *funcRecord of the func values made
-	srcTypes srcTypes                  // sbir patch 83: reflect types of named structs → their types
-	generic  map[string]*node
+	// refuseIndistinct and indistinct: Options.RefuseIndistinctTypes
+	// (sbir patch 60).
+	refuseIndistinct bool
+	indistinct       indistinctTypes
+	funcs            sync.Map // sbir patch S3: uintptr → *funcRecord of the func values made
+	srcTypes         srcTypes // sbir patch 83: reflect types of named structs → their types
+	generic          map[string]*node
 	// redefs are the functions and methods the compilation under way
 	// declares again, old then new (sbir patch 52).
 	redefs []*node
@@ -438,26 +442,35 @@ type Options struct {
 	// what interpreted code starts, and recover its panics; without it a
 	// go statement starts its goroutine directly.
 	Go func(f func())
+
+	// RefuseIndistinctTypes makes a type assertion or type switch case
+	// from an empty or compiled interface a compile error when its type
+	// cannot be told apart by the interpreter from another type of the
+	// program (sbir patch 60): a defined type whose underlying type is not
+	// a struct (type Code string) is represented by its underlying type,
+	// so such an assertion would otherwise match values of the other type.
+	RefuseIndistinctTypes bool
 }
 
 // New returns a new interpreter.
 func New(options Options) *Interpreter {
 	i := Interpreter{
-		opt:      opt{context: build.Default, filesystem: &realFS{}, env: map[string]string{}},
-		frame:    newFrame(nil, 0, 0),
-		fset:     token.NewFileSet(),
-		universe: initUniverse(),
-		noDebug:  options.DiscardDebugInfo,
-		checkArg: options.CheckCallbackArg, // sbir patch 18
-		goFn:     options.Go,               // sbir patch 23
-		scopes:   map[string]*scope{},
-		binPkg:   Exports{"": map[string]reflect.Value{"_error": reflect.ValueOf((*_error)(nil))}},
-		mapTypes: map[reflect.Value][]reflect.Type{reflect.ValueOf((*_error)(nil)): errorWrappers}, // sbir patch 9b
-		srcPkg:   imports{},
-		pkgNames: map[string]string{},
-		rdir:     map[string]bool{},
-		hooks:    &hooks{},
-		generic:  map[string]*node{},
+		opt:              opt{context: build.Default, filesystem: &realFS{}, env: map[string]string{}},
+		frame:            newFrame(nil, 0, 0),
+		fset:             token.NewFileSet(),
+		universe:         initUniverse(),
+		noDebug:          options.DiscardDebugInfo,
+		checkArg:         options.CheckCallbackArg,      // sbir patch 18
+		goFn:             options.Go,                    // sbir patch 23
+		refuseIndistinct: options.RefuseIndistinctTypes, // sbir patch 60
+		scopes:           map[string]*scope{},
+		binPkg:           Exports{"": map[string]reflect.Value{"_error": reflect.ValueOf((*_error)(nil))}},
+		mapTypes:         map[reflect.Value][]reflect.Type{reflect.ValueOf((*_error)(nil)): errorWrappers}, // sbir patch 9b
+		srcPkg:           imports{},
+		pkgNames:         map[string]string{},
+		rdir:             map[string]bool{},
+		hooks:            &hooks{},
+		generic:          map[string]*node{},
 	}
 
 	i.universe.noDebug = i.noDebug // sbir patch 4: inherited by every scope

@@ -141,6 +141,9 @@ func (interp *Interpreter) compileAST(n ast.Node, importPath string) (*Program, 
 		}
 		return nil, err
 	}
+	if err = interp.checkIndistinctTypes(root, importPath); err != nil { // sbir patch 60
+		return nil, err
+	}
 
 	if root.kind != fileStmt {
 		// REPL may skip package statement.

@@ -545,11 +545,21 @@ func typeAssert(n *node, withResult, withOk bool) {
 			concrete := val.Interface()
 			ctyp := reflect.TypeOf(concrete)
 
-			if vv, ok := concrete.(valueInterface); ok {
+			exact, same := false, false
+			if vv, isVI := concrete.(valueInterface); isVI {
 				ctyp = vv.value.Type()
 				concrete = vv.value.Interface()
+				// sbir patch 60b: a value of a defined non-struct type
+				// kept with its type matches that type only, not others
+				// its reflect type stands for (Planet is not a string).
+				exact = vv.node != nil && isIndistinctDefined(vv.node.typ) && !isInterface(typ)
+				if exact {
+					same = vv.node.typ.id() == typ.id()
+				}
 			}
-			ok = canAssertTypes(ctyp, rtype)
+			if ok = same; !exact {
+				ok = canAssertTypes(ctyp, rtype)
+			}
 			if !ok {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
@@ -3609,6 +3619,13 @@ func _case(n *node) {
 								continue
 							}
 							if stype == typ.id() {
+								return tnext
+							}
+							// sbir patch 61: a bare value of an interpreted
+							// struct type (one with no methods, or passed
+							// where no valueInterface was made) has the
+							// struct's generated reflect type.
+							if typ.cat == structT && reflect.TypeOf(ival) == typ.TypeOf() {
 								return tnext
 							}
 							// sbir patch 20f: a compiled value matches a compiled
