@@ -392,7 +392,13 @@ func typeString(t *itype) string {
 		b.WriteString("}")
 		return b.String()
 	}
-	if t.str != "" {
+	switch t.str {
+	case "byte":
+		return "uint8" // sbir patch 84: the aliases as reflect names them
+	case "rune":
+		return "int32"
+	case "":
+	default:
 		return t.str
 	}
 	if rt := t.TypeOf(); rt != nil {

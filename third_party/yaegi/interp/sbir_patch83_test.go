@@ -42,6 +42,8 @@ func main() {
 	xs := []any{point{1, 1}, 2}
 	fmt.Printf("%+v\n", xs)
 	fmt.Println(fmt.Sprintf("%+v", map[point]any{{1, 2}: point{3, 4}}))
+	show([]any{point{1, 1}, 2, "s", nil})
+	show(map[string]any{"p": point{5, 6}, "n": 1.5})
 }
 `
 	if _, err := i.Eval(src); err != nil {
@@ -54,6 +56,8 @@ map[k:{7 8}]|map[k:{x:7 y:8}]|map[string]main.point{"k":main.point{x:7, y:8}}|ma
 {n {9 10} [t]}|{Name:n At:{x:9 y:10} tags:[t]}|main.labeled{Name:"n", At:main.point{x:9, y:10}, tags:[]string{"t"}}|main.labeled
 [{x:1 y:1} 2]
 map[{x:1 y:2}:{x:3 y:4}]
+[{1 1} 2 s <nil>]|[{x:1 y:1} 2 s <nil>]|[]interface {}{main.point{x:1, y:1}, 2, "s", interface {}(nil)}|[]interface {}
+map[n:1.5 p:{5 6}]|map[n:1.5 p:{x:5 y:6}]|map[string]interface {}{"n":1.5, "p":main.point{x:5, y:6}}|map[string]interface {}
 `
 	if got := out.String(); got != want {
 		t.Errorf("output:\n%s\nwant:\n%s", got, want)

@@ -43,6 +43,7 @@ func main() {
 	fmt.Printf("%T %T %T\n", &a, &e, []Empty{})
 	fmt.Printf("%T %T %T\n", &x, &y, []interface{ M() }{})
 	fmt.Printf("%#v\n", []any{1, "a"})
+	fmt.Printf("%T %T %#v\n", []rune("r"), map[byte]rune{}, map[byte]any{1: 'x'})
 }
 `
 	if _, err := i.Eval(src); err != nil {
@@ -52,6 +53,7 @@ func main() {
 *interface {} *main.Empty []main.Empty
 *interface { M() } *interface { M(); N() string } []interface { M() }
 []interface {}{1, "a"}
+[]int32 map[uint8]int32 map[uint8]interface {}{0x1:120}
 `
 	if got := out.String(); got != want {
 		t.Errorf("output:\n%s\nwant:\n%s", got, want)

@@ -46,7 +46,8 @@ func (s *srcTypes) add(t *itype) {
 
 // of returns the interpreted type of a value of reflect type rt when rt
 // is, or is made of, a named struct type the interpreter declared
-// (pointers, slices, arrays and maps of it); otherwise nil.
+// (pointers, slices, arrays and maps of it), or of interfaces, whose
+// dynamic values writeGo looks up in turn; otherwise nil.
 func (s *srcTypes) of(rt reflect.Type, depth int) *itype {
 	if s == nil || rt == nil || depth > 8 {
 		return nil
@@ -56,6 +57,15 @@ func (s *srcTypes) of(rt reflect.Type, depth int) *itype {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.m[rt]
+	case reflect.Interface:
+		if depth > 0 {
+			// An element or value of interface type: writeGo looks up
+			// what each one holds.
+			if rt.NumMethod() == 0 {
+				return &itype{cat: interfaceT, str: "interface{}", rtype: rt}
+			}
+			return valueTOf(rt)
+		}
 	case reflect.Pointer:
 		if e := s.of(rt.Elem(), depth+1); e != nil {
 			return ptrOf(e)
