@@ -246,8 +246,9 @@ func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value 
 
 // goFormatResult passes the result at frame index ind of an interpreted
 // call, of type t, to a fmt function as genGoFormat and
-// genGoFormatInterface pass operands.
-func goFormatResult(ind int, t *itype, wrapsErrors bool) func(*frame) reflect.Value {
+// genGoFormatInterface pass operands; keepErrors is for an error result
+// (sbir patch 65).
+func goFormatResult(ind int, t *itype, wrapsErrors, keepErrors bool) func(*frame) reflect.Value {
 	return func(f *frame) reflect.Value {
 		v := f.data[ind]
 		if isInterfaceSrc(t) || isEmptyInterface(t) {
@@ -263,6 +264,8 @@ func goFormatResult(ind int, t *itype, wrapsErrors bool) func(*frame) reflect.Va
 			}
 		} else if useGoFormat(t, wrapsErrors) {
 			return reflect.ValueOf(goValue{v: v, t: t, f: f})
+		} else if isInterfaceBin(t) {
+			return goFormatWrapped(f, valueInterfaceValue(v), keepErrors) // sbir patch 65
 		}
 		return valueInterfaceValue(v)
 	}

@@ -347,9 +347,14 @@ func init() { Symbols[selfPath]["Symbols"] = reflect.ValueOf(Symbols) }
 type _error struct {
 	IValue interface{}
 	WError func() string
+	IType  *itype // the interpreted type of IValue (sbir patch 65)
 }
 
 func (w _error) Error() string { return w.WError() }
+
+// Is reports whether e is the same error (sbir patch 65): errors.Is
+// compares with == only comparable errors, which a wrapper is not.
+func (w _error) Is(e error) bool { return sameError(w.IType, w.IValue, e) }
 
 // Panic is an error recovered from a panic call in interpreted code.
 type Panic struct {

@@ -1327,7 +1327,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	// As the field name was generated with a prefixed first character (in order to avoid
 	// collisions with method names), this first character is ignored in comparisons.
 	wrap := getWrapper(n, typ)
-	mn := wrap.NumField() - 1
+	mn := wrapperMethodFields(wrap) // sbir patch 65: IType is no method
 	names := make([]string, mn)
 	methods := make([]*node, mn)
 	indexes := make([][]int, mn)
@@ -1358,7 +1358,8 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 			}
 		}
 		var n2 *node
-		held := v // what an interpreted interface holds, for its methods
+		dyn := wrapperType(n, v) // sbir patch 65
+		held := v                // what an interpreted interface holds, for its methods
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 			for ok {
@@ -1383,6 +1384,9 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		v = copyIfVariable(v)
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
+		if mn < wrap.NumField()-1 && dyn != nil {
+			w.Field(wrap.NumField() - 1).Set(reflect.ValueOf(dyn)) // sbir patch 65
+		}
 		for i, m := range methods {
 			if m == nil {
 				// First direct method lookup on field.
@@ -1976,6 +1980,9 @@ func callBin(n *node) {
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
+	// sbir patch 65: error operands of a function making an error
+	// (fmt.Errorf) stay errors for %w, whatever the host's MapTypes say.
+	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
 			call := callFn
@@ -1992,6 +1999,13 @@ func callBin(n *node) {
 			numOut := c.child[0].typ.rtype.NumOut()
 			for j := 0; j < numOut; j++ {
 				ind := c.findex + j
+				if goFormat && variadic >= 0 && i+rcvrOffset >= variadic {
+					// sbir patch 65: a compiled call's error result.
+					values = append(values, func(f *frame) reflect.Value {
+						return goFormatWrapped(f, valueInterfaceValue(f.data[ind]), keepErr)
+					})
+					continue
+				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
 			}
 		case isRegularCall(c):
@@ -2000,7 +2014,7 @@ func callBin(n *node) {
 				ind := c.findex + j
 				if goFormat {
 					// sbir patch 9a: results go to fmt as operands do.
-					values = append(values, goFormatResult(ind, rt, wrapErr))
+					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr))
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
@@ -2029,6 +2043,11 @@ func callBin(n *node) {
 			var defType reflect.Type
 			if variadic >= 0 && i+rcvrOffset >= variadic {
 				defType = funcType.In(variadic)
+				if n.action != aCallSlice {
+					// sbir patch 66: each variadic argument is an
+					// element (errors.Join(&MyErr{}) wraps it as an error).
+					defType = defType.Elem()
+				}
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
@@ -2055,6 +2074,8 @@ func callBin(n *node) {
 				values = append(values, genGoFormat(c))
 			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
 				values = append(values, genGoFormatInterface(c, wrapErr))
+			case operand && isInterfaceBin(c.typ):
+				values = append(values, genGoFormatWrapped(c, keepErr)) // sbir patch 65
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):
@@ -3754,10 +3775,28 @@ func _case(n *node) {
 	default:
 		fnext := getExec(n.fnext)
 		l := len(n.anc.anc.child)
-		value := genValue(n.anc.anc.child[l-2])
+		tag := n.anc.anc.child[l-2]
+		value := genValue(tag)
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
 		for i := range values {
 			values[i] = genValue(n.child[i])
+		}
+		if tag.typ != nil && (isInterfaceBin(tag.typ) || isInterfaceSrc(tag.typ) && !isEmptyInterface(tag.typ)) {
+			// sbir patch 65: a tag of an interface type (error) is
+			// compared with each case as == compares them.
+			for i := range values {
+				values[i] = genEqualValue(n.child[i])
+			}
+			n.exec = func(f *frame) bltn {
+				i0 := value(f).Interface()
+				for _, v := range values {
+					if sbirEqualValues(i0, v(f).Interface()) {
+						return tnext
+					}
+				}
+				return fnext
+			}
+			return
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
