@@ -355,6 +355,10 @@ func typeString(t *itype) string {
 		if t.name == "" {
 			return "map[" + typeString(t.key) + "]" + typeString(t.val)
 		}
+	case funcT:
+		if t.name == "" {
+			return funcTypeString(t) // sbir patch 68
+		}
 	}
 	if t.name != "" && (t.path != "" || t.cat == structT || t.cat == arrayT || t.cat == sliceT || t.cat == mapT) { // sbir patch 8i: instances of generic types (and sbir patch 32: local types) have no path
 		pkg := t.path

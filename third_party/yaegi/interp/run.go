@@ -2530,6 +2530,7 @@ func getMethod(n *node) {
 	i := n.findex
 	l := n.level
 	next := getExec(n.tnext)
+	boundRecv := genBoundReceiver(n) // sbir patch 68
 
 	n.exec = func(f *frame) bltn {
 		m := n.val.(*node)
@@ -2539,6 +2540,9 @@ func getMethod(n *node) {
 		nod := *m
 		nod.val = &nod
 		nod.recv = n.recv
+		if boundRecv != nil {
+			nod.recv = boundRecv(f)
+		}
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
 		return next
 	}
