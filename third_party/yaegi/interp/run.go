@@ -262,12 +262,27 @@ func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{},
 			return
 		}
 		for _, val := range deferred {
+			f.mutex.Lock()
+			before := f.recovered
+			f.mutex.Unlock()
 			// sbir patch 57: a deferred call that panics replaces the
 			// frame's panic, and the deferred calls after it still run
 			// (one of them may recover it), as in gc.
 			p, ok := callDeferred(val)
+			f.mutex.Lock()
+			recovered := before != nil && f.recovered == nil
+			f.mutex.Unlock()
 			if ok {
+				if recovered {
+					// sbir patch 69: the recovery is complete; the
+					// panics it ended are no longer under way.
+					n.interp.panics.take()
+				}
 				continue
+			}
+			if before != nil {
+				// sbir patch 69: the frame's panic was under way.
+				n.interp.panics.add(before, recovered, recovered && samePanicValue(before, p))
 			}
 			if _, exit := p.(Exiter); exit {
 				pending, panicking = p, true
