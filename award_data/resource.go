@@ -3,9 +3,9 @@ package award_data
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/sbirtools/sbir-kernel/internal/columnar"
+	"github.com/sbirtools/sbir-kernel/internal/jsontext"
 )
 
 // A frame's table representation is the third form of its MIMEBundle,
@@ -128,7 +128,7 @@ func (f Frame) dataResource() []byte {
 	to := from + min(w.limit, n-from)
 	keys := make([][]byte, len(cols))
 	for j, c := range cols {
-		keys[j] = append(appendJSONText(nil, c.Name), ':')
+		keys[j] = append(jsontext.Append(nil, c.Name), ':')
 	}
 	b = append(b, `,"data":[`...)
 	shown := from
@@ -156,11 +156,11 @@ func (f Frame) dataResource() []byte {
 // appendTableSchema appends the opening brace and the "schema" member.
 func appendTableSchema(b []byte, index string, cols []*columnar.Vector) []byte {
 	b = append(b, `{"schema":{"fields":[{"name":`...)
-	b = appendJSONText(b, index)
+	b = jsontext.Append(b, index)
 	b = append(b, `,"type":"integer"}`...)
 	for _, c := range cols {
 		b = append(b, `,{"name":`...)
-		b = appendJSONText(b, c.Name)
+		b = jsontext.Append(b, c.Name)
 		switch c.Kind {
 		case columnar.KindInt:
 			b = append(b, `,"type":"integer","extDtype":"Int64"}`...)
@@ -178,7 +178,7 @@ func appendTableSchema(b []byte, index string, cols []*columnar.Vector) []byte {
 				if i > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONText(b, v)
+				b = jsontext.Append(b, v)
 			}
 			b = append(b, `]},"ordered":false}`...)
 		default:
@@ -186,7 +186,7 @@ func appendTableSchema(b []byte, index string, cols []*columnar.Vector) []byte {
 		}
 	}
 	b = append(b, `],"primaryKey":[`...)
-	b = appendJSONText(b, index)
+	b = jsontext.Append(b, index)
 	b = append(b, `],"pandas_version":"`+tableSchemaVersion+`"}`...)
 	return b
 }
@@ -199,7 +199,7 @@ func (f Frame) appendRecord(b []byte, index string, k int, cols []*columnar.Vect
 		label = i
 	}
 	b = append(b, '{')
-	b = appendJSONText(b, index)
+	b = jsontext.Append(b, index)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(label), 10)
 	for j, c := range cols {
@@ -225,9 +225,9 @@ func appendJSONValue(b []byte, c *columnar.Vector, i int) []byte {
 		b = columnar.DayTime(c.Days[i]).AppendFormat(b, "2006-01-02T15:04:05.000")
 		return append(b, '"')
 	case columnar.KindCategory:
-		return appendJSONText(b, c.Dict[c.Codes[i]])
+		return jsontext.Append(b, c.Dict[c.Codes[i]])
 	}
-	return appendJSONText(b, c.TextBytes(i))
+	return jsontext.Append(b, c.TextBytes(i))
 }
 
 // appendJSONFloat appends v as the shortest decimal that parses back to
@@ -263,61 +263,4 @@ func appendJSONFloat(b []byte, v float64) []byte {
 		}
 	}
 	return append(b, ".0"...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONText appends s as a JSON string, byte for byte as
-// encoding/json writes it without HTML escaping: quotes, backslashes and
-// control characters escaped, U+2028 and U+2029 too (JavaScript reads
-// them as line ends), each invalid UTF-8 byte as U+FFFD.
-func appendJSONText[T string | []byte](b []byte, s T) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		var buf [utf8.UTFMax]byte
-		r, size := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

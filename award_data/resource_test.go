@@ -267,25 +267,6 @@ func TestSetRecordWindowBounds(t *testing.T) {
 }
 
 // FuzzJSONText checks the string encoder against encoding/json.
-func FuzzJSONText(f *testing.F) {
-	for _, s := range []string{"", "a\"b\\c", "\x00\x1f\x7f", "\xff", "é\u2028\u2029", "<&>", "\b\f\n\r\t", "\xed\xa0\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetEscapeHTML(false)
-		enc.Encode(s)
-		got := appendJSONText(nil, s)
-		if string(got) != strings.TrimSuffix(want.String(), "\n") {
-			t.Errorf("%q: %s, want %s", s, got, want.String())
-		}
-		if string(appendJSONText(nil, []byte(s))) != string(got) {
-			t.Errorf("%q: bytes and string differ", s)
-		}
-	})
-}
-
 // FuzzJSONFloat checks that every float64 comes back to the bit.
 func FuzzJSONFloat(f *testing.F) {
 	for _, v := range []float64{0, 1, -1, 0.1, 1e21, 1e-7, 5e-324, math.MaxFloat64, 148309} {

@@ -45,6 +45,9 @@ func (r *programRun) outcome(end, fatal *wire.Message, l Limits) (res *Result, b
 		return resultFrom(end.Result), before
 	case ws.Exited() && ws.ExitStatus() == wire.ExitSetup:
 		return failed(wire.ClassSandboxError, "the compiled cell could not start: "+lastLines(strings.TrimSpace(text), 5)), ""
+	case ws.Exited() && ws.ExitStatus() == 0:
+		// os.Exit(0): a program's successful end, as go run reports it.
+		return &Result{Success: true}, before
 	case ws.Exited():
 		return failed(wire.ClassExit, fmt.Sprintf("exit status %d (the program called os.Exit or log.Fatal: it stopped there without running its deferred calls; the session and its variables are kept)", ws.ExitStatus())), before
 	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:

@@ -237,3 +237,14 @@ func TestCompilerWarm(t *testing.T) {
 		t.Errorf("the second warm-up: cached %v, %v; want the first's binary", cached, err)
 	}
 }
+
+// TestCompiledCleanExitSucceeds checks that a compiled program calling
+// os.Exit(0) ends as go run ends it: successfully, with its output and
+// without its deferred calls.
+func TestCompiledCleanExitSucceeds(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	res := run(t, s, "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"a\")\n\tdefer fmt.Println(\"deferred\")\n\tos.Exit(0)\n}")
+	if !res.Success || res.ErrorName != "" || res.Stdout != "a\n" {
+		t.Fatalf("%+v; want success with stdout \"a\\n\"", res)
+	}
+}

@@ -94,6 +94,27 @@ func TestTopLevelDeferredPanicsAndExits(t *testing.T) {
 	}
 }
 
+// TestCleanExitSucceeds checks that os.Exit(0) ends a cell as go run ends a
+// program that calls it: successfully, with the output before it, without
+// its deferred calls, the statements after it or its goroutines; the
+// session goes on.
+func TestCleanExitSucceeds(t *testing.T) {
+	s := newTestSession(t, nil)
+	for _, code := range []string{
+		"fmt.Println(\"a\")\ndefer fmt.Println(\"deferred\")\nos.Exit(0)\nfmt.Println(\"after\")",
+		"package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"a\")\n\tdefer fmt.Println(\"deferred\")\n\tos.Exit(0)\n}",
+		"go func() { fmt.Println(\"a\"); os.Exit(0) }()\nselect {}",
+	} {
+		r := run(t, s, code)
+		if !r.Success || r.ErrorName != "" || r.Stdout != "a\n" || r.Restarted {
+			t.Errorf("%q: %+v; want success with stdout \"a\\n\"", code, r)
+		}
+	}
+	if r := run(t, s, "1 + 1"); !r.Success || value(r) != "2" {
+		t.Fatalf("the next cell: %+v", r)
+	}
+}
+
 // TestInterruptedCellNeverRunsAgain replays issue 30's hole 5: yaegi
 // registers a top-level call of a function literal as the package's main,
 // which every later evaluation runs again; after a cell's end the worker

@@ -62,6 +62,17 @@ func recoverable(ctx context.Context, err error) (any, bool) {
 	return p.Recovered(), true
 }
 
+// isCleanExit reports whether err is os.Exit(0) (or log's exit with 0):
+// the end of a program that succeeded.
+func isCleanExit(err error) bool {
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		return false
+	}
+	e, ok := p.Value.(symbols.ExitError)
+	return ok && e.Code == 0
+}
+
 // isCellReturn reports whether err is the end of a cell by a top-level
 // return.
 func isCellReturn(err error) bool {
@@ -112,12 +123,15 @@ func helperExports() map[string]reflect.Value {
 
 // helperSource defines the interpreted helpers: the value catcher of the
 // last expression, min/max and the stack buffer of a cell's first append
-// (cellprep/stackbuf.go), generic, so they need to be interpreted.
+// (cellprep/stackbuf.go), generic, so they need to be interpreted. Their
+// type parameters have names no cell uses: yaegi leaves a generic
+// function's type parameters in the package's scope, where one named T
+// broke every cell's own `type T` ("nil reflect type").
 const helperSource = `
-func _sbirMin[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v < x { x = v } }; return x }
-func _sbirMax[T cmp.Ordered](x T, y ...T) T { for _, v := range y { if v > x { x = v } }; return x }
+func _sbirMin[_sbirT cmp.Ordered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v < x { x = v } }; return x }
+func _sbirMax[_sbirT cmp.Ordered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v > x { x = v } }; return x }
 func _sbirPing() int { return 1 }
-func _sbirStackBuf[T any](s []T, n int) []T { if k := _sbir.StackCap(s, n); k > 0 { return make([]T, 0, k) }; return s }
+func _sbirStackBuf[_sbirT any](s []_sbirT, n int) []_sbirT { if k := _sbir.StackCap(s, n); k > 0 { return make([]_sbirT, 0, k) }; return s }
 `
 
 // session is the worker's interpreter with its cell plumbing.
@@ -286,7 +300,13 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 				// is not declared.
 				s.in.Rollback(compiled[i+1].before)
 			}
-			if !isCellReturn(err) {
+			if isCleanExit(err) {
+				// os.Exit(0): the program ended there, and nothing
+				// failed; its deferred calls do not run and its
+				// goroutines end with it, as in a program that exits.
+				cg.DropDefers()
+				program = true
+			} else if !isCellReturn(err) {
 				s.fail(ctx, err, cc.ch, res)
 				ok = false
 				if v, isPanic := recoverable(ctx, err); isPanic {
@@ -517,8 +537,14 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 // program, it stopped there (its output so far is kept and its deferred
 // calls were skipped), but the session lives on.
 func exitResult(e symbols.ExitError, res *wire.Result) {
-	res.Success = false
 	res.Value = nil
+	if e.Code == 0 {
+		// os.Exit(0) is a program's successful end, as go run reports it.
+		res.Success = true
+		res.ErrorName, res.ErrorMessage, res.Traceback = "", "", nil
+		return
+	}
+	res.Success = false
 	res.ErrorName = wire.ClassExit
 	res.ErrorMessage = fmt.Sprintf("exit status %d (the program called os.Exit or log.Fatal: it stopped there without running its deferred calls; the session and its variables are kept)", e.Code)
 	res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)

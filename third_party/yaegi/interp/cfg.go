@@ -1283,6 +1283,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				case 1:
 					err = n.cfgErrorf("missing argument in conversion to %s", c0.typ.id())
 				case 2:
+					if c0.kind == identExpr && c0.typ != nil && c0.typ.incomplete && c0.typ.node == c0 {
+						// sbir patch 81: a name nothing declares, taken for
+						// a type where a composite literal's element calls
+						// it (`T{{g(x)}}`): gc's error, not a panic.
+						err = c0.cfgErrorf("undefined: %s", c0.ident)
+						break
+					}
 					err = check.conversion(c1, c0.typ)
 				default:
 					err = n.cfgErrorf("too many arguments in conversion to %s", c0.typ.id())

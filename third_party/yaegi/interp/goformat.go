@@ -104,7 +104,7 @@ func genGoFormat(n *node) func(*frame) reflect.Value {
 	}
 	typ := n.typ
 	return func(f *frame) reflect.Value {
-		return reflect.ValueOf(goValue{v: value(f), t: typ, f: f})
+		return reflect.ValueOf(goValue{v: value(f), t: typ, f: f, src: &n.interp.srcTypes})
 	}
 }
 
@@ -229,6 +229,7 @@ func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value 
 		value = genValueInterfaceValue(n)
 	}
 	raw := genValue(n)
+	src := &n.interp.srcTypes
 	return func(f *frame) reflect.Value {
 		v := raw(f)
 		for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
@@ -237,7 +238,11 @@ func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value 
 		if v.IsValid() && v.CanInterface() {
 			if vi, ok := v.Interface().(valueInterface); ok && vi.node != nil && vi.node.typ != nil &&
 				useGoFormat(vi.node.typ, wrapsErrors) {
-				return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ, f: f})
+				return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ, f: f, src: src})
+			}
+			// sbir patch 83: a declared struct held as its reflect value.
+			if t := src.of(v.Type(), 0); t != nil && useGoFormat(t, wrapsErrors) {
+				return reflect.ValueOf(goValue{v: v, t: t, f: f, src: src})
 			}
 		}
 		return value(f)
@@ -273,9 +278,10 @@ func goFormatResult(ind int, t *itype, wrapsErrors, keepErrors bool) func(*frame
 
 // goValue is an interpreted value with its interpreted type.
 type goValue struct {
-	v reflect.Value
-	t *itype
-	f *frame // to call the methods of t (sbir patch 9a)
+	v   reflect.Value
+	t   *itype
+	f   *frame    // to call the methods of t (sbir patch 9a)
+	src *srcTypes // to name the structs in nested interfaces (sbir patch 83)
 }
 
 // Format implements fmt.Formatter.
@@ -302,7 +308,7 @@ func (g goValue) Format(st fmt.State, verb rune) {
 	case 'v':
 		// As fmt does, flags and width apply to each basic value.
 		var b strings.Builder
-		writeGo(&b, g.v, g.t, st.Flag('+'), st.Flag('#'), 0, fmtDirective(st, 'v'), g.f)
+		writeGo(&b, g.v, g.t, st.Flag('+'), st.Flag('#'), 0, fmtDirective(st, 'v'), g.f, g.src)
 		_, _ = st.Write([]byte(b.String()))
 	default:
 		if g.v.IsValid() && g.v.CanInterface() {
@@ -340,6 +346,10 @@ func typeString(t *itype) string {
 	case valueT:
 		if t.rtype != nil {
 			return t.rtype.String()
+		}
+	case interfaceT:
+		if s, ok := interfaceString(t); ok {
+			return s
 		}
 	case ptrT:
 		return "*" + typeString(t.val)
@@ -398,12 +408,38 @@ func typeString(t *itype) string {
 	return "?"
 }
 
+// interfaceString returns how reflect names an interface type that is
+// not declared by name: any and interface{} as "interface {}", a method
+// set as "interface { M(); N() string }", methods sorted by name (sbir
+// patch 84). It reports false for a declared interface, or one embedding
+// another (left to the type's own string).
+func interfaceString(t *itype) (string, bool) {
+	if t.name != "" && t.path != "" {
+		return "", false
+	}
+	if len(t.field) == 0 {
+		return "interface {}", true
+	}
+	if t.name != "" {
+		return "", false // error and the other predeclared interfaces
+	}
+	ms := make([]string, 0, len(t.field))
+	for _, f := range t.field {
+		if f.embed || f.typ == nil || f.typ.cat != funcT {
+			return "", false
+		}
+		ms = append(ms, f.name+strings.TrimPrefix(typeString(f.typ), "func"))
+	}
+	sort.Strings(ms)
+	return "interface { " + strings.Join(ms, "; ") + " }", true
+}
+
 // writeGo writes v of interpreted type t as fmt's %v (%+v with plus,
 // %#v with sharp) prints a compiled value of that type. With a frame f,
 // the String, Error, Format and GoString methods of nested values are
 // called as fmt calls them; f is nil below unexported fields, as fmt
 // calls no methods there.
-func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, depth int, dir string, f *frame) {
+func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, depth int, dir string, f *frame, src *srcTypes) {
 	if depth > 20 {
 		b.WriteString("...")
 		return
@@ -418,7 +454,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 			return
 		}
 		v = v.Elem()
-		t = nil
+		t = src.of(v.Type(), 0) // sbir patch 83: nil unless a declared struct
 	}
 	if v.IsValid() && v.CanInterface() {
 		if vi, ok := v.Interface().(valueInterface); ok {
@@ -426,7 +462,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 				b.WriteString("<nil>")
 				return
 			}
-			writeGo(b, vi.value, vi.node.typ, plus, sharp, depth, dir, f)
+			writeGo(b, vi.value, vi.node.typ, plus, sharp, depth, dir, f, src)
 			return
 		}
 	}
@@ -481,7 +517,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 			if !fld.embed && !ast.IsExported(fld.name) || fld.embed && !ast.IsExported(fld.name+embeddedName(fld.typ)) {
 				ff = nil // fmt calls no methods through unexported fields
 			}
-			writeGo(b, v.Field(i), fld.typ, plus, sharp, depth+1, dir, ff)
+			writeGo(b, v.Field(i), fld.typ, plus, sharp, depth+1, dir, ff, src)
 		}
 		b.WriteByte('}')
 	case ptrT:
@@ -499,7 +535,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 		}
 		if depth == 0 && e != nil && (e.cat == structT || e.cat == sliceT || e.cat == arrayT || e.cat == mapT) {
 			b.WriteByte('&')
-			writeGo(b, v.Elem(), u.val, plus, sharp, depth+1, dir, f)
+			writeGo(b, v.Elem(), u.val, plus, sharp, depth+1, dir, f, src)
 			return
 		}
 		if sharp {
@@ -525,7 +561,7 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 					b.WriteByte(' ')
 				}
 			}
-			writeGo(b, v.Index(i), u.val, plus, sharp, depth+1, dir, f)
+			writeGo(b, v.Index(i), u.val, plus, sharp, depth+1, dir, f, src)
 		}
 		if sharp {
 			b.WriteByte('}')
@@ -552,9 +588,9 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 					b.WriteByte(' ')
 				}
 			}
-			writeGo(b, k, u.key, plus, sharp, depth+1, dir, f)
+			writeGo(b, k, u.key, plus, sharp, depth+1, dir, f, src)
 			b.WriteByte(':')
-			writeGo(b, v.MapIndex(k), u.val, plus, sharp, depth+1, dir, f)
+			writeGo(b, v.MapIndex(k), u.val, plus, sharp, depth+1, dir, f, src)
 		}
 		if sharp {
 			b.WriteByte('}')

@@ -304,6 +304,7 @@ type Interpreter struct {
 	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
 	goFn     func(func())              // sbir patch 23: Options.Go
 	funcs    sync.Map                  // sbir patch S3: uintptr → *funcRecord of the func values made
+	srcTypes srcTypes                  // sbir patch 83: reflect types of named structs → their types
 	generic  map[string]*node
 	// redefs are the functions and methods the compilation under way
 	// declares again, old then new (sbir patch 52).

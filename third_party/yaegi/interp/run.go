@@ -1097,10 +1097,14 @@ func _recover(n *node) {
 		// sbir patch 10d: a closure's frame is a copy of the frame it was
 		// made in (getFunc); the panic being recovered is in the original.
 		anc := f.anc
-		if anc.orig != nil {
+		if anc != nil && anc.orig != nil {
 			anc = anc.orig
 		}
-		if anc.recovered == nil {
+		if anc == nil || anc.recovered == nil {
+			// sbir patch 82: recover called in the global frame (a
+			// statement at the top level of what Eval runs) has no
+			// caller whose panic it could stop: nil, as in a function
+			// that is not panicking.
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext

@@ -405,7 +405,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		return n.typ, nil
 	}
 	if sname := typeName(n); sname != "" {
-		sym, _, found := sc.lookup(sname)
+		sym, found := declaredTypeSym(sc, n, sname)
 		if found && sym.kind == typeSym && sym.typ != nil {
 			if sym.typ.isComplete() {
 				return sym.typ, nil
@@ -971,7 +971,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 
 	case interfaceType:
 		if sname := typeName(n); sname != "" {
-			if sym, _, found := sc.lookup(sname); found && sym.kind == typeSym {
+			if sym, found := declaredTypeSym(sc, n, sname); found && sym.kind == typeSym { // sbir patch 80
 				t = interfaceOf(sym.typ, sym.typ.field, sym.typ.constraint, sym.typ.ulconstraint, withNode(n), withScope(sc))
 			}
 		}
@@ -1123,7 +1123,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		var found bool
 		sname := structName(n)
 		if sname != "" {
-			sym, _, found = sc.lookup(sname)
+			sym, found = declaredTypeSym(sc, n, sname) // sbir patch 80
 			if found && sym.kind == typeSym && sym.typ != nil {
 				t = structOf(sym.typ, sym.typ.field, withNode(n), withScope(sc))
 			} else {
@@ -1292,6 +1292,23 @@ func isBuiltinCall(n *node, sc *scope) bool {
 }
 
 // struct name returns the name of a struct type.
+// declaredTypeSym finds the symbol the name of n's type declaration
+// already has. sbir patch 80: a declaration inside a function looks in the
+// scope it declares into only: looking further found a package-level type
+// of the same name, which a local type shadows, and the local type became
+// the package-level one (`type C struct{ *P }` inside main, after a
+// package-level `type C struct{ P }`, took `C{&P{1}}` for the outer C).
+func declaredTypeSym(sc *scope, n *node, name string) (*symbol, bool) {
+	for a := n.anc; a != nil; a = a.anc {
+		if a.kind == funcDecl || a.kind == funcLit {
+			sym, ok := sc.sym[name]
+			return sym, ok
+		}
+	}
+	sym, _, ok := sc.lookup(name)
+	return sym, ok
+}
+
 func typeName(n *node) string {
 	if n.anc.kind == typeSpec && len(n.anc.child) == 2 {
 		return n.anc.child[0].ident
@@ -2420,6 +2437,9 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		}
 		fieldFix := []fixStructField{} // Slice of field indices to fix for recursivity.
 		t.rtype = reflect.StructOf(fields)
+		if t.name != "" && t.node != nil && t.node.interp != nil {
+			t.node.interp.srcTypes.add(t) // sbir patch 83
+		}
 		if ctx.isComplete() {
 			for _, s := range ctx.defined {
 				for i := 0; i < s.rtype.NumField(); i++ {
