@@ -579,7 +579,10 @@ func (c *checker) rewriteBuiltin(call *ast.CallExpr) {
 		for _, a := range call.Args {
 			if b, ok := a.(*ast.BasicLit); ok && b.Kind == token.INT {
 				if as, ae := c.off(b.Pos()), c.off(b.End()); as >= 0 {
-					c.edits = append(c.edits, edit{as, ae, "float64(" + b.Value + ")"})
+					// An untyped float constant of the same value, not
+					// float64(...): a cell may declare a variable named
+					// float64, which gc's max(3.5, 2) does not see.
+					c.edits = append(c.edits, edit{as, ae, "(" + b.Value + " + 0.0)"})
 				}
 			}
 		}

@@ -127,9 +127,17 @@ func helperExports() map[string]reflect.Value {
 // type parameters have names no cell uses: yaegi leaves a generic
 // function's type parameters in the package's scope, where one named T
 // broke every cell's own `type T` ("nil reflect type").
+//
+// Their constraint is declared here rather than taken from package cmp:
+// a name the helpers used from the session's scope would be the cell's
+// when a cell declares it (cmp := a - b), and min and max would then
+// fail to compile.
 const helperSource = `
-func _sbirMin[_sbirT cmp.Ordered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v < x { x = v } }; return x }
-func _sbirMax[_sbirT cmp.Ordered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v > x { x = v } }; return x }
+type _sbirOrdered interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
+}
+func _sbirMin[_sbirT _sbirOrdered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v < x { x = v } }; return x }
+func _sbirMax[_sbirT _sbirOrdered](x _sbirT, y ..._sbirT) _sbirT { for _, v := range y { if v > x { x = v } }; return x }
 func _sbirPing() int { return 1 }
 func _sbirStackBuf[_sbirT any](s []_sbirT, n int) []_sbirT { if k := _sbir.StackCap(s, n); k > 0 { return make([]_sbirT, 0, k) }; return s }
 `
@@ -452,6 +460,28 @@ func isCompilePanic(p interp.Panic) bool {
 		strings.Contains(string(p.Stack), "yaegi/interp.genRun")
 }
 
+// compileStageRE matches the position and the stage yaegi (patch 72) gives
+// a panic of its compiler, after cellPositions: "line 3, column 5: CFG
+// post-order panic: ", or the position of an error it panicked with.
+var compileStageRE = regexp.MustCompile(`^(line \d+, column \d+: )(?:(?:CFG (?:pre|post)-order panic|global type analysis panic): )?`)
+
+// compilePanicMessage is the message of a CompileError for a panic inside
+// the interpreter's compiler: where, what, and that it is the
+// interpreter's limit, not an error in the code, with the line (when the
+// interpreter gave one) in the cell's numbering and never a Go stack.
+func compilePanicMessage(v any) string {
+	msg := oneLine(cellPositions(fmt.Sprint(v)))
+	where, what := "", msg
+	if m := compileStageRE.FindStringSubmatch(msg); m != nil {
+		where, what = m[1], msg[len(m[0]):]
+	}
+	construct := "the construct"
+	if where != "" {
+		construct = "the construct on that line"
+	}
+	return where + "the interpreter cannot compile this (" + what + "): a limit of the interpreter, not an error in the code; rewrite " + construct + " another way"
+}
+
 var posRE = regexp.MustCompile(`(?:_\.go:)?(\d+):(\d+): `)
 
 // cellPositions rewrites yaegi's "_.go:L:C: " positions to the cell's lines
@@ -493,7 +523,7 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 			res.ErrorMessage = "the cell was interrupted"
 		case isCompilePanic(p):
 			res.ErrorName = wire.ClassCompileError
-			res.ErrorMessage = "the interpreter cannot compile this cell (" + oneLine(fmt.Sprint(p.Value)) + "); a construct such as an assertion to an anonymous interface or a recursive array type is not supported — rewrite it with named types"
+			res.ErrorMessage = compilePanicMessage(p.Value)
 		default:
 			res.ErrorName, res.ErrorMessage = panicName(p.Value), cellPositions(p.Message())
 		}

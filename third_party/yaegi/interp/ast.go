@@ -417,6 +417,12 @@ func (interp *Interpreter) parse(src, name string, inc bool) (node ast.Node, err
 			interp.dropFileAt(base)
 			return nil, initialError
 		}
+		// sbir patch 74: statements starting with a function literal
+		// (func() { ... }()) are statements like any others, evaluated
+		// in the global scope, not the body of a function main: that
+		// made what they define (v := 1) local to it, undefined in the
+		// next evaluation, and registered main for every later one.
+		inFunc = true
 	}
 
 	if inFunc {

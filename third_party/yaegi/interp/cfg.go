@@ -72,6 +72,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		if err != nil {
 			return false
 		}
+		defer positionPanic(n, "CFG pre-order panic") // sbir patch 72
 		if n.scope == nil {
 			n.scope = sc
 		}
@@ -104,6 +105,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = dest.typ
 				}
 			case binaryExpr, unaryExpr, parenExpr:
+				// sbir patch 70: the operands of a comparison do not take
+				// its (bool) type, nor does a shift count take the type of
+				// the shifted value. A constant declaration is compiled
+				// twice (gta, then the definition), so the ancestor's type
+				// may already be set from the first pass.
+				if isBoolAction(n.anc) || isShiftNode(n.anc) && childPos(n) == 1 {
+					break
+				}
 				n.typ = n.anc.typ
 			}
 
@@ -289,7 +298,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if len(n.child) == 2 {
 					// 1 type in clause: define the var with this type in the case clause scope.
 					switch {
-					case n.child[0].ident == nilIdent:
+					case isPredeclaredNil(sc, n.child[0]): // sbir patch 73
 						typ = sc.getType("interface{}")
 					case !n.child[0].isType(sc):
 						err = n.cfgErrorf("%s is not a type", n.child[0].ident)
@@ -430,7 +439,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				case keyValueExpr, typeAssertExpr, indexExpr:
 					c.typ = n.typ
 				default:
-					if c.ident == nilIdent {
+					if isPredeclaredNil(sc, c) { // sbir patch 73
 						c.typ = sc.getType(nilIdent)
 						continue
 					}
@@ -641,12 +650,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			return
 		}
 
-		defer func() {
-			if r := recover(); r != nil {
-				// Display the exact location in input source which triggered the panic
-				panic(n.cfgErrorf("CFG post-order panic: %v", r))
-			}
-		}()
+		// Display the exact location in input source which triggered the panic
+		defer positionPanic(n, "CFG post-order panic") // sbir patch 72: as a function
 
 		switch n.kind {
 		case addressExpr:
@@ -974,6 +979,23 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// Allocate a new location in frame, and store the result here.
 				n.findex = sc.add(n.typ)
 			}
+
+		case indexListExpr:
+			// sbir patch 71a: f[T, U] as a value (not called): the
+			// instantiated function, as f[T] is (below).
+			if n.anc.kind == callExpr && n.anc.child[0] == n {
+				break // instantiated by the call
+			}
+			t := n.child[0].typ
+			if t == nil || t.cat != funcT || !isGeneric(t) {
+				break
+			}
+			var g *node
+			if g, err = instantiateFuncValue(interp, sc, t.node.anc, n.child[1:], importPath, pkgName); err != nil {
+				break
+			}
+			n.anc.child[childPos(n)] = g
+			n.typ = g.typ
 
 		case indexExpr:
 			if isBlank(n.child[0]) {
@@ -1646,6 +1668,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 			sym, level, found := sc.lookup(n.ident)
+			if u := interp.universe.sym[n.ident]; found && u != nil && inOwnTopLevelDefinition(n, sym) {
+				// sbir patch 73: true, false := false, true at the top
+				// level: the right side means the predeclared names, as
+				// in a function, not the globals being defined.
+				sym, level = u, sc.level
+			}
 			if !found {
 				if n.typ != nil {
 					// Node is a generic instance with an already populated type.
@@ -1667,10 +1695,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				case sym.kind == constSym && sym.rval.IsValid():
 					n.rval = sym.rval
 					n.kind = basicLit
-				case n.ident == "iota":
+				case n.ident == "iota" && sym == interp.universe.sym["iota"]:
+					// sbir patch 73: the predeclared iota and nil, not a
+					// variable of that name (nil := 3).
 					n.rval = reflect.ValueOf(constant.MakeInt64(int64(sc.iota)))
 					n.kind = basicLit
-				case n.ident == nilIdent:
+				case n.ident == nilIdent && sym == interp.universe.sym[nilIdent]:
 					n.kind = basicLit
 				case sym.kind == binSym:
 					n.typ = sym.typ
@@ -3414,4 +3444,69 @@ func sizeof(n *node) {
 	n.gen = nop
 	n.typ = n.scope.getType("uintptr")
 	n.rval = reflect.ValueOf(n.child[1].typ.TypeOf().Size())
+}
+
+// instantiateFuncValue returns the funcDecl of generic function fun
+// instantiated with the types of the type argument nodes args, compiled
+// (sbir patch 71a).
+func instantiateFuncValue(interp *Interpreter, sc *scope, fun *node, args []*node, importPath, pkgName string) (*node, error) {
+	types := make([]*itype, 0, len(args))
+	for _, c := range args {
+		if c.typ == nil || !c.isType(sc) {
+			return nil, c.cfgErrorf("%s is not a type", c.ident)
+		}
+		types = append(types, c.typ)
+	}
+	g, found, err := genAST(sc, fun, types)
+	if err != nil || found {
+		return g, err
+	}
+	if _, err = interp.cfg(g, fun.scope, importPath, pkgName); err != nil {
+		return nil, err
+	}
+	return g, genRun(g.child[3]) // closures of the body
+}
+
+// isPredeclaredNil reports whether n is the identifier nil naming the
+// predeclared nil, not a variable or constant a program declared with that
+// name (sbir patch 73).
+func isPredeclaredNil(sc *scope, n *node) bool {
+	if n.kind != identExpr || n.ident != nilIdent {
+		return false
+	}
+	sym, _, ok := sc.lookup(nilIdent)
+	return ok && sym == n.interp.universe.sym[nilIdent]
+}
+
+// inOwnTopLevelDefinition reports whether identifier n is on the right
+// side of the top-level definition (x, y := ...) that declared sym, the
+// global of that name: there, as in a function, the name still means what
+// it meant before the statement (sbir patch 73).
+func inOwnTopLevelDefinition(n *node, sym *symbol) bool {
+	d := sym.node
+	if !sym.global || d == nil || d.kind != defineStmt || !isTopLevelStmt(d) {
+		return false
+	}
+	for c := n; c.anc != nil; c = c.anc {
+		if c.anc == d {
+			return childPos(c) >= d.nleft
+		}
+	}
+	return false
+}
+
+// positionPanic, deferred while compiling node n, turns a panic into one
+// whose value is an error at n's position, saying in which stage it
+// happened, so that the user learns where the construct the interpreter
+// cannot compile is. A panic that already has a position (from a nested
+// compilation) goes on unchanged (sbir patch 72).
+func positionPanic(n *node, stage string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, ok := r.(*cfgError); ok {
+		panic(r)
+	}
+	panic(n.cfgErrorf("%s: %v", stage, r))
 }

@@ -568,6 +568,11 @@ func matchConstraint(n *node, in *itype, tparams map[string]bool, byName map[str
 		return
 	}
 	in = in.underlying()
+	if in.cat == valueT && in.rtype != nil {
+		// sbir patch 71b: a compiled type ([]string from strings.Split)
+		// matches ~[]E, ~map[K]V and *E through its reflect.Type.
+		in = binCoreType(in.rtype)
+	}
 	switch {
 	case n.kind == arrayType && len(n.child) == 1 && (in.cat == sliceT || in.cat == variadicT):
 		matchConstraint(n.child[0], in.val, tparams, byName)
@@ -577,4 +582,19 @@ func matchConstraint(n *node, in *itype, tparams map[string]bool, byName map[str
 	case n.kind == starExpr && len(n.child) == 1 && in.cat == ptrT:
 		matchConstraint(n.child[0], in.val, tparams, byName)
 	}
+}
+
+// binCoreType returns the slice, map or pointer type rt as an itype whose
+// key and element types are compiled types, for matchConstraint (sbir
+// patch 72), or an itype of another category when rt is none of those.
+func binCoreType(rt reflect.Type) *itype {
+	switch rt.Kind() {
+	case reflect.Slice:
+		return &itype{cat: sliceT, val: valueTOf(rt.Elem())}
+	case reflect.Map:
+		return &itype{cat: mapT, key: valueTOf(rt.Key()), val: valueTOf(rt.Elem())}
+	case reflect.Pointer:
+		return &itype{cat: ptrT, val: valueTOf(rt.Elem())}
+	}
+	return valueTOf(rt)
 }

@@ -21,6 +21,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 		if err != nil {
 			return false
 		}
+		defer positionPanic(n, "global type analysis panic") // sbir patch 72
 		if n.scope == nil {
 			n.scope = sc
 		}
@@ -87,7 +88,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					// evaluation runs in order, after what it uses, so
 					// when nodeType cannot tell the type of what it
 					// defines, cfg, which types every expression, does.
-					if typ, err2 = topLevelType(interp, sc, src); err2 != nil && (isBuiltinCall(src, sc) || src.kind == identExpr && src.ident == "nil") {
+					if typ, err2 = topLevelType(interp, sc, src); err2 != nil && (isBuiltinCall(src, sc) || isPredeclaredNil(sc, src)) {
 						// The type errors nodeType itself finds, as global
 						// analysis reports them in a package: untyped nil
 						// (which has no type for cfg to give either) and a

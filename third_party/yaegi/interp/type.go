@@ -920,9 +920,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		// sbir patch 49: f[T, U] explicitly instantiates generic f, as
 		// f[T] does (patch 2), where its type is asked for (an element
 		// of an unkeyed composite literal).
-		// Only as the function of a call: a func value f[T, U] is not
-		// compiled as one yet, and is refused below as before.
-		if lt.cat == funcT && isGeneric(lt) && n.anc != nil && n.anc.kind == callExpr && n.anc.child[0] == n {
+		// sbir patch 71a: and a func value f[T, U] too, which cfg compiles
+		// as the instantiated function.
+		if lt.cat == funcT && isGeneric(lt) {
 			var types []*itype
 			for _, c := range n.child[1:] {
 				t1, err := nodeType2(interp, sc, c, seen)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 	"weak"
 )
 
@@ -222,8 +223,14 @@ func (w *TimerWatch) deadline(t time.Time) {
 
 // pending reports whether a timer a cell made may still fire. It collects
 // garbage first when Timers or Tickers are tracked, so that unreachable
-// ones stop counting.
-func (w *TimerWatch) pending() bool {
+// ones stop counting. For a stuck verdict (the cell's statements are
+// done, as main returning ends a program) a reachable Timer or Ticker that
+// is stopped, or has fired, does not count: only a running goroutine could
+// reset it, and none is running (timerstate.go). For a deadlock verdict
+// every reachable one counts, as for gc's own detector, which keeps a
+// stopped timer that a goroutine waits on and so never reports that
+// program: it runs to the cell's time limit as gc's runs forever.
+func (w *TimerWatch) pending(stuck bool) bool {
 	w.mu.Lock()
 	tracked := len(w.timers) + len(w.tickers)
 	if w.forever || time.Now().Before(w.until) {
@@ -239,7 +246,20 @@ func (w *TimerWatch) pending() bool {
 	defer w.mu.Unlock()
 	w.timers = liveOnly(w.timers)
 	w.tickers = liveOnly(w.tickers)
-	return len(w.timers)+len(w.tickers) > 0
+	if !stuck {
+		return len(w.timers)+len(w.tickers) > 0
+	}
+	for _, p := range w.timers {
+		if tm := p.Value(); tm != nil && timerMayFire(unsafe.Pointer(tm)) {
+			return true
+		}
+	}
+	for _, p := range w.tickers {
+		if tk := p.Value(); tk != nil && timerMayFire(unsafe.Pointer(tk)) {
+			return true
+		}
+	}
+	return false
 }
 
 func liveOnly[T any](ps []weak.Pointer[T]) []weak.Pointer[T] {
@@ -377,11 +397,11 @@ func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 			interval *= 2
 		}
 		v := judgeNow(&buf)
-		if v == verdictNone || timers.pending() {
+		if v == verdictNone || timers.pending(v == verdictStuck) {
 			continue
 		}
 		time.Sleep(detectConfirm)
-		if judgeNow(&buf) != v || timers.pending() || ctx.Err() != nil {
+		if judgeNow(&buf) != v || timers.pending(v == verdictStuck) || ctx.Err() != nil {
 			continue
 		}
 		if v == verdictDeadlock {
