@@ -109,6 +109,9 @@ func cmdRun(ctx context.Context, env *cliEnv, args []string) error {
 	if sandbox.MayCompile(r.code) {
 		// Code that cannot run compiled does not wait for the go command.
 		opts.Compiler, opts.CompileOff = compiler()
+		// A whole program runs compiled without the interpreter's
+		// worker: it starts only if the code turns out to need it.
+		opts.DeferStart = opts.Compiler != nil
 	}
 	sess, err := sandbox.NewSession(ctx, opts)
 	if err != nil {

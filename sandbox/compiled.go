@@ -59,17 +59,25 @@ func (s *Session) compiled(ctx context.Context, code string, prep *cellprep.Prep
 
 // buildAndRun builds prog and runs it.
 func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Handlers) *Result {
-	bin, err := s.opts.Compiler.build(ctx, prog)
+	var budget gobuild.Budget
+	if c := s.opts.Compiler; c.budget > 0 {
+		if s.builds == nil {
+			s.builds = newBuildAccount(c.budget, c.window)
+		}
+		budget = s.builds
+	}
+	bin, err := s.opts.Compiler.build(ctx, prog, budget)
 	if err != nil {
 		return buildFailure(ctx, err)
 	}
-	return s.runProgram(ctx, bin.Path, h)
+	return s.runProgram(ctx, bin.Path, prog.UsesData, h)
 }
 
 // buildFailure words a failed build as the cell's result.
 func buildFailure(ctx context.Context, err error) *Result {
 	var ce *gobuild.CompileError
 	var le *gobuild.LimitError
+	var be *BuildBudgetError
 	switch {
 	case ctx.Err() != nil:
 		return failed(wire.ClassInterrupted, "the cell was interrupted while it was being built")
@@ -77,6 +85,8 @@ func buildFailure(ctx context.Context, err error) *Result {
 		return failed(wire.ClassCompileError, ce.Error())
 	case errors.As(err, &le):
 		return failed(wire.ClassBuildError, le.Error())
+	case errors.As(err, &be):
+		return failed(wire.ClassBuildError, be.Error())
 	}
 	return failed(wire.ClassBuildError, "the compiled cell could not be built: "+err.Error())
 }

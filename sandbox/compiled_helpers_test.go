@@ -66,7 +66,7 @@ func testCompiler(t testing.TB) *Compiler {
 // compiled cells: go.mod, go.sum and the files of the module's packages
 // the cell runtime depends on (as `go list` reports them).
 func moduleSource() (fs.FS, error) {
-	out, err := exec.Command("go", "list", "-deps", "-json=Dir,EmbedFiles,Module", "./internal/cellrt").Output()
+	out, err := exec.Command("go", "list", "-deps", "-json=Dir,EmbedFiles,Module", "./internal/cellrt/...").Output()
 	if err != nil {
 		return nil, errors.Join(ErrNoToolchain, err)
 	}

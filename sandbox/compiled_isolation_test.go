@@ -70,11 +70,11 @@ func TestCompiledCodeIsIsolated(t *testing.T) {
 	}
 	t.Setenv("SBIR_TEST_SECRET", "s3cret")
 	src := fmt.Sprintf(escapeProgram, ln.Addr().String(), os.Getpid(), "SBIR_TEST_SECRET", secret)
-	bin, err := s.opts.Compiler.b.Build(t.Context(), src)
+	bin, err := s.opts.Compiler.b.Build(t.Context(), src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := s.runProgram(t.Context(), bin.Path, nil)
+	res := s.runProgram(t.Context(), bin.Path, true, nil) // with the data's descriptor, as a cell using award_data gets it
 	if !res.Success {
 		t.Fatalf("the probe program failed: %s: %s\n%s", res.ErrorName, res.ErrorMessage, res.Stderr)
 	}

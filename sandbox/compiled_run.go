@@ -54,9 +54,9 @@ func (f *programFiles) closeChild() {
 }
 
 // openProgramFiles opens what the launcher of binary bin inherits: the
-// program (a sealed memfd), the data, /dev/null as standard input, and
-// the pipes.
-func (s *Session) openProgramFiles(bin string) (*programFiles, *os.File, []*os.File, error) {
+// program (a sealed memfd), the data when the program uses it, /dev/null
+// as standard input, and the pipes.
+func (s *Session) openProgramFiles(bin string, usesData bool) (*programFiles, *os.File, []*os.File, error) {
 	f := &programFiles{}
 	fail := func(err error) (*programFiles, *os.File, []*os.File, error) {
 		f.closeChild()
@@ -73,7 +73,7 @@ func (s *Session) openProgramFiles(bin string) (*programFiles, *os.File, []*os.F
 	}
 	f.child = append(f.child, exe)
 	var data *os.File
-	if s.opts.DataPath != "" {
+	if usesData && s.opts.DataPath != "" {
 		if data, _, err = openData(s.opts.DataPath); err != nil {
 			return fail(err)
 		}
@@ -114,8 +114,8 @@ func (s *Session) openProgramFiles(bin string) (*programFiles, *os.File, []*os.F
 }
 
 // startProgram starts the launcher for bin and sends its configuration.
-func (s *Session) startProgram(bin string) (*programRun, *programFiles, error) {
-	files, stdin, fds, err := s.openProgramFiles(bin)
+func (s *Session) startProgram(bin string, usesData bool) (*programRun, *programFiles, error) {
+	files, stdin, fds, err := s.openProgramFiles(bin, usesData)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -141,7 +141,7 @@ func (s *Session) startProgram(bin string) (*programRun, *programFiles, error) {
 		return nil, nil, fmt.Errorf("starting the compiled cell: %w", err)
 	}
 	r.config = wire.NewConn(strings.NewReader(""), files.reqW)
-	if err := r.config.Send(&wire.Message{Op: wire.OpConfig, Config: s.launchConfig()}); err != nil {
+	if err := r.config.Send(&wire.Message{Op: wire.OpConfig, Config: s.launchConfig(usesData)}); err != nil {
 		r.kill("")
 	}
 	return r, files, nil
@@ -149,14 +149,14 @@ func (s *Session) startProgram(bin string) (*programRun, *programFiles, error) {
 
 // launchConfig is the launcher's configuration: the worker's limits, the
 // CPU time of one cell on every core.
-func (s *Session) launchConfig() *wire.Config {
+func (s *Session) launchConfig(usesData bool) *wire.Config {
 	l := s.opts.Limits
 	cfg := &wire.Config{HeapBytes: l.HeapBytes, MaxOutputBytes: l.MaxOutputBytes, Isolate: true,
 		CPUSeconds: int(l.CellTimeout.Seconds()+1)*max(1, numCPU()) + 5}
 	if s.opts.testCPUSeconds > 0 {
 		cfg.CPUSeconds = s.opts.testCPUSeconds
 	}
-	if st, err := os.Stat(s.opts.DataPath); err == nil && s.opts.DataPath != "" {
+	if st, err := os.Stat(s.opts.DataPath); err == nil && usesData && s.opts.DataPath != "" {
 		cfg.DataSize = st.Size()
 	}
 	if runsAsNobody(*s.opts.Isolation) {
@@ -187,9 +187,10 @@ func (r *programRun) kill(reason string) {
 	}
 }
 
-// runProgram runs the compiled cell bin and returns its result.
-func (s *Session) runProgram(ctx context.Context, bin string, h *Handlers) *Result {
-	r, files, err := s.startProgram(bin)
+// runProgram runs the compiled cell bin and returns its result; usesData
+// passes it the data (cellprep.Program.UsesData).
+func (s *Session) runProgram(ctx context.Context, bin string, usesData bool, h *Handlers) *Result {
+	r, files, err := s.startProgram(bin, usesData)
 	if err != nil {
 		return failed(wire.ClassSandboxError, err.Error())
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
 )
 
 // TestCompiledCellEndToEnd runs a compiled cell through a session: built
@@ -235,6 +237,67 @@ func TestCompilerWarm(t *testing.T) {
 	}
 	if _, cached, err := c.Warm(t.Context()); err != nil || !cached {
 		t.Errorf("the second warm-up: cached %v, %v; want the first's binary", cached, err)
+	}
+}
+
+// TestDeferredSessionStartsNoWorkerForCompiledCells: a session with
+// DeferStart (`run` of a whole program) runs compiled cells without
+// starting the interpreter's worker; the first interpreted cell starts
+// it, and still knows what the compiled cells declared.
+func TestDeferredSessionStartsNoWorkerForCompiledCells(t *testing.T) {
+	s := newCompiledSession(t, func(o *Options) { o.DeferStart = true })
+	res := run(t, s, "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"compiled\", 6*7) }")
+	if !res.Success || res.Stdout != "compiled 42\n" {
+		t.Fatalf("the program: %+v", res)
+	}
+	if res := run(t, s, "//sbir:compile\nfunc quadruple(n int) int { return 4 * n }\nquadruple(2)"); !res.Success || value(res) != "8" {
+		t.Fatalf("the compiled cell: %+v", res)
+	}
+	if s.p != nil || len(s.Layers()) != 0 {
+		t.Fatalf("compiled cells started the interpreter's worker (layers %v)", s.Layers())
+	}
+	res = run(t, s, "quadruple(3)")
+	if res.ErrorName != ClassCompileError || !strings.Contains(res.ErrorMessage, "quadruple was declared by a compiled cell") {
+		t.Errorf("an interpreted cell using a compiled declaration: %s: %s", res.ErrorName, res.ErrorMessage)
+	}
+	if res := run(t, s, "n := 5\nn * 2"); !res.Success || value(res) != "10" || s.p == nil {
+		t.Errorf("an interpreted cell: %+v (worker started: %v)", res, s.p != nil)
+	}
+}
+
+// TestCompiledCellsMapTheDataWhenTheyUseIt: a compiled cell that uses
+// award_data, itself or through a function an earlier cell declared,
+// answers from the session's data; one that does not gets none (its
+// program links neither award_data nor the data's runtime).
+func TestCompiledCellsMapTheDataWhenTheyUseIt(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	want := value(run(t, s, "award_data.Count()"))
+	if want == "" || want == "0" {
+		t.Fatalf("the interpreted count: %q", want)
+	}
+	run(t, s, "func awards() int { return award_data.Count() }")
+	for _, c := range []struct {
+		code, want string
+		data       bool
+	}{
+		{"//sbir:compile\naward_data.Count()", want, true},
+		{"//sbir:compile\nawards()", want, true},
+		{"//sbir:compile\nstrings.Repeat(\"x\", 3)", `"xxx"`, false},
+	} {
+		prep, err := cellprep.Prepare(c.code, s.st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := cellprep.Compile(prep, s.st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prog.UsesData != c.data {
+			t.Errorf("%q: UsesData %v, want %v", c.code, prog.UsesData, c.data)
+		}
+		if res := run(t, s, c.code); !res.Success || value(res) != c.want {
+			t.Errorf("%q: %s: %s; value %q, want %q", c.code, res.ErrorName, res.ErrorMessage, value(res), c.want)
+		}
 	}
 }
 

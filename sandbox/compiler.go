@@ -52,13 +52,29 @@ type CompileSettings struct {
 	// space of each toolchain process).
 	BuildTimeout time.Duration
 	BuildMemory  int64
+	// BuildCPU is the CPU time one session's builds may use in any
+	// BuildCPUWindow (0: no limit); MaxBuilds how many builds of the
+	// process run at once (0: gobuild.DefaultConcurrent). Builds run
+	// outside every cell's limits, on the host's cores: these keep one
+	// user from making a shared server compile for everyone's time.
+	BuildCPU       time.Duration
+	BuildCPUWindow time.Duration
+	MaxBuilds      int
 }
+
+// Default per-session build budget: the first build on a machine (about
+// 110 s of CPU) fits in it, and some hundred warm rebuilds (0.4-0.9 s
+// each).
+const (
+	DefaultBuildCPU       = 5 * time.Minute
+	DefaultBuildCPUWindow = time.Hour
+)
 
 // DefaultCompileSettings returns compiled execution on, with the go on
 // PATH and gobuild's default limits.
 func DefaultCompileSettings() CompileSettings {
 	l := gobuild.DefaultLimits()
-	return CompileSettings{BuildTimeout: l.Timeout, BuildMemory: l.MemoryBytes}
+	return CompileSettings{BuildTimeout: l.Timeout, BuildMemory: l.MemoryBytes, BuildCPU: DefaultBuildCPU, BuildCPUWindow: DefaultBuildCPUWindow, MaxBuilds: l.Concurrent}
 }
 
 // onOff is a flag.Value for --compile: "on" or "off".
@@ -98,6 +114,9 @@ func (c *CompileSettings) RegisterToolchainFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Go, "go", c.Go, "the go `command` compiled cells are built with (a path, or a name on PATH; default go)")
 	fs.DurationVar(&c.BuildTimeout, "build-timeout", c.BuildTimeout, "wall-clock limit of one compiled cell's build (the first on a machine compiles award_data and its dependencies)")
 	fs.Var((*bytesize.Value)(&c.BuildMemory), "build-memory", "address space of each toolchain process of a build (e.g. 4GiB)")
+	fs.DurationVar(&c.BuildCPU, "build-cpu", c.BuildCPU, "CPU time one session's builds of compiled cells may use in any --build-cpu-window (0: no limit); running a cell already built costs none")
+	fs.DurationVar(&c.BuildCPUWindow, "build-cpu-window", c.BuildCPUWindow, "the window over which --build-cpu is counted")
+	fs.IntVar(&c.MaxBuilds, "max-builds", c.MaxBuilds, "builds of compiled cells that run at once in this process, every session's together; more wait")
 }
 
 // Args returns the flags that reproduce c, for a kernel.json argv.
@@ -106,7 +125,8 @@ func (c CompileSettings) Args() []string {
 	if c.Go != "" {
 		args = append(args, "--go="+c.Go)
 	}
-	return append(args, "--build-timeout="+c.BuildTimeout.String(), "--build-memory="+strconv.FormatInt(c.BuildMemory, 10))
+	return append(args, "--build-timeout="+c.BuildTimeout.String(), "--build-memory="+strconv.FormatInt(c.BuildMemory, 10),
+		"--build-cpu="+c.BuildCPU.String(), "--build-cpu-window="+c.BuildCPUWindow.String(), "--max-builds="+strconv.Itoa(c.MaxBuilds))
 }
 
 // CompileOptions configure NewCompiler.
@@ -132,6 +152,9 @@ type CompileOptions struct {
 type Compiler struct {
 	b  *gobuild.Builder
 	tc *gobuild.Toolchain
+	// budget and window are each session's build budget
+	// (CompileSettings.BuildCPU, BuildCPUWindow).
+	budget, window time.Duration
 	// zone is the host's time zone, which a compiled cell, under Landlock
 	// from its start, cannot read itself (the interpreter's worker loads
 	// it before it restricts itself).
@@ -165,11 +188,17 @@ func NewCompiler(ctx context.Context, opts CompileOptions) (*Compiler, error) {
 	if opts.Settings.BuildMemory > 0 {
 		limits.MemoryBytes = opts.Settings.BuildMemory
 	}
+	if opts.Settings.MaxBuilds > 0 {
+		limits.Concurrent = opts.Settings.MaxBuilds
+	}
+	if opts.Settings.BuildCPU < 0 || opts.Settings.BuildCPU > 0 && opts.Settings.BuildCPUWindow <= 0 {
+		return nil, fmt.Errorf("sandbox: --build-cpu %v over --build-cpu-window %v: give a budget of 0 (no limit) or more, over a window longer than 0", opts.Settings.BuildCPU, opts.Settings.BuildCPUWindow)
+	}
 	b, err := gobuild.New(gobuild.Options{Toolchain: tc, Source: opts.Source, Dir: opts.CacheDir, GoCache: opts.GoCache, Limits: limits, Logger: opts.Logger})
 	if err != nil {
 		return nil, err
 	}
-	return &Compiler{b: b, tc: tc, zone: localZone()}, nil
+	return &Compiler{b: b, tc: tc, zone: localZone(), budget: opts.Settings.BuildCPU, window: opts.Settings.BuildCPUWindow}, nil
 }
 
 // moduleGoVersion is the go line of the carried go.mod.
@@ -183,42 +212,48 @@ func moduleGoVersion(src fs.FS) (string, error) {
 // Toolchain describes the go command: "go1.26.8 at /usr/local/go/bin/go".
 func (c *Compiler) Toolchain() string { return c.tc.String() }
 
-// warmCell is what Warm builds: a cell that links award_data, display
-// and the runtime, which is what every compiled cell's build shares.
-const warmCell = CompileDirective + "\ndisplay.Show(award_data.Count())"
+// warmCells are what Warm builds: a cell that links award_data, display
+// and the runtime, what every compiled cell that uses the data links, and
+// one that links the runtime alone, as the others do.
+var warmCells = []string{CompileDirective + "\ndisplay.Show(award_data.Count())", CompileDirective + "\ndisplay.Show(1)"}
 
-// Warm builds a program that links what every compiled cell links, so
-// that later builds only compile and link the cell (about a second). The
-// first build on a machine compiles award_data and its dependencies
-// (about 100 s of CPU); later ones find the result in the build cache.
-// It reports how long the build took and whether it was cached already.
+// Warm builds programs that link what compiled cells link, so that later
+// builds only compile and link the cell (about a second). The first build
+// on a machine compiles award_data and its dependencies (about 100 s of
+// CPU); later ones find the result in the build cache. It reports how
+// long the builds took and whether both were cached already.
 func (c *Compiler) Warm(ctx context.Context) (took time.Duration, cached bool, err error) {
-	st := cellprep.NewState()
-	prep, err := cellprep.Prepare(warmCell, st)
-	if err != nil {
-		return 0, false, err
+	cached = true
+	for _, cell := range warmCells {
+		st := cellprep.NewState()
+		prep, err := cellprep.Prepare(cell, st)
+		if err != nil {
+			return 0, false, err
+		}
+		prog, err := cellprep.Compile(prep, st)
+		if err != nil {
+			return 0, false, err
+		}
+		bin, err := c.build(ctx, prog, nil)
+		if err != nil {
+			return 0, false, err
+		}
+		took, cached = took+bin.Took, cached && bin.Cached
 	}
-	prog, err := cellprep.Compile(prep, st)
-	if err != nil {
-		return 0, false, err
-	}
-	bin, err := c.build(ctx, prog)
-	if err != nil {
-		return 0, false, err
-	}
-	return bin.Took, bin.Cached, nil
+	return took, cached, nil
 }
 
 // CacheDir is where the compiler keeps its files.
 func (c *Compiler) CacheDir() string { return c.b.Dir() }
 
 // build builds a cell's program: with the capture of its last value, and
-// again without it when the expression turns out to have none.
-func (c *Compiler) build(ctx context.Context, prog *cellprep.Program) (*gobuild.Binary, error) {
-	bin, err := c.b.Build(ctx, prog.Source)
+// again without it when the expression turns out to have none; both
+// charged to budget (nil for the kernel's own warm-up).
+func (c *Compiler) build(ctx context.Context, prog *cellprep.Program, budget gobuild.Budget) (*gobuild.Binary, error) {
+	bin, err := c.b.Build(ctx, prog.Source, budget)
 	var ce *gobuild.CompileError
 	if err != nil && prog.NoValue != "" && errors.As(err, &ce) && ce.Has(prog.ValueLine, prog.ValueColumn, "(no value) used as value") {
-		return c.b.Build(ctx, prog.NoValue)
+		return c.b.Build(ctx, prog.NoValue, budget)
 	}
 	return bin, err
 }

@@ -633,6 +633,7 @@ var gorunCategories = []struct {
 	{"package clause refused", regexp.MustCompile(`package clause is not allowed`)},
 	{"go statement refused", regexp.MustCompile(`a go statement is not allowed`)},
 	{"import not allowed", regexp.MustCompile(`import "[^"]*" is not allowed`)},
+	{"refused by the interpreter", regexp.MustCompile(`^(cell [0-9]+: )?NotAllowed: `)},
 	{"parse error after import", regexp.MustCompile(`expected '\(', found|expected ';', found|expected declaration|SyntaxError`)},
 	{"package member missing or generic not instantiated", regexp.MustCompile(`undefined selector|undefined type|has no symbol`)},
 	{"undefined name", regexp.MustCompile(`undefined: `)},

@@ -47,6 +47,13 @@ type Options struct {
 	// that asked to be compiled gets).
 	Compiler   *Compiler
 	CompileOff string
+	// DeferStart makes NewSession return without starting the worker:
+	// the first cell the interpreter runs starts it (or the first
+	// completion or inspection). A session whose cells all run compiled
+	// (`run` of a whole program) never starts one; RequireIsolation is
+	// then checked for each compiled cell's launcher, and for the worker
+	// when it starts.
+	DeferStart bool
 
 	// spawnFault, set by tests, fails a worker start attempt (1, 2, ...)
 	// before it is made.
@@ -68,6 +75,13 @@ type Session struct {
 	st     *cellprep.State
 	layers []Layer
 	closed bool
+
+	// builds is the session's build budget account (made at its first
+	// compiled cell when the compiler sets a budget).
+	builds *buildAccount
+	// deferred is set until the first worker of a DeferStart session
+	// starts: that start keeps what compiled cells declared.
+	deferred bool
 
 	// env is the package environment of the session's requirement set
 	// reqs (nil and empty when no cell declared packages). ranCode is set
@@ -93,6 +107,11 @@ func NewSession(ctx context.Context, opts Options) (*Session, error) {
 		opts.Isolation = &iso
 	}
 	s := &Session{opts: opts, st: cellprep.NewState()}
+	if opts.DeferStart {
+		s.deferred = true
+		s.st.SetImports(s.imports())
+		return s, nil
+	}
 	if err := s.start(ctx); err != nil {
 		return nil, err
 	}
@@ -113,7 +132,12 @@ func (s *Session) start(ctx context.Context) error {
 	if err := requireIsolation(p, s.opts); err != nil {
 		return err
 	}
-	s.p, s.layers, s.st, s.ranCode = p, p.layers, cellprep.NewState(), false
+	s.p, s.layers, s.ranCode = p, p.layers, false
+	if !s.deferred {
+		// A new worker knows nothing of the old one's cells.
+		s.st = cellprep.NewState()
+	}
+	s.deferred = false
 	s.st.SetImports(s.imports())
 	s.opts.Logger.Debug("sandbox worker ready", "pid", p.cmd.Process.Pid, "elapsed", time.Since(t0))
 	return nil

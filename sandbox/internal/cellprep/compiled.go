@@ -25,6 +25,15 @@ const (
 	RuntimeName = "_sbirrt"
 )
 
+// DataRuntimePath is the package that maps the awards data into a
+// program that uses award_data (DataPath), imported for its init into
+// those programs only: the others link neither award_data nor arrow-go,
+// which takes a third of the link's time and of the binary's size.
+const (
+	DataRuntimePath = RuntimePath + "/celldata"
+	DataPath        = "github.com/sbirtools/sbir-kernel/award_data"
+)
+
 // File names of a compiled cell's positions (package gotrace reads them
 // back from stack traces).
 const (
@@ -79,6 +88,10 @@ type Program struct {
 	NoValue string
 	// ValueLine and ValueColumn locate the captured expression in the cell.
 	ValueLine, ValueColumn int
+	// UsesData reports that the program links award_data, and maps the
+	// data (DataRuntimePath): the supervisor passes it the data's
+	// descriptor.
+	UsesData bool
 
 	prep *Prepared
 }
@@ -131,6 +144,7 @@ func Compile(p *Prepared, st *State) (*Program, error) {
 	}
 	prog := &Program{prep: p}
 	prog.Source, prog.NoValue, prog.ValueLine, prog.ValueColumn = r.render()
+	prog.UsesData = r.usesData
 	return prog, nil
 }
 
@@ -206,6 +220,7 @@ type resolution struct {
 	imports  map[string]string // package name → path, added by the rendering
 	carried  map[*declEntry]bool
 	cellDecl map[string]bool
+	usesData bool // the program imports award_data (set by writeImports)
 }
 
 // use is a name to resolve: where the cell uses it (directly, or through

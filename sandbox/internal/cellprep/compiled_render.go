@@ -66,6 +66,15 @@ func (r *resolution) writeImports(b *strings.Builder) {
 	b.WriteString("package main\n\nimport (\n")
 	fmt.Fprintf(b, "\t%s %q\n", RuntimeName, RuntimePath)
 	for _, is := range r.own {
+		r.usesData = r.usesData || allowlist.RealPath(is.path) == DataPath
+	}
+	for _, p := range r.imports {
+		r.usesData = r.usesData || allowlist.RealPath(p) == DataPath
+	}
+	if r.usesData {
+		fmt.Fprintf(b, "\t_ %q\n", DataRuntimePath)
+	}
+	for _, is := range r.own {
 		line, col := r.p.lt.pos(is.off)
 		name, real := is.name, allowlist.RealPath(is.path)
 		if name == "" && real != is.path {

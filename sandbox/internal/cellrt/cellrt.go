@@ -3,10 +3,13 @@
 // before any of the cell's code, the cell's package-level variables
 // included (a package is initialised after those it imports): it forbids
 // exec to the process (the launcher's one allowed exec was this program),
-// reads its configuration from the supervisor, maps the data from the
-// descriptor it inherited and hands it to award_data, points the cell's
-// os.Stderr and package log at the stderr pipe, sends displays to the
-// supervisor after the output written before them, and watches the heap.
+// reads its configuration from the supervisor, lowers the address-space
+// limit (leaving room for the data when the supervisor passed it),
+// points the cell's os.Stderr and package log at the stderr pipe, sends
+// displays to the supervisor after the output written before them, and
+// watches the heap. A program that uses award_data also links package
+// celldata, whose init, after this one's and before the cell's code, maps
+// the data from the descriptor it inherited and hands it to award_data.
 // The program's main defers Finish, which reports the cell's end: its
 // value (Show), or its panic with the cell's frames.
 //
@@ -28,8 +31,6 @@ import (
 	"sync"
 	"time"
 
-	award_data "github.com/sbirtools/sbir-kernel/award_data"
-	"github.com/sbirtools/sbir-kernel/dataset"
 	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/gotrace"
@@ -46,7 +47,8 @@ var cell *runtimeState
 
 // runtimeState is what the runtime keeps for the cell.
 type runtimeState struct {
-	out *wire.Conn // ReplyFD: displays, the end, the heap watchdog's report
+	out  *wire.Conn      // ReplyFD: displays, the end, the heap watchdog's report
+	rows *wire.RowWindow // the frame rows results carry as records (celldata)
 
 	mu    sync.Mutex
 	value []any // what Show captured
@@ -89,20 +91,13 @@ func start() (*runtimeState, error) {
 			time.Local = loc
 		}
 	}
-	if err := openData(); err != nil {
-		return nil, err
-	}
-	if w := cfg.Rows; w != nil {
-		if err := award_data.SetRecordWindow(w.Offset, w.Limit); err != nil {
-			return nil, err
-		}
-	}
 	// Only now is the address space the program's own: its runtime
-	// started, the data mapped.
-	if err := isolate.TightenAddressSpace(cfg.HeapBytes); err != nil {
+	// started; the data, when passed, is mapped next (celldata), in room
+	// kept for it.
+	if err := isolate.TightenAddressSpace(cfg.HeapBytes, dataSize()); err != nil {
 		return nil, fmt.Errorf("limiting the address space: %w", err)
 	}
-	c := &runtimeState{out: wire.NewConn(strings.NewReader(""), os.NewFile(wire.ReplyFD, "sbir-replies"))}
+	c := &runtimeState{out: wire.NewConn(strings.NewReader(""), os.NewFile(wire.ReplyFD, "sbir-replies")), rows: cfg.Rows}
 	os.Stderr = os.NewFile(wire.ProgramStderrFD, "/dev/stderr")
 	log.SetOutput(os.Stderr)
 	display.SetSink(c.display)
@@ -110,23 +105,28 @@ func start() (*runtimeState, error) {
 	return c, nil
 }
 
-// openData maps the data the supervisor passed as wire.DataFD, when it
-// passed one.
-func openData() error {
+// dataSize is the size of the data the supervisor passed as
+// wire.DataFD (it passes it only to a program that uses award_data), or
+// 0.
+func dataSize() int64 {
 	var st unix.Stat_t
 	if unix.Fstat(wire.DataFD, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return 0
+	}
+	return st.Size
+}
+
+// Active reports whether this process is a compiled cell's program,
+// set up by this package's init (celldata maps the data only then).
+func Active() bool { return cell != nil }
+
+// Rows is the part of a frame the cell's results carry as records, as
+// the supervisor configured it (nil: the default).
+func Rows() *wire.RowWindow {
+	if cell == nil {
 		return nil
 	}
-	f := os.NewFile(wire.DataFD, "the awards data")
-	defer f.Close()
-	d, err := dataset.Open(f, "the awards data")
-	if err != nil {
-		return fmt.Errorf("opening the data: %w", err)
-	}
-	if err := award_data.Use(d); err != nil {
-		return fmt.Errorf("loading the data into award_data: %w", err)
-	}
-	return nil
+	return cell.rows
 }
 
 // Go is called before each go statement of the cell (cellprep puts the

@@ -47,7 +47,7 @@ const helloProgram = "package main\n\nimport \"fmt\"\n\nfunc main() {\n/*line ce
 
 func TestBuildRunsAndCaches(t *testing.T) {
 	b := newTestBuilder(t, Limits{})
-	bin, err := b.Build(context.Background(), helloProgram)
+	bin, err := b.Build(context.Background(), helloProgram, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,11 +58,11 @@ func TestBuildRunsAndCaches(t *testing.T) {
 	if err != nil || string(out) != "hello from gc\n" {
 		t.Fatalf("running the binary: %q, %v", out, err)
 	}
-	again, err := b.Build(context.Background(), helloProgram)
+	again, err := b.Build(context.Background(), helloProgram, nil)
 	if err != nil || !again.Cached || again.Path != bin.Path {
 		t.Errorf("the same program again: %+v, %v; want the cached binary", again, err)
 	}
-	other, err := b.Build(context.Background(), strings.Replace(helloProgram, "from gc", "again", 1))
+	other, err := b.Build(context.Background(), strings.Replace(helloProgram, "from gc", "again", 1), nil)
 	if err != nil || other.Cached || other.Path == bin.Path {
 		t.Errorf("a changed program: %+v, %v; want a new build", other, err)
 	}
@@ -81,7 +81,7 @@ func TestBuildRunsAndCaches(t *testing.T) {
 func TestBuildCompileErrorsAtCellPositions(t *testing.T) {
 	b := newTestBuilder(t, Limits{})
 	src := "package main\n\n/*line earlier-f:4:1*/func f() int { return undefinedName }\n\n/*line generated:1:1*/func main() {\n/*line cell:2:3*/x := 1\n/*line cell:3:1*/_sbirMain()\n}\n"
-	_, err := b.Build(context.Background(), src)
+	_, err := b.Build(context.Background(), src, nil)
 	var ce *CompileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Build: %v; want a CompileError", err)
@@ -103,7 +103,7 @@ func TestBuildCompileErrorsAtCellPositions(t *testing.T) {
 
 func TestBuildLimits(t *testing.T) {
 	b := newTestBuilder(t, Limits{Timeout: time.Millisecond, MemoryBytes: 4 << 30, OutputBytes: 1 << 10, MaxBinaries: 2})
-	_, err := b.Build(context.Background(), strings.Replace(helloProgram, "gc", "a timeout", 1))
+	_, err := b.Build(context.Background(), strings.Replace(helloProgram, "gc", "a timeout", 1), nil)
 	var le *LimitError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "time limit") {
 		t.Errorf("a build past its time limit: %v; want a LimitError", err)
@@ -111,7 +111,7 @@ func TestBuildLimits(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	b = newTestBuilder(t, Limits{})
-	if _, err := b.Build(ctx, strings.Replace(helloProgram, "gc", "an interrupt", 1)); !errors.Is(err, context.Canceled) {
+	if _, err := b.Build(ctx, strings.Replace(helloProgram, "gc", "an interrupt", 1), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("an interrupted build: %v; want context.Canceled", err)
 	}
 }
@@ -194,8 +194,74 @@ func TestBuildSurvivesThreadExits(t *testing.T) {
 	defer func() { close(stop); <-churned }()
 	for i := range 6 {
 		prog := strings.Replace(helloProgram, "from gc", "from build "+strconv.Itoa(i)+" "+t.Name(), 1)
-		if _, err := b.Build(context.Background(), prog); err != nil {
+		if _, err := b.Build(context.Background(), prog, nil); err != nil {
 			t.Fatalf("build %d while threads end: %v", i, err)
 		}
+	}
+}
+
+// TestWarmBuildRunsNoGoCommand: once the builder knows what a program's
+// imports link, a changed program is compiled and linked without the go
+// command (which spends half a second checking every package), also by
+// a new builder on the same directory (a new kernel process); the
+// binary is what go build makes of it. (go list's answer is longer than
+// the output a build keeps of the toolchain's messages.)
+func TestWarmBuildRunsNoGoCommand(t *testing.T) {
+	l := DefaultLimits()
+	l.OutputBytes = 1 << 10
+	b := newTestBuilder(t, l)
+	if _, err := b.Build(context.Background(), helloProgram, nil); err != nil {
+		t.Fatal(err)
+	}
+	runs := b.goRuns.Load()
+	changed := strings.Replace(helloProgram, "from gc", "changed", 1)
+	bin, err := b.Build(context.Background(), changed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := b.goRuns.Load() - runs; n != 0 || b.fallback.Load() != 0 {
+		t.Errorf("a changed program with the same imports ran the go command %d times (%d go builds); want none", n, b.fallback.Load())
+	}
+	if out, err := exec.Command(bin.Path).Output(); err != nil || string(out) != "hello changed\n" {
+		t.Fatalf("running the binary: %q, %v", out, err)
+	}
+	again, err := New(b.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.Build(context.Background(), strings.Replace(helloProgram, "from gc", "from a new builder", 1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := again.goRuns.Load(); n != 0 {
+		t.Errorf("a new builder on the same directory ran the go command %d times; want none (the index is kept on disk)", n)
+	}
+}
+
+// TestDirectBuildRefreshesAStaleIndex: export data the index names but
+// the build cache no longer holds (trimmed) makes the builder ask go
+// list again, not fail, nor fall back to go build.
+func TestDirectBuildRefreshesAStaleIndex(t *testing.T) {
+	b := newTestBuilder(t, Limits{})
+	if _, err := b.Build(context.Background(), helloProgram, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, hash, _ := b.source()
+	e := b.index["fmt"]
+	e.Export = filepath.Join(t.TempDir(), "trimmed")
+	b.index["fmt"] = e
+	b.saveIndex(hash)
+	fresh, err := New(b.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := fresh.Build(context.Background(), strings.Replace(helloProgram, "from gc", "after a trim", 1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin.Path).Output(); err != nil || string(out) != "hello after a trim\n" {
+		t.Fatalf("running the binary: %q, %v", out, err)
+	}
+	if runs, fb := fresh.goRuns.Load(), fresh.fallback.Load(); runs != 1 || fb != 0 {
+		t.Errorf("with a stale index: %d go commands, %d go builds; want one go list and no go build", runs, fb)
 	}
 }

@@ -3,8 +3,8 @@
 package gobuild
 
 import (
-	"runtime"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,15 +15,15 @@ func procAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// limit sets the build's resource limits on process pid.
-func limit(pid int, l Limits) {
-	cpu := uint64(l.Timeout.Seconds())*uint64(runtime.NumCPU()) + 10
+// limit sets the build's resource limits on process pid, cpu its CPU
+// time (whole seconds, at least one).
+func limit(pid int, l Limits, cpu time.Duration) {
 	for _, r := range []struct {
 		res int
 		val uint64
 	}{
 		{unix.RLIMIT_AS, uint64(l.MemoryBytes)},
-		{unix.RLIMIT_CPU, cpu},
+		{unix.RLIMIT_CPU, uint64(max(time.Second, cpu).Seconds())},
 		{unix.RLIMIT_FSIZE, 1 << 30},
 		{unix.RLIMIT_CORE, 0},
 	} {

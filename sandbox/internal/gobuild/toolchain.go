@@ -32,6 +32,8 @@ type Toolchain struct {
 	Version string
 	// GOROOT is where its standard library is.
 	GOROOT string
+	// ToolDir is where its compiler and linker are (GOTOOLDIR).
+	ToolDir string
 	// GoCache, ModCache, Proxy and SumDB are its GOCACHE, GOMODCACHE,
 	// GOPROXY and GOSUMDB: a machine whose caches already hold what
 	// compiled cells need (the packages award_data imports, compiled; the
@@ -58,7 +60,7 @@ func Find(ctx context.Context, path string, env []string, minVersion string) (*T
 	}
 	ctx, cancel := context.WithTimeout(ctx, envTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, abs, "env", "-json", "GOVERSION", "GOROOT", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOSUMDB")
+	cmd := exec.CommandContext(ctx, abs, "env", "-json", "GOVERSION", "GOROOT", "GOTOOLDIR", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOSUMDB")
 	cmd.Dir = "/" // no go.mod or go.work of the current directory applies
 	cmd.Env = env
 	var stderr bytes.Buffer
@@ -71,7 +73,7 @@ func Find(ctx context.Context, path string, env []string, minVersion string) (*T
 	if err := json.Unmarshal(out, &e); err != nil {
 		return nil, fmt.Errorf("%w: reading %s env: %v", ErrNoToolchain, abs, err)
 	}
-	tc := &Toolchain{Go: abs, Version: e["GOVERSION"], GOROOT: e["GOROOT"], GoCache: e["GOCACHE"], ModCache: e["GOMODCACHE"], Proxy: e["GOPROXY"], SumDB: e["GOSUMDB"]}
+	tc := &Toolchain{Go: abs, Version: e["GOVERSION"], GOROOT: e["GOROOT"], ToolDir: e["GOTOOLDIR"], GoCache: e["GOCACHE"], ModCache: e["GOMODCACHE"], Proxy: e["GOPROXY"], SumDB: e["GOSUMDB"]}
 	if !version.IsValid(tc.Version) {
 		return nil, fmt.Errorf("%w: %s reports the version %q, not a Go release", ErrNoToolchain, abs, tc.Version)
 	}

@@ -4,7 +4,7 @@ package wire
 // ename). They are the one place these names are spelled.
 const (
 	ClassSyntaxError   = "SyntaxError"   // the cell does not parse
-	ClassNotAllowed    = "NotAllowed"    // the AST check refused a construct
+	ClassNotAllowed    = "NotAllowed"    // the AST check, or the interpreter as it ran, refused a construct
 	ClassCompileError  = "CompileError"  // the interpreter, or gc for a compiled cell, could not compile it
 	ClassInputError    = "InputError"    // reading stdin failed or is not available
 	ClassPanic         = "Panic"         // the cell, or one of its goroutines, panicked

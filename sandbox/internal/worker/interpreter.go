@@ -609,10 +609,14 @@ func samePanic(a, b any) (same bool) {
 }
 
 // panicName classifies a panic value: runtime errors, award_data's
-// errors, or a plain panic.
+// errors, the interpreter's refusal of a construct it cannot run as gc
+// does (yaegi patch 76), or a plain panic.
 func panicName(v any) string {
 	if n, ok := v.(interface{ ErrorName() string }); ok {
 		return n.ErrorName()
+	}
+	if _, ok := v.(*interp.Unsupported); ok {
+		return wire.ClassNotAllowed
 	}
 	if _, ok := v.(runtime.Error); ok {
 		return wire.ClassRuntimeError

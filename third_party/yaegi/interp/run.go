@@ -2002,6 +2002,8 @@ func callBin(n *node) {
 	// sbir patch 65: error operands of a function making an error
 	// (fmt.Errorf) stay errors for %w, whatever the host's MapTypes say.
 	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
+	// sbir patches 75 to 77: errors that name the script's types.
+	callFn, reworded := rewordedErrors(n, callFn)
 	if goFormat {
 		if fi := formatIndex(funcType); fi >= 0 {
 			call := callFn
@@ -2122,7 +2124,7 @@ func callBin(n *node) {
 	}
 	l := len(values)
 
-	if getMapType == nil && !goFormat && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !reworded && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 

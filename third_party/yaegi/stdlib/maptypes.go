@@ -43,6 +43,7 @@ func init() {
 		reflect.TypeOf((*json.Marshaler)(nil)).Elem(),
 		reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem(),
 	}
+	MapTypes[reflect.ValueOf(json.MarshalIndent)] = MapTypes[reflect.ValueOf(json.Marshal)] // sbir patch 77
 	MapTypes[reflect.ValueOf(json.Unmarshal)] = []reflect.Type{
 		reflect.TypeOf((*json.Unmarshaler)(nil)).Elem(),
 		reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem(),

@@ -49,4 +49,4 @@ const AddressSpaceSlack = 0
 func OpenStatus() error { return nil }
 
 // TightenAddressSpace does nothing: there is no address-space limit here.
-func TightenAddressSpace(int64) error { return nil }
+func TightenAddressSpace(int64, int64) error { return nil }

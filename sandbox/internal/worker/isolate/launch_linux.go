@@ -46,13 +46,14 @@ func OpenStatus() error {
 
 // TightenAddressSpace lowers RLIMIT_AS to the address space the process
 // has now (read from wire.StatusFD) plus room for its heap to reach 1.25
-// times heapBytes, as the worker's is set. A compiled cell's runtime
+// times heapBytes, as the worker's is set, and reserve bytes more (the
+// data, when the program maps it after). A compiled cell's runtime
 // calls it once its own runtime has started and the data is mapped: the
 // launcher could only bound the program by its own, larger, address space
 // and the data's size, which let one allocation pass the budget by half a
 // gigabyte before the heap watchdog's next look. It never raises the
 // limit, and closes the descriptor (when the launcher opened one).
-func TightenAddressSpace(heapBytes int64) error {
+func TightenAddressSpace(heapBytes, reserve int64) error {
 	var fs unix.Statfs_t
 	if unix.Fstatfs(wire.StatusFD, &fs) != nil || fs.Type != unix.PROC_SUPER_MAGIC {
 		return nil // no isolation: the launcher opened nothing
@@ -63,7 +64,7 @@ func TightenAddressSpace(heapBytes int64) error {
 	if err != nil {
 		return fmt.Errorf("reading the address space: %w", err)
 	}
-	as := addressSpace(vm+programSlack, heapInUse(), heapBytes)
+	as := addressSpace(vm+programSlack+max(0, reserve), heapInUse(), heapBytes)
 	var cur unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_AS, &cur); err != nil {
 		return err

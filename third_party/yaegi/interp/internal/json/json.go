@@ -1,0 +1,57 @@
+// Package json holds the errors the interpreter returns in place of
+// encoding/json's when their text names a type of the script (sbir patch
+// 75). The package is named json so that %T of such an error reads as
+// gc's (*json.UnmarshalTypeError); scripts cannot name these types.
+package json
+
+import "reflect"
+
+// UnmarshalTypeError is encoding/json's UnmarshalTypeError whose text
+// names the Go type as GoType, the interpreted type's name (main.Item),
+// rather than from Type, whose reflect type has no name.
+type UnmarshalTypeError struct {
+	Value  string       // description of JSON value - "bool", "array", "number -5"
+	Type   reflect.Type // type of Go value it could not be assigned to
+	Offset int64        // error occurred after reading Offset bytes
+	Struct string       // name of the struct type containing the field
+	Field  string       // the full path from root node to the field, include embedded struct
+	GoType string       // Type as gc prints it
+}
+
+// Error returns encoding/json's text with GoType for Type.
+func (e *UnmarshalTypeError) Error() string {
+	if e.Struct != "" || e.Field != "" {
+		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.GoType
+	}
+	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.GoType
+}
+
+// InvalidUnmarshalError is encoding/json's InvalidUnmarshalError whose
+// text names the Go type as GoType.
+type InvalidUnmarshalError struct {
+	Type   reflect.Type
+	GoType string // Type as gc prints it
+}
+
+// Error returns encoding/json's text with GoType for Type.
+func (e *InvalidUnmarshalError) Error() string {
+	if e.Type == nil {
+		return "json: Unmarshal(nil)"
+	}
+	if e.Type.Kind() != reflect.Pointer {
+		return "json: Unmarshal(non-pointer " + e.GoType + ")"
+	}
+	return "json: Unmarshal(nil " + e.GoType + ")"
+}
+
+// UnsupportedTypeError is encoding/json's UnsupportedTypeError whose
+// text names the type as GoType.
+type UnsupportedTypeError struct {
+	Type   reflect.Type
+	GoType string // Type as gc prints it
+}
+
+// Error returns encoding/json's text with GoType for Type.
+func (e *UnsupportedTypeError) Error() string {
+	return "json: unsupported type: " + e.GoType
+}
