@@ -142,7 +142,9 @@ func (j *jupyterEnv) checkKernelspecList(t *testing.T, prefix, specDir string) {
 		t.Log("jupyter is not installed: not checking `jupyter kernelspec list`")
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// Jupyter's start is Python's: seconds on a quiet machine, and past a
+	// fixed minute under load; the run's own deadline bounds it.
+	ctx, cancel := context.WithTimeout(context.Background(), startLimit(t, time.Minute))
 	defer cancel()
 	cmd := j.command(ctx, jupyter, "kernelspec", "list", "--json")
 	cmd.Env = append(cmd.Env, "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"))

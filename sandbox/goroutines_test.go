@@ -2,10 +2,12 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -205,4 +207,104 @@ func workerBusy(t *testing.T, s *Session, d time.Duration) float64 {
 	before := ticks()
 	time.Sleep(d)
 	return float64(ticks()-before) / 100 / d.Seconds() // USER_HZ is 100 on Linux
+}
+
+// TestInterruptedGoroutineBombKeepsTheSession: an interrupt stops a
+// cell's goroutines, which then unwind; thousands of them wait for a
+// processor to do so, and on a loaded host that takes a while. The worker
+// took such goroutines, runnable but not yet run, for goroutines stuck
+// inside compiled code: it condemned itself with that false message and
+// the session's variables were lost (8 of 10 goroutine bombs interrupted
+// under load), or it looked at them with stack dumps so costly that it
+// did not answer within the kill grace and was killed. Goroutines blocked
+// for good in a lock never end, and are harmless: the worker is kept.
+func TestInterruptedGoroutineBombKeepsTheSession(t *testing.T) {
+	for _, tc := range []struct{ name, code string }{
+		{"blocked on a channel", "ch := make(chan int)\nfor range 5000 {\n\tgo func() { <-ch }()\n}\nfmt.Println(\"started\")\ntime.Sleep(time.Hour)"},
+		{"blocked in select", "ch := make(chan int)\nfor range 5000 {\n\tgo func() { select { case <-ch: } }()\n}\nfmt.Println(\"started\")\ntime.Sleep(time.Hour)"},
+		{"blocked in a lock", "var mu sync.Mutex\nmu.Lock()\nfor range 2000 {\n\tgo func() { mu.Lock() }()\n}\nfmt.Println(\"started\")\ntime.Sleep(time.Hour)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// What is tested is the verdict (stopped goroutines are not
+			// taken for stuck ones), not how fast thousands of them stop:
+			// on a loaded machine that took more than the 2 s default
+			// kill grace, and the supervisor killed the worker first.
+			s := newTestSession(t, func(l *Limits) {
+				l.CellTimeout = testenv.Scale(time.Minute)
+				l.KillGrace = testenv.Scale(15 * time.Second)
+			})
+			run(t, s, "kept := 7")
+			r := interruptWhenPrinted(t, s, tc.code, "started")
+			if r.Success || r.ErrorName != ClassInterrupted || r.Restarted || strings.Contains(r.Stderr, "compiled code") {
+				t.Fatalf("%+v; want Interrupted, the worker kept", r)
+			}
+			if r := run(t, s, "kept"); value(r) != "7" {
+				t.Fatalf("the session's variables were lost: %+v", r)
+			}
+		})
+	}
+}
+
+// TestInterruptedGoroutineInCompiledCodeCondemnsTheWorker: a goroutine
+// inside a compiled call cannot be stopped, and runs on after its cell
+// (spending the worker's CPU, calling back into the cell): the worker is
+// replaced, and the cell says why. Each goroutine says when it is about to
+// make its call, and the cell is interrupted then.
+func TestInterruptedGoroutineInCompiledCodeCondemnsTheWorker(t *testing.T) {
+	for _, tc := range []struct{ name, code string }{
+		{"a sort calling back into the cell", `big := rand.Perm(1 << 22)
+go func() {
+	fmt.Println("sorting")
+	sort.Slice(big, func(i, j int) bool { return big[i] < big[j] })
+}()
+time.Sleep(time.Hour)`},
+		{"a regexp on a huge input", `huge := strings.Repeat("x", 1<<28)
+re := regexp.MustCompile("(x+x+)+y")
+go func() {
+	fmt.Println("matching")
+	re.MatchString(huge)
+}()
+time.Sleep(time.Hour)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(time.Minute) })
+			run(t, s, "kept := 7")
+			marker := "sorting"
+			if strings.Contains(tc.code, "matching") {
+				marker = "matching"
+			}
+			r := interruptWhenPrinted(t, s, tc.code, marker)
+			if r.Success || !r.Restarted || !strings.Contains(r.Stderr, "inside compiled code and did not stop") {
+				t.Fatalf("%+v; want the worker replaced, and the cell saying why", r)
+			}
+			if r := run(t, s, "1 + 1"); value(r) != "2" {
+				t.Fatalf("the next cell: %+v", r)
+			}
+		})
+	}
+}
+
+// interruptWhenPrinted runs code in s and interrupts it once its output
+// contains marker.
+func interruptWhenPrinted(t *testing.T, s *Session, code, marker string) *Result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var out strings.Builder
+	r, err := s.Run(ctx, code, &Handlers{Stream: func(name, text string) {
+		mu.Lock()
+		defer mu.Unlock()
+		out.WriteString(text)
+		if strings.Contains(out.String(), marker) {
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if ctx.Err() == nil {
+		t.Fatalf("the cell ended before it printed %q: %+v", marker, r)
+	}
+	return r
 }

@@ -204,6 +204,7 @@ func workerConfig(opts Options, files *workerFiles, pkgDir string) *wire.Config 
 		Isolate:        true,
 		DataSize:       files.dataSize,
 		CPUSeconds:     opts.testCPUSeconds,
+		KillGrace:      opts.Limits.KillGrace,
 	}
 	if runsAsNobody(*opts.Isolation) {
 		cfg.Nproc = workerNproc

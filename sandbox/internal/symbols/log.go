@@ -27,8 +27,38 @@ func (e ExitError) ErrorName() string { return "Exit" }
 // cannot stop, as os.Exit ends a program.
 func (e ExitError) ExitStatus() int { return e.Code }
 
+// positionFlags are the log flags that print the caller's file and line.
+// log finds them with runtime.Caller, which in an interpreted cell sees the
+// interpreter's own source ("value.go:586"), never the cell's line: a
+// logger asking for them is refused rather than print another position.
+const positionFlags = log.Lshortfile | log.Llongfile
+
+// NotAllowedError is the refusal of something a cell asked for that the
+// interpreter cannot give as gc does (the worker's wire.ClassNotAllowed).
+type NotAllowedError struct{ Msg string }
+
+func (e NotAllowedError) Error() string { return e.Msg }
+
+// ErrorName classifies the failure for the cell's error reply.
+func (e NotAllowedError) ErrorName() string { return "NotAllowed" }
+
+// checkLogFlags panics with a NotAllowedError when flag asks for the
+// caller's file and line.
+func checkLogFlags(flag int) {
+	if flag&positionFlags != 0 {
+		panic(NotAllowedError{"log.Lshortfile and log.Llongfile are not available to interpreted cells: the file and line they print would be the interpreter's own, not the cell's; leave them out of the flags, or run the cell compiled (//sbir:compile), where they name the cell's line"})
+	}
+}
+
+// SetFlags is log.Logger's, refusing the flags of the caller's position.
+func (l *CellLogger) SetFlags(flag int) {
+	checkLogFlags(flag)
+	l.Logger.SetFlags(flag)
+}
+
 // CellLogger is log.Logger for cells: the same methods, except that Fatal,
-// Fatalf and Fatalln end the cell (see ExitError) instead of the worker.
+// Fatalf and Fatalln end the cell (see ExitError) instead of the worker,
+// and that the flags of the caller's position are refused (SetFlags).
 type CellLogger struct {
 	*log.Logger
 }
@@ -62,6 +92,7 @@ func addLog(m map[string]reflect.Value, stderr io.Writer) {
 	std := &CellLogger{log.New(stderr, "", log.LstdFlags)}
 	m["Logger"] = reflect.ValueOf((*CellLogger)(nil))
 	m["New"] = reflect.ValueOf(func(out io.Writer, prefix string, flag int) *CellLogger {
+		checkLogFlags(flag)
 		return &CellLogger{log.New(out, prefix, flag)}
 	})
 	m["Default"] = reflect.ValueOf(func() *CellLogger { return std })

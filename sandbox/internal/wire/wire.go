@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -119,6 +120,10 @@ type Config struct {
 	// CPUSeconds overrides the RLIMIT_CPU backstop (0: the CPUSeconds
 	// constant); tests lower it to see the kill happen.
 	CPUSeconds int `json:"cpu_seconds,omitempty"`
+	// KillGrace is how long the supervisor waits for an interrupted
+	// cell's result before it kills the worker (0: its default); the
+	// worker's wait for the cell's goroutines to stop fits within it.
+	KillGrace time.Duration `json:"kill_grace,omitempty"`
 }
 
 // Ready is the worker's report once it accepts cells (OpReady): its

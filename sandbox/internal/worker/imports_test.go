@@ -118,6 +118,23 @@ func TestOsExit(t *testing.T) {
 	})
 }
 
+// TestLogPositionFlagsRefused: log.Lshortfile and log.Llongfile would
+// print the interpreter's own file and line (value.go:586) instead of the
+// cell's, so a logger asking for them is refused; other flags log.
+func TestLogPositionFlagsRefused(t *testing.T) {
+	const refused = "log.Lshortfile and log.Llongfile are not available to interpreted cells"
+	runImportCases(t, []importCase{
+		{name: "log.New", cells: []string{"l := log.New(os.Stdout, \"T: \", log.Lshortfile)\nl.Println(\"hi\")"},
+			errName: "NotAllowed", errMsg: refused},
+		{name: "log.SetFlags", cells: []string{"log.SetFlags(log.LstdFlags | log.Llongfile)"},
+			errName: "NotAllowed", errMsg: refused},
+		{name: "Logger.SetFlags", cells: []string{"l := log.New(os.Stdout, \"\", 0)\nl.SetFlags(log.Lshortfile)"},
+			errName: "NotAllowed", errMsg: refused},
+		{name: "other flags", cells: []string{"l := log.New(os.Stdout, \"T: \", 0)\nl.SetFlags(log.Lmsgprefix)\nl.Println(\"hi\")"},
+			stdout: "T: hi\n"},
+	})
+}
+
 // TestErrorsAsType pins errors.AsType, the generic member that source
 // adds to the compiled errors package.
 func TestErrorsAsType(t *testing.T) {

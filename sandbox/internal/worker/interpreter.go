@@ -165,6 +165,10 @@ type session struct {
 	// ping is the health check's program (healthy), compiled before any
 	// cell.
 	ping *interp.Program
+	// killGrace is how long the supervisor gives an interrupted cell to
+	// stop (wire.Config.KillGrace), within which the wait for its
+	// goroutines must end.
+	killGrace time.Duration
 }
 
 // declaresShowMethod reports whether code may declare a method of the
@@ -376,7 +380,7 @@ func (s *session) endCell(ctx context.Context, cg *supervise.Cell, program bool)
 	if ctx.Err() != nil {
 		// The main flow was interrupted: the interpreter has stopped the
 		// goroutines' interpreted code; give them a moment to unwind.
-		return cg.WaitStopped()
+		return cg.WaitStopped(s.killGrace)
 	}
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -393,7 +397,7 @@ func (s *session) endCell(ctx context.Context, cg *supervise.Cell, program bool)
 	close(release)
 	s.finishCell = func() {}
 	_, _, p := cg.State()
-	stuck = cg.WaitStopped()
+	stuck = cg.WaitStopped(s.killGrace)
 	n, stuckEnded := cg.Stopped()
 	if n > 0 && p == nil && !program && !stuckEnded {
 		s.out.write("stderr", []byte(fmt.Sprintf("... [%d goroutine(s) of this cell were still running when it was interrupted; they were stopped]\n", n)))
@@ -654,10 +658,6 @@ func evalBusy() bool {
 		strings.Contains(string(buf[:n]), "yaegi/interp.(*Interpreter).CompileWithContext.func1")
 }
 
-// settleTimeout is how long an interrupted evaluation may take to unwind
-// before the worker declares its interpreter unusable.
-const settleTimeout = time.Second
-
 // healthy reports whether the interpreter can run more code after an
 // interrupt: the abandoned evaluation has ended, the interrupted cell's
 // top-level closure is forgotten (forgetMain), and a trivial program
@@ -666,8 +666,18 @@ const settleTimeout = time.Second
 // evaluation it ran the interrupted cell's closure again (yaegi's main,
 // see forgetMain), whose goroutines then belonged to no cell and printed
 // into later ones (issue 30, hole 5).
+//
+// Its waits are the supervisor's grace for an interrupted cell (not a
+// fixed second): on a loaded host the abandoned evaluation and the check
+// wait for a processor behind the cell's unwinding goroutines, and a
+// second was too little (the worker was condemned, the session's
+// variables lost, for a cell that had stopped).
 func (s *session) healthy() bool {
-	deadline := time.Now().Add(settleTimeout)
+	grace := s.killGrace
+	if grace <= 0 {
+		grace = supervise.DefaultStopGrace
+	}
+	deadline := time.Now().Add(grace)
 	for evalBusy() {
 		if time.Now().After(deadline) {
 			return false
@@ -677,7 +687,7 @@ func (s *session) healthy() bool {
 	if s.forgetMain() != nil {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	cellContext.Store(&ctx)
 	v, err := s.in.ExecuteWithContext(ctx, s.ping)

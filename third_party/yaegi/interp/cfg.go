@@ -1242,6 +1242,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 
 				n.gen = c0.sym.builtin
+				if bname == bltnNew && len(n.child) == 2 && !n.child[1].isType(sc) {
+					n.gen = _newValue // sbir patch 86: new(expr), Go 1.26
+				}
 				switch n.meta.(type) {
 				case stackAppendSite, stackAppend:
 					// sbir patch 41: the flag of the append's stack buffer,

@@ -4137,6 +4137,23 @@ func _new(n *node) {
 	}
 }
 
+// _newValue is Go 1.26's new(expr): a pointer to a new variable of expr's
+// type (an untyped constant's default type) holding expr's value. yaegi
+// took the expression for its type and returned a pointer to zero:
+// new(10) pointed to 0 (sbir patch 86).
+func _newValue(n *node) {
+	next := getExec(n.tnext)
+	typ := n.typ.val.TypeOf()
+	value := genValueAs(n.child[1], typ)
+	dest := genValueOutput(n, reflect.PtrTo(typ))
+	n.exec = func(f *frame) bltn {
+		v := reflect.New(typ)
+		v.Elem().Set(value(f))
+		dest(f).Set(v)
+		return next
+	}
+}
+
 // _make allocates and initializes a slice, a map or a chan.
 func _make(n *node) {
 	next := getExec(n.tnext)

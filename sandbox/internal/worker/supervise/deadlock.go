@@ -47,6 +47,9 @@ const (
 	// maxStackDump bounds the dump (10,000 goroutines fit); beyond it the
 	// detector gives no verdict.
 	maxStackDump = 64 << 20
+	// dumpPerGoroutine is what a new dump buffer allows per goroutine:
+	// a cell's goroutine blocked a few interpreted calls deep takes 2-3 KiB.
+	dumpPerGoroutine = 2 << 10
 )
 
 // verdict is what one stack dump says about the cell.
@@ -374,8 +377,9 @@ func around[F any](table map[string]reflect.Value, name string, wrap func(F) F) 
 func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck chan<- struct{}, timers *TimerWatch, started func() uint64) {
 	interval := detectFirst
 	var buf []byte
+	cpu := newCPUMeter()
 	for {
-		before, startedBefore := CPUTime(), started()
+		before, startedBefore := cpu.read(), started()
 		t := time.NewTimer(interval)
 		select {
 		case <-ctx.Done():
@@ -388,8 +392,9 @@ func WatchDeadlock(ctx context.Context, cancel context.CancelCauseFunc, stuck ch
 		// cell that starts thousands of goroutines gets little of it,
 		// and each look (a dump of every goroutine, which stops the
 		// world) then took most of what it got, so that a goroutine bomb
-		// ran past its time limit instead of failing at the cap.
-		if progressed(CPUTime()-before, interval, startedBefore, started()) {
+		// ran past its time limit instead of failing at the cap. The
+		// garbage collector's CPU is not the cell's (cpuMeter).
+		if progressed(cpu.read().since(before), interval, startedBefore, started()) {
 			interval = detectFirst
 			continue
 		}
@@ -431,9 +436,17 @@ func judgeNow(buf *[]byte) verdict {
 
 // dumpAll writes a dump of all goroutines (runtime.Stack) into *buf,
 // grown as needed up to maxStackDump; ok is false when it does not fit.
+// A new buffer is sized for the goroutines alive: each dump that does not
+// fit stops the world again, and with thousands of goroutines a dozen
+// such passes from a small buffer held up the goroutines unwinding after
+// an interrupt past the supervisor's grace.
 func dumpAll(buf *[]byte) (dump []byte, ok bool) {
 	if len(*buf) == 0 {
-		*buf = make([]byte, 64<<10)
+		n := 64 << 10
+		for n < runtime.NumGoroutine()*dumpPerGoroutine && n < maxStackDump {
+			n *= 2
+		}
+		*buf = make([]byte, n)
 	}
 	for {
 		n := runtime.Stack(*buf, true)
@@ -445,37 +458,4 @@ func dumpAll(buf *[]byte) (dump []byte, ok bool) {
 		}
 		*buf = make([]byte, 2*len(*buf))
 	}
-}
-
-// cellGoroutinesRunning counts, in a dump of all goroutines, the
-// cell-started ones that are running or waiting to run: after the
-// interpreter stopped them, those are inside compiled code.
-func cellGoroutinesRunning(buf *[]byte) int {
-	dump, ok := dumpAll(buf)
-	if !ok {
-		return 0
-	}
-	return countRunning(dump)
-}
-
-// countRunning counts, in a dump, the goroutines started by cells' go
-// statements whose state is running or runnable.
-func countRunning(dump []byte) int {
-	n := 0
-	for _, g := range bytes.Split(dump, []byte("\n\n")) {
-		reason, funcs, ok := parseGoroutine(string(g))
-		if ok && (reason == "running" || reason == "runnable") && containsSubstring(funcs, cellGoFrame) {
-			n++
-		}
-	}
-	return n
-}
-
-func containsSubstring(funcs []string, sub string) bool {
-	for _, f := range funcs {
-		if strings.Contains(f, sub) {
-			return true
-		}
-	}
-	return false
 }

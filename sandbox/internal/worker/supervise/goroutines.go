@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 	"github.com/traefik/yaegi/interp"
@@ -361,51 +359,4 @@ func (p *Panic) Message() string {
 		where = " (in a deferred call of the cell)"
 	}
 	return strings.TrimSpace(fmt.Sprint(p.Value)) + where
-}
-
-// stopGrace is how long stopped goroutines get to unwind before the ones
-// still running are looked at: goroutines blocked forever (a program that
-// returned from main while a sender waited) are harmless and count against
-// the goroutine cap; ones still burning CPU are inside compiled code the
-// interpreter cannot stop.
-const (
-	stopGrace  = time.Second
-	stopSample = 200 * time.Millisecond
-)
-
-// WaitStopped waits for the cell's goroutines, which its end stopped, to
-// end, and returns how many are still running code (using CPU) after
-// stopGrace: those are inside compiled code the interpreter cannot stop.
-func (c *Cell) WaitStopped() int {
-	_, idle, _ := c.State()
-	deadline := time.Now().Add(stopGrace)
-	var buf []byte
-	for {
-		before := CPUTime()
-		select {
-		case <-idle:
-			return 0
-		case <-time.After(stopSample):
-		}
-		// Half a core's worth of CPU says a goroutine still runs; on a
-		// loaded host it may get far less, so a stack dump that shows one
-		// of the cell's goroutines running or runnable says so too.
-		busy := CPUTime()-before > stopSample/2 || cellGoroutinesRunning(&buf) > 0
-		if !busy {
-			return 0 // what is left is blocked, not running
-		}
-		if time.Now().After(deadline) {
-			n, _, _ := c.State()
-			return n
-		}
-	}
-}
-
-// CPUTime is the CPU time this process has used.
-func CPUTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
