@@ -365,7 +365,8 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 		}
 		res.ErrorName = wire.ClassPanic
 		res.ErrorMessage = p.Message()
-		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage, p.Frames...)
+		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), panicChain(p)...)
+		res.Traceback = append(res.Traceback, p.Frames...)
 		return
 	}
 	res.Success = ok
@@ -540,7 +541,12 @@ func (s *session) fail(ctx context.Context, err error, ch wire.Chunk, res *wire.
 				frames = []string{at} // the argument, not the calls around it
 			}
 		}
-		res.Traceback = append(wire.Traceback(res.ErrorName, res.ErrorMessage), frames...)
+		res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+		if len(p.Previous) > 0 {
+			// yaegi patch 69: the panics under way, as gc prints them.
+			res.Traceback = append(res.Traceback, p.GoTrace()...)
+		}
+		res.Traceback = append(res.Traceback, frames...)
 		return
 	}
 	var ve valueError
@@ -580,6 +586,34 @@ func exitResult(e symbols.ExitError, res *wire.Result) {
 	res.ErrorName = wire.ClassExit
 	res.ErrorMessage = fmt.Sprintf("exit status %d (the program called os.Exit or log.Fatal: it stopped there without running its deferred calls; the session and its variables are kept)", e.Code)
 	res.Traceback = wire.Traceback(res.ErrorName, res.ErrorMessage)
+}
+
+// panicChain returns the lines gc prints for a panic of a cell's
+// deferred call that started while the cell's panic was under way
+// ("panic: original [recovered]", then "\tpanic: " and the new one), or
+// none.
+func panicChain(p *supervise.Panic) []string {
+	if len(p.Previous) == 0 {
+		return nil
+	}
+	links := make([]interp.PanicLink, len(p.Previous))
+	for i, l := range p.Previous {
+		links[i] = interp.PanicLink{Value: l.Value, Recovered: l.Recovered}
+	}
+	last := &links[len(links)-1]
+	last.Repanicked = last.Recovered && samePanic(interp.Panic{Value: p.Value}.Recovered(), last.Value)
+	return interp.Panic{Value: p.Value, Previous: links}.GoTrace()
+}
+
+// samePanic reports whether two panic values are the same (false when
+// they cannot be compared).
+func samePanic(a, b any) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
 }
 
 // panicName classifies a panic value: runtime errors, award_data's

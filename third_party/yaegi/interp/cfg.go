@@ -2028,6 +2028,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					n.val = ti
 					switch {
+					case isInterfaceSrc(n.typ) && n.child[0].isType(sc):
+						interfaceMethodExpr(n, n.typ.fieldSeq(ti)) // sbir patch 68: I.M
 					case isInterfaceSrc(n.typ):
 						n.typ = n.typ.fieldSeq(ti)
 						n.gen = getMethodByName

@@ -29,11 +29,12 @@ type _errorUnwrapIsAs struct {
 	WUnwrap func() error
 	WIs     func(error) bool
 	WAs     func(interface{}) bool
+	IType   *itype // sbir patch 65
 }
 
 func (w _errorUnwrapIsAs) Error() string         { return w.WError() }
 func (w _errorUnwrapIsAs) Unwrap() error         { return w.WUnwrap() }
-func (w _errorUnwrapIsAs) Is(e error) bool       { return w.WIs(e) }
+func (w _errorUnwrapIsAs) Is(e error) bool       { return sameError(w.IType, w.IValue, e) || w.WIs(e) }
 func (w _errorUnwrapIsAs) As(t interface{}) bool { return w.WAs(t) }
 
 type _errorUnwrapIs struct {
@@ -41,66 +42,77 @@ type _errorUnwrapIs struct {
 	WError  func() string
 	WUnwrap func() error
 	WIs     func(error) bool
+	IType   *itype // sbir patch 65
 }
 
 func (w _errorUnwrapIs) Error() string   { return w.WError() }
 func (w _errorUnwrapIs) Unwrap() error   { return w.WUnwrap() }
-func (w _errorUnwrapIs) Is(e error) bool { return w.WIs(e) }
+func (w _errorUnwrapIs) Is(e error) bool { return sameError(w.IType, w.IValue, e) || w.WIs(e) }
 
 type _errorUnwrapAs struct {
 	IValue  interface{}
 	WError  func() string
 	WUnwrap func() error
 	WAs     func(interface{}) bool
+	IType   *itype // sbir patch 65
 }
 
 func (w _errorUnwrapAs) Error() string         { return w.WError() }
 func (w _errorUnwrapAs) Unwrap() error         { return w.WUnwrap() }
 func (w _errorUnwrapAs) As(t interface{}) bool { return w.WAs(t) }
+func (w _errorUnwrapAs) Is(e error) bool       { return sameError(w.IType, w.IValue, e) }
 
 type _errorIsAs struct {
 	IValue interface{}
 	WError func() string
 	WIs    func(error) bool
 	WAs    func(interface{}) bool
+	IType  *itype // sbir patch 65
 }
 
 func (w _errorIsAs) Error() string         { return w.WError() }
-func (w _errorIsAs) Is(e error) bool       { return w.WIs(e) }
+func (w _errorIsAs) Is(e error) bool       { return sameError(w.IType, w.IValue, e) || w.WIs(e) }
 func (w _errorIsAs) As(t interface{}) bool { return w.WAs(t) }
 
 type _errorUnwrap struct {
 	IValue  interface{}
 	WError  func() string
 	WUnwrap func() error
+	IType   *itype // sbir patch 65
 }
 
-func (w _errorUnwrap) Error() string { return w.WError() }
-func (w _errorUnwrap) Unwrap() error { return w.WUnwrap() }
+func (w _errorUnwrap) Error() string   { return w.WError() }
+func (w _errorUnwrap) Unwrap() error   { return w.WUnwrap() }
+func (w _errorUnwrap) Is(e error) bool { return sameError(w.IType, w.IValue, e) }
 
 type _errorUnwrapAll struct {
 	IValue  interface{}
 	WError  func() string
 	WUnwrap func() []error
+	IType   *itype // sbir patch 65
 }
 
 func (w _errorUnwrapAll) Error() string   { return w.WError() }
 func (w _errorUnwrapAll) Unwrap() []error { return w.WUnwrap() }
+func (w _errorUnwrapAll) Is(e error) bool { return sameError(w.IType, w.IValue, e) }
 
 type _errorIs struct {
 	IValue interface{}
 	WError func() string
 	WIs    func(error) bool
+	IType  *itype // sbir patch 65
 }
 
 func (w _errorIs) Error() string   { return w.WError() }
-func (w _errorIs) Is(e error) bool { return w.WIs(e) }
+func (w _errorIs) Is(e error) bool { return sameError(w.IType, w.IValue, e) || w.WIs(e) }
 
 type _errorAs struct {
 	IValue interface{}
 	WError func() string
 	WAs    func(interface{}) bool
+	IType  *itype // sbir patch 65
 }
 
 func (w _errorAs) Error() string         { return w.WError() }
 func (w _errorAs) As(t interface{}) bool { return w.WAs(t) }
+func (w _errorAs) Is(e error) bool       { return sameError(w.IType, w.IValue, e) }

@@ -251,8 +251,9 @@ func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value 
 
 // goFormatResult passes the result at frame index ind of an interpreted
 // call, of type t, to a fmt function as genGoFormat and
-// genGoFormatInterface pass operands.
-func goFormatResult(ind int, t *itype, wrapsErrors bool) func(*frame) reflect.Value {
+// genGoFormatInterface pass operands; keepErrors is for an error result
+// (sbir patch 65).
+func goFormatResult(ind int, t *itype, wrapsErrors, keepErrors bool) func(*frame) reflect.Value {
 	return func(f *frame) reflect.Value {
 		v := f.data[ind]
 		if isInterfaceSrc(t) || isEmptyInterface(t) {
@@ -268,6 +269,8 @@ func goFormatResult(ind int, t *itype, wrapsErrors bool) func(*frame) reflect.Va
 			}
 		} else if useGoFormat(t, wrapsErrors) {
 			return reflect.ValueOf(goValue{v: v, t: t, f: f})
+		} else if isInterfaceBin(t) {
+			return goFormatWrapped(f, valueInterfaceValue(v), keepErrors) // sbir patch 65
 		}
 		return valueInterfaceValue(v)
 	}
@@ -361,6 +364,10 @@ func typeString(t *itype) string {
 	case mapT:
 		if t.name == "" {
 			return "map[" + typeString(t.key) + "]" + typeString(t.val)
+		}
+	case funcT:
+		if t.name == "" {
+			return funcTypeString(t) // sbir patch 68
 		}
 	}
 	if t.name != "" && (t.path != "" || t.cat == structT || t.cat == arrayT || t.cat == sliceT || t.cat == mapT) { // sbir patch 8i: instances of generic types (and sbir patch 32: local types) have no path

@@ -299,6 +299,8 @@ type Interpreter struct {
 	roots    []*node
 	noDebug  bool // sbir patch 4: keep no roots or child scopes
 
+	panics panicChain // sbir patch 69: the earlier panics of the running one
+
 	checkArg func(reflect.Value) error // sbir patch 18: Options.CheckCallbackArg
 	goFn     func(func())              // sbir patch 23: Options.Go
 	// refuseIndistinct and indistinct: Options.RefuseIndistinctTypes
@@ -352,9 +354,14 @@ func init() { Symbols[selfPath]["Symbols"] = reflect.ValueOf(Symbols) }
 type _error struct {
 	IValue interface{}
 	WError func() string
+	IType  *itype // the interpreted type of IValue (sbir patch 65)
 }
 
 func (w _error) Error() string { return w.WError() }
+
+// Is reports whether e is the same error (sbir patch 65): errors.Is
+// compares with == only comparable errors, which a wrapper is not.
+func (w _error) Is(e error) bool { return sameError(w.IType, w.IValue, e) }
 
 // Panic is an error recovered from a panic call in interpreted code.
 type Panic struct {
@@ -367,6 +374,11 @@ type Panic struct {
 
 	// Stack is the call stack buffer for debug.
 	Stack []byte
+
+	// Previous are the panics that were under way when this one started
+	// in a deferred call, oldest first (sbir patch 69): gc prints them
+	// before it ("panic: first [recovered]").
+	Previous []PanicLink
 }
 
 // TODO: Capture interpreter stack frames also and remove
@@ -719,7 +731,7 @@ func (interp *Interpreter) EvalWithContext(ctx context.Context, src string) (ref
 			if r := recover(); r != nil {
 				var pc [64]uintptr
 				n := runtime.Callers(1, pc[:])
-				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Previous: interp.panics.take()}
 			}
 			close(done)
 		}()

@@ -2685,8 +2685,8 @@ func equal(n *node) {
 	if c0.typ.cat == linkedT || c1.typ.cat == linkedT {
 		switch {
 		case isInterface:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			dest := genValue(n)
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
@@ -2696,7 +2696,7 @@ func equal(n *node) {
 			}
 		case c0.rval.IsValid():
 			i0 := c0.rval.Interface()
-			v1 := genValue(c1)
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -2718,7 +2718,7 @@ func equal(n *node) {
 			}
 		case c1.rval.IsValid():
 			i1 := c1.rval.Interface()
-			v0 := genValue(c0)
+			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -2739,8 +2739,8 @@ func equal(n *node) {
 				}
 			}
 		default:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -2770,8 +2770,8 @@ func equal(n *node) {
 	// This will preserve proper dynamic type checking at runtime. For static types,
 	// type checks are already performed, so bypass them if possible.
 	if t0.Kind() == reflect.Interface || t1.Kind() == reflect.Interface {
-		v0 := genValue(c0)
-		v1 := genValue(c1)
+		v0 := genEqualValue(c0) // sbir patch 65
+		v1 := genEqualValue(c1) // sbir patch 65
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
@@ -3194,8 +3194,8 @@ func equal(n *node) {
 	default:
 		switch {
 		case isInterface:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
@@ -3204,7 +3204,7 @@ func equal(n *node) {
 			}
 		case c0.rval.IsValid():
 			i0 := c0.rval.Interface()
-			v1 := genValue(c1)
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -3226,7 +3226,7 @@ func equal(n *node) {
 			}
 		case c1.rval.IsValid():
 			i1 := c1.rval.Interface()
-			v0 := genValue(c0)
+			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -3247,8 +3247,8 @@ func equal(n *node) {
 				}
 			}
 		default:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -4612,8 +4612,8 @@ func notEqual(n *node) {
 	if c0.typ.cat == linkedT || c1.typ.cat == linkedT {
 		switch {
 		case isInterface:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			dest := genValue(n)
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
@@ -4623,7 +4623,7 @@ func notEqual(n *node) {
 			}
 		case c0.rval.IsValid():
 			i0 := c0.rval.Interface()
-			v1 := genValue(c1)
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -4645,7 +4645,7 @@ func notEqual(n *node) {
 			}
 		case c1.rval.IsValid():
 			i1 := c1.rval.Interface()
-			v0 := genValue(c0)
+			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -4666,8 +4666,8 @@ func notEqual(n *node) {
 				}
 			}
 		default:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -4697,8 +4697,8 @@ func notEqual(n *node) {
 	// This will preserve proper dynamic type checking at runtime. For static types,
 	// type checks are already performed, so bypass them if possible.
 	if t0.Kind() == reflect.Interface || t1.Kind() == reflect.Interface {
-		v0 := genValue(c0)
-		v1 := genValue(c1)
+		v0 := genEqualValue(c0) // sbir patch 65
+		v1 := genEqualValue(c1) // sbir patch 65
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
@@ -5121,8 +5121,8 @@ func notEqual(n *node) {
 	default:
 		switch {
 		case isInterface:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			n.exec = func(f *frame) bltn {
 				i0 := v0(f).Interface()
 				i1 := v1(f).Interface()
@@ -5131,7 +5131,7 @@ func notEqual(n *node) {
 			}
 		case c0.rval.IsValid():
 			i0 := c0.rval.Interface()
-			v1 := genValue(c1)
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -5153,7 +5153,7 @@ func notEqual(n *node) {
 			}
 		case c1.rval.IsValid():
 			i1 := c1.rval.Interface()
-			v0 := genValue(c0)
+			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {
@@ -5174,8 +5174,8 @@ func notEqual(n *node) {
 				}
 			}
 		default:
-			v0 := genValue(c0)
-			v1 := genValue(c1)
+			v0 := genEqualValue(c0) // sbir patch 65
+			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
 				n.exec = func(f *frame) bltn {

@@ -189,9 +189,10 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 		if r != nil {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])
-			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack(), Previous: interp.panics.take()}
 		}
 	}()
+	interp.panics.take() // sbir patch 69: a new run has no earlier panics
 
 	// Generate node exec closures.
 	if err = genRun(p.root); err != nil {

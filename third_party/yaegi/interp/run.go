@@ -262,12 +262,27 @@ func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{},
 			return
 		}
 		for _, val := range deferred {
+			f.mutex.Lock()
+			before := f.recovered
+			f.mutex.Unlock()
 			// sbir patch 57: a deferred call that panics replaces the
 			// frame's panic, and the deferred calls after it still run
 			// (one of them may recover it), as in gc.
 			p, ok := callDeferred(val)
+			f.mutex.Lock()
+			recovered := before != nil && f.recovered == nil
+			f.mutex.Unlock()
 			if ok {
+				if recovered {
+					// sbir patch 69: the recovery is complete; the
+					// panics it ended are no longer under way.
+					n.interp.panics.take()
+				}
 				continue
+			}
+			if before != nil {
+				// sbir patch 69: the frame's panic was under way.
+				n.interp.panics.add(before, recovered, recovered && samePanicValue(before, p))
 			}
 			if _, exit := p.(Exiter); exit {
 				pending, panicking = p, true
@@ -1341,7 +1356,7 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	// As the field name was generated with a prefixed first character (in order to avoid
 	// collisions with method names), this first character is ignored in comparisons.
 	wrap := getWrapper(n, typ)
-	mn := wrap.NumField() - 1
+	mn := wrapperMethodFields(wrap) // sbir patch 65: IType is no method
 	names := make([]string, mn)
 	methods := make([]*node, mn)
 	indexes := make([][]int, mn)
@@ -1372,7 +1387,8 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 			}
 		}
 		var n2 *node
-		held := v // what an interpreted interface holds, for its methods
+		dyn := wrapperType(n, v) // sbir patch 65
+		held := v                // what an interpreted interface holds, for its methods
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 			for ok {
@@ -1397,6 +1413,9 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		v = copyIfVariable(v)
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
+		if mn < wrap.NumField()-1 && dyn != nil {
+			w.Field(wrap.NumField() - 1).Set(reflect.ValueOf(dyn)) // sbir patch 65
+		}
 		for i, m := range methods {
 			if m == nil {
 				// First direct method lookup on field.
@@ -1990,6 +2009,9 @@ func callBin(n *node) {
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
+	// sbir patch 65: error operands of a function making an error
+	// (fmt.Errorf) stay errors for %w, whatever the host's MapTypes say.
+	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
 	// sbir patches 75 to 77: errors that name the script's types.
 	callFn, reworded := rewordedErrors(n, callFn)
 	if goFormat {
@@ -2008,6 +2030,13 @@ func callBin(n *node) {
 			numOut := c.child[0].typ.rtype.NumOut()
 			for j := 0; j < numOut; j++ {
 				ind := c.findex + j
+				if goFormat && variadic >= 0 && i+rcvrOffset >= variadic {
+					// sbir patch 65: a compiled call's error result.
+					values = append(values, func(f *frame) reflect.Value {
+						return goFormatWrapped(f, valueInterfaceValue(f.data[ind]), keepErr)
+					})
+					continue
+				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
 			}
 		case isRegularCall(c):
@@ -2016,7 +2045,7 @@ func callBin(n *node) {
 				ind := c.findex + j
 				if goFormat {
 					// sbir patch 9a: results go to fmt as operands do.
-					values = append(values, goFormatResult(ind, rt, wrapErr))
+					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr))
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
@@ -2045,6 +2074,11 @@ func callBin(n *node) {
 			var defType reflect.Type
 			if variadic >= 0 && i+rcvrOffset >= variadic {
 				defType = funcType.In(variadic)
+				if n.action != aCallSlice {
+					// sbir patch 66: each variadic argument is an
+					// element (errors.Join(&MyErr{}) wraps it as an error).
+					defType = defType.Elem()
+				}
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
@@ -2071,6 +2105,8 @@ func callBin(n *node) {
 				values = append(values, genGoFormat(c))
 			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
 				values = append(values, genGoFormatInterface(c, wrapErr))
+			case operand && isInterfaceBin(c.typ):
+				values = append(values, genGoFormatWrapped(c, keepErr)) // sbir patch 65
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):
@@ -2525,6 +2561,7 @@ func getMethod(n *node) {
 	i := n.findex
 	l := n.level
 	next := getExec(n.tnext)
+	boundRecv := genBoundReceiver(n) // sbir patch 68
 
 	n.exec = func(f *frame) bltn {
 		m := n.val.(*node)
@@ -2534,6 +2571,9 @@ func getMethod(n *node) {
 		nod := *m
 		nod.val = &nod
 		nod.recv = n.recv
+		if boundRecv != nil {
+			nod.recv = boundRecv(f)
+		}
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
 		return next
 	}
@@ -3777,10 +3817,28 @@ func _case(n *node) {
 	default:
 		fnext := getExec(n.fnext)
 		l := len(n.anc.anc.child)
-		value := genValue(n.anc.anc.child[l-2])
+		tag := n.anc.anc.child[l-2]
+		value := genValue(tag)
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
 		for i := range values {
 			values[i] = genValue(n.child[i])
+		}
+		if tag.typ != nil && (isInterfaceBin(tag.typ) || isInterfaceSrc(tag.typ) && !isEmptyInterface(tag.typ)) {
+			// sbir patch 65: a tag of an interface type (error) is
+			// compared with each case as == compares them.
+			for i := range values {
+				values[i] = genEqualValue(n.child[i])
+			}
+			n.exec = func(f *frame) bltn {
+				i0 := value(f).Interface()
+				for _, v := range values {
+					if sbirEqualValues(i0, v(f).Interface()) {
+						return tnext
+					}
+				}
+				return fnext
+			}
+			return
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)

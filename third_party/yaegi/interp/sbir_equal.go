@@ -7,25 +7,87 @@ import "reflect"
 // a node and a reflect.Value; comparing two of them with == compared the
 // nodes (where each value was built) and the reflect.Values' pointers, so
 // two interfaces holding equal values were unequal.
+//
+// sbir patch 65: the same for a compiled interface (error) holding an
+// interpreted value in a wrapper that records its type, and for a
+// concrete operand of an interpreted type compared with an interface
+// (genEqualValue): `err == (*MyErr)(nil)`, `err == ErrSentinel`,
+// `shape == Square{2}` compared the wrapper or valueInterface with the
+// bare value (false), and two errors compared their wrappers (a panic:
+// wrappers hold funcs).
 
-// sbirEqualValues reports whether a == b, seeing through valueInterface.
+// typedOperand is a concrete operand of an interpreted type in a
+// comparison with an interface: == converts it to the interface, which
+// then holds it with its type (sbir patch 65).
+type typedOperand struct {
+	t *itype
+	v reflect.Value
+}
+
+// genEqualValue returns the value of the operand c of == or != whose
+// other operand is an interface: a typedOperand when c has a concrete
+// interpreted type, c's value otherwise (sbir patch 65).
+func genEqualValue(c *node) func(*frame) reflect.Value {
+	value := genValue(c)
+	t := c.typ
+	if t == nil || t.untyped || t.cat == nilT || t.cat == valueT || isInterface(t) || c.rval.IsValid() {
+		return value
+	}
+	return func(f *frame) reflect.Value {
+		return reflect.ValueOf(typedOperand{t, value(f)})
+	}
+}
+
+// sbirEqualValues reports whether a == b, seeing through valueInterface,
+// interface wrappers and typedOperand.
 func sbirEqualValues(a, b any) bool {
 	ta, va, wa := unwrapValueInterface(a)
 	tb, vb, wb := unwrapValueInterface(b)
 	if !wa || !wb {
-		// A bare value has lost its interpreted type: compare as before.
-		return a == b
+		// A bare value has lost its interpreted type: compare the values.
+		return va == vb
 	}
-	return ta == tb && va == vb
+	if ta != tb {
+		return false
+	}
+	if va != nil && !reflect.TypeOf(va).Comparable() {
+		panic(&uncomparableError{ta})
+	}
+	return va == vb
 }
 
+// uncomparableError is gc's run-time error for == on interfaces holding
+// values of a type that == cannot compare (sbir patch 65).
+type uncomparableError struct{ typ string }
+
+func (e *uncomparableError) Error() string {
+	return "runtime error: comparing uncomparable type " + e.typ
+}
+
+// RuntimeError marks uncomparableError as a runtime.Error, as gc's is.
+func (*uncomparableError) RuntimeError() {}
+
 // unwrapValueInterface returns the interpreted type identity and the value
-// held by x if it is a valueInterface (both empty for a nil one).
+// held by x if it is a valueInterface, a typedOperand or an interface
+// wrapper recording its type (both empty for a nil one), or x itself.
 func unwrapValueInterface(x any) (typ string, val any, wrapped bool) {
-	vi, ok := x.(valueInterface)
-	if !ok {
+	switch o := x.(type) {
+	case typedOperand:
+		if !o.v.IsValid() || !o.v.CanInterface() {
+			return "", nil, true
+		}
+		if vi, ok := o.v.Interface().(valueInterface); ok {
+			return unwrapValueInterface(vi)
+		}
+		return equalTypeName(o.t), o.v.Interface(), true
+	case valueInterface:
+	default:
+		if v, t, ok := wrappedValue(reflect.ValueOf(x)); ok && v.IsValid() && v.CanInterface() {
+			return equalTypeName(t), v.Interface(), true
+		}
 		return "", x, false
 	}
+	vi := x.(valueInterface)
 	for {
 		if vi.node == nil || vi.node.typ == nil || !vi.value.IsValid() {
 			return "", nil, true
@@ -39,8 +101,19 @@ func unwrapValueInterface(x any) (typ string, val any, wrapped bool) {
 		}
 		inner, ok := v.Interface().(valueInterface)
 		if !ok {
-			return vi.node.typ.id(), v.Interface(), true
+			if wv, t, ok := wrappedValue(v); ok && wv.IsValid() && wv.CanInterface() {
+				return equalTypeName(t), wv.Interface(), true
+			}
+			return equalTypeName(vi.node.typ), v.Interface(), true
 		}
 		vi = inner
 	}
+}
+
+// equalTypeName is t's identity for ==, as gc names it in its errors.
+func equalTypeName(t *itype) string {
+	if t.name != "" && t.path != "" && t.cat != valueT {
+		return t.path + "." + t.name
+	}
+	return t.id()
 }

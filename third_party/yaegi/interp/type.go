@@ -2058,6 +2058,16 @@ func (t *itype) lookupBinMethod2(name string, seen map[*itype]bool) (m reflect.M
 	}
 	seen[t] = true
 	if t.cat == ptrT {
+		if t.val.cat == valueT && t.val.rtype != nil && t.val.rtype.Kind() != reflect.Interface {
+			// sbir patch 67: a pointer to a compiled type has the
+			// pointer's method set, and the method's index is the one
+			// in it: the value type's index (the method set without
+			// the pointer receivers) picked another method of the
+			// pointer at run time.
+			if m, ok = reflect.PtrTo(t.val.rtype).MethodByName(name); ok {
+				return m, nil, false, true
+			}
+		}
 		return t.val.lookupBinMethod2(name, seen)
 	}
 	for i, f := range t.field {
@@ -2403,7 +2413,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 				// from marshalling it, as they skip unexported fields.
 				field.Tag = `json:"-" xml:"-"`
 			}
-			if f.embed && (len(t.field) == 1 || embeddableStruct(f.typ, field.Type)) {
+			if f.embed && (len(t.field) == 1 && embeddableAlone(field) || embeddableStruct(f.typ, field.Type)) {
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue,
 				// or (sbir patch 20d) an interpreted struct, whose reflect

@@ -85,7 +85,7 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 	// first for which the interpreter type has all the methods.
 	for _, rt := range n.interp.mapTypes[w] {
 		match := true
-		for i := 1; i < rt.NumField(); i++ {
+		for i := 1; i <= wrapperMethodFields(rt); i++ { // sbir patch 65: not IType
 			// The interpreter type must have all required wrapper methods,
 			// with their signatures (sbir patch 9b).
 			if sig, ok := lm[rt.Field(i).Name[1:]]; !ok || sig != rt.Field(i).Type.String() {

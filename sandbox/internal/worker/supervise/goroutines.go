@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+	"github.com/traefik/yaegi/interp"
 )
 
 // ErrInterrupted is the panic value of a blocked call (time.Sleep, a read
@@ -63,8 +64,18 @@ type Panic struct {
 	// Value is the panic's value.
 	Value any
 	// Frames are the cell's frames of the panic, innermost last.
-	Frames   []string
+	Frames []string
+	// Previous is the panic of the cell's statements when a top-level
+	// deferred call panicked while it was under way (recovered by that
+	// call or not): gc prints it before this one.
+	Previous []PreviousPanic
 	deferred bool // in a top-level deferred call, not a goroutine
+}
+
+// PreviousPanic is a panic under way when a later one started.
+type PreviousPanic struct {
+	Value     any
+	Recovered bool // the deferred call that panicked had recovered it
 }
 
 // Begin starts the supervision of a cell whose context is ctx; cancel ends
@@ -140,10 +151,19 @@ func (g *Goroutines) Defer(f func()) {
 }
 
 // runDeferred runs one of the cell's top-level deferred calls. A panic in
-// it fails the cell as a panic in a goroutine does (the first one is
-// reported; the other deferred calls still run, as in Go), and os.Exit
-// ends the cell with its status; an interrupt goes on up.
+// it fails the cell as a panic in a goroutine does, unless a later
+// deferred call recovers it: as in Go, the other deferred calls still
+// run, and the new panic replaces the one under way (which the report
+// prints before it). os.Exit ends the cell with its status; an
+// interrupt goes on up.
 func (c *Cell) runDeferred(f func()) (exited bool) {
+	c.g.mu.Lock()
+	before := c.panicking // the panic under way, if any
+	var chain []PreviousPanic
+	if c.panic != nil && c.panic.deferred {
+		chain = c.panic.Previous
+	}
+	c.g.mu.Unlock()
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -154,10 +174,20 @@ func (c *Cell) runDeferred(f func()) (exited bool) {
 		}
 		_, exited = r.(interface{ ExitStatus() int }) // os.Exit's panic
 		c.g.mu.Lock()
-		if c.panic == nil {
-			c.panic = &Panic{Value: r, deferred: true}
+		defer c.g.mu.Unlock()
+		if c.panic != nil && !c.panic.deferred {
+			return // a goroutine's panic ended the cell first
 		}
-		c.g.mu.Unlock()
+		c.panic = &Panic{Value: r, deferred: true}
+		if exited {
+			return
+		}
+		// As in gc, the new panic replaces the one under way (a later
+		// deferred call recovers the new one), which is printed before it.
+		if before != nil {
+			c.panic.Previous = append(chain[:len(chain):len(chain)], PreviousPanic{Value: before, Recovered: c.panicking == nil})
+		}
+		c.panicking = interp.Panic{Value: r}.Recovered() // what recover gives the cell
 	}()
 	f()
 	return false
@@ -262,6 +292,9 @@ func (g *Goroutines) Recover() any {
 	}
 	v := c.panicking
 	c.panicking, c.recovered = nil, true
+	if c.panic != nil && c.panic.deferred {
+		c.panic = nil // the panic of an earlier deferred call
+	}
 	return v
 }
 

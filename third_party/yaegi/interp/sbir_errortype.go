@@ -1,0 +1,119 @@
+package interp
+
+import "reflect"
+
+// sbir patch 65: an interpreted value converted to error keeps its type.
+//
+// yaegi converts an interpreted value to the compiled interface error by
+// wrapping it in _error (or one of errwrap.go's composed wrappers): a Go
+// struct holding the value (IValue) and its methods as funcs. The
+// wrapper kept the reflect value only, and the reflect types of
+// interpreted types have no names (two struct types with the same fields
+// have the same reflect type), so:
+//   - %T of the error printed interp._error and %v, %+v and %#v the
+//     wrapper struct where no Error method applied;
+//   - err == other compared the wrapper with the other operand: false for
+//     `err == (*MyErr)(nil)` or `err == ErrSentinel` of an interpreted
+//     type, and a run-time panic ("comparing uncomparable type
+//     interp._error": the wrapper holds funcs) for two errors;
+//   - errors.Is compares with == only comparable targets, which a wrapper
+//     is not, so errors.Is(err, ErrSentinel) of an interpreted type was
+//     always false.
+// The wrappers now carry the value's interpreted type (IType, the last
+// field, which is no method), and an Is method that reports whether
+// another error holds the same value of the same interpreted type (then
+// asks the value's own Is method, if any): errors.Is calls it. fmt
+// operands and == read the type from the wrapper.
+
+// itypePtrType is the type of the IType field of a wrapper.
+var itypePtrType = reflect.TypeOf((*itype)(nil))
+
+// wrapperMethodFields returns how many fields of the interface wrapper
+// type rt, after IValue, hold methods: all but an IType field.
+func wrapperMethodFields(rt reflect.Type) int {
+	n := rt.NumField() - 1
+	if n > 0 && rt.Field(rt.NumField()-1).Type == itypePtrType {
+		n--
+	}
+	return n
+}
+
+// wrappedValue returns the value an interface wrapper v holds and its
+// interpreted type, if v is a wrapper that records it.
+func wrappedValue(v reflect.Value) (reflect.Value, *itype, bool) {
+	for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Kind() != reflect.Struct {
+		return reflect.Value{}, nil, false
+	}
+	rt := v.Type()
+	last := rt.NumField() - 1
+	if last < 1 || rt.Field(0).Name != "IValue" || rt.Field(last).Type != itypePtrType {
+		return reflect.Value{}, nil, false
+	}
+	t, _ := v.Field(last).Interface().(*itype)
+	if t == nil {
+		return reflect.Value{}, nil, false
+	}
+	return v.Field(0).Elem(), t, true
+}
+
+// wrapperType returns the interpreted type a wrapper made by
+// genInterfaceWrapper for the value v of node n records: n's type, or
+// for an interpreted interface, the type of the value it holds.
+func wrapperType(n *node, v reflect.Value) *itype {
+	t := n.typ
+	for v.IsValid() && v.CanInterface() {
+		vi, ok := v.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		if vi.node != nil && vi.node.typ != nil {
+			t = vi.node.typ
+		}
+		v = vi.value
+	}
+	if t == nil || isInterface(t) {
+		return nil
+	}
+	return t
+}
+
+// sameError reports whether target holds the value v of interpreted type
+// t, as == on two errors holding them does: same type, equal values; a
+// value of an uncomparable type is the same as nothing (errors.Is does
+// not compare those).
+func sameError(t *itype, v any, target error) bool {
+	if t == nil || target == nil {
+		return false
+	}
+	tv, tt, ok := wrappedValue(reflect.ValueOf(target))
+	if !ok || tt.id() != t.id() || !tv.IsValid() {
+		return false
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Type() != tv.Type() || !rv.Type().Comparable() {
+		return false
+	}
+	return tv.CanInterface() && tv.Interface() == v
+}
+
+// genGoFormatWrapped passes an operand of a compiled interface type
+// (error) to a fmt function as a goValue when it holds a wrapper that
+// records an interpreted type fmt would print differently, as
+// genGoFormatInterface does for interpreted interfaces.
+func genGoFormatWrapped(n *node, wrapsErrors bool) func(*frame) reflect.Value {
+	value := genValue(n)
+	return func(f *frame) reflect.Value {
+		return goFormatWrapped(f, value(f), wrapsErrors)
+	}
+}
+
+// goFormatWrapped returns v, or a goValue of the value it wraps.
+func goFormatWrapped(f *frame, v reflect.Value, wrapsErrors bool) reflect.Value {
+	if wv, t, ok := wrappedValue(v); ok && useGoFormat(t, wrapsErrors) {
+		return reflect.ValueOf(goValue{v: wv, t: t, f: f})
+	}
+	return v
+}
