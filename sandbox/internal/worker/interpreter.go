@@ -48,18 +48,19 @@ var shown atomic.Pointer[[]any]
 type cellReturn struct{}
 
 // recoverable returns the value of a panic of the cell's code, which a
-// top-level deferred call may recover; not an interrupt, an exit, a
-// top-level return or a compiler panic.
-func recoverable(ctx context.Context, err error) (any, bool) {
+// top-level deferred call may recover (what recover returns, and the value
+// panic was called with); not an interrupt, an exit, a top-level return or
+// a compiler panic.
+func recoverable(ctx context.Context, err error) (v, raw any, ok bool) {
 	var p interp.Panic
 	if ctx.Err() != nil || !errors.As(err, &p) || isCompilePanic(p) || p.Value == supervise.ErrInterrupted {
-		return nil, false
+		return nil, nil, false
 	}
 	switch p.Value.(type) {
 	case symbols.ExitError, cellReturn:
-		return nil, false
+		return nil, nil, false
 	}
-	return p.Recovered(), true
+	return p.Recovered(), p.Value, true
 }
 
 // isCleanExit reports whether err is os.Exit(0) (or log's exit with 0):
@@ -240,6 +241,7 @@ func newInterpreter(out *cellOutput, stdin io.Reader, pkgDir string) (*session, 
 	// one (an interrupted time.Sleep) ended the worker (issue 30, hole 4).
 	opts.Go = func(f func()) { gor.Go(f, out.takeFrames) }
 	in := interp.New(opts)
+	gor.SetPanicSlot(in) // a recover in a declared function a cell defers (yaegi patch 87)
 	helpers := helperExports()
 	ex := symbols.Exports(symbols.Options{Sleep: sleep, Stdin: stdin, Stdout: out.writer("stdout"), Stderr: out.writer("stderr"),
 		Go: func(f func()) { gor.Go(f, out.takeFrames) }, // sync.WaitGroup.Go, supervised
@@ -325,8 +327,8 @@ func (s *session) run(ctx context.Context, chunks []wire.Chunk, res *wire.Result
 			} else if !isCellReturn(err) {
 				s.fail(ctx, err, cc.ch, res)
 				ok = false
-				if v, isPanic := recoverable(ctx, err); isPanic {
-					cg.StartPanicking(v)
+				if v, raw, isPanic := recoverable(ctx, err); isPanic {
+					cg.StartPanicking(v, raw)
 				}
 			}
 			break

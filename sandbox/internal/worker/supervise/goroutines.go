@@ -33,6 +33,28 @@ type Goroutines struct {
 	// started counts the goroutines ever started: a cell starting them
 	// is making progress, whatever CPU it gets (see WatchDeadlock).
 	started uint64
+	// slot is the interpreter's record of the panic under way, which
+	// the builtin recover takes in a function a top-level defer calls
+	// directly (see SetPanicSlot); nil when there is none.
+	slot PanicSlot
+}
+
+// PanicSlot is where the interpreter keeps the panic of the statements at
+// its top level, which recover takes in a function called directly from
+// there (yaegi patch 87: Interpreter.RootPanic and SetRootPanic).
+type PanicSlot interface {
+	RootPanic() any
+	SetRootPanic(v any)
+}
+
+// SetPanicSlot makes the cells' top-level deferred calls share the panic
+// under way with the interpreter, so that `defer handle()` with a
+// recover in the declared function handle stops the cell's panic, as a
+// deferred function literal's recover (Recover) does.
+func (g *Goroutines) SetPanicSlot(s PanicSlot) {
+	g.mu.Lock()
+	g.slot = s
+	g.mu.Unlock()
 }
 
 // Cell is one cell's goroutines and deferred calls.
@@ -163,10 +185,12 @@ func (c *Cell) runDeferred(f func()) (exited bool) {
 	if c.panic != nil && c.panic.deferred {
 		chain = c.panic.Previous
 	}
+	slot := c.g.slot
 	c.g.mu.Unlock()
 	defer func() {
 		r := recover()
 		if r == nil {
+			c.tookFromSlot(slot, before)
 			return
 		}
 		if r == ErrInterrupted {
@@ -188,9 +212,30 @@ func (c *Cell) runDeferred(f func()) (exited bool) {
 			c.panic.Previous = append(chain[:len(chain):len(chain)], PreviousPanic{Value: before, Recovered: c.panicking == nil})
 		}
 		c.panicking = interp.Panic{Value: r}.Recovered() // what recover gives the cell
+		if slot != nil {
+			slot.SetRootPanic(r)
+		}
 	}()
 	f()
 	return false
+}
+
+// tookFromSlot records that the builtin recover, in the function a
+// top-level deferred call ran, took the panic under way (before) from the
+// interpreter's slot: the cell's panic is stopped, as by Recover.
+func (c *Cell) tookFromSlot(slot PanicSlot, before any) {
+	if slot == nil || before == nil || slot.RootPanic() != nil {
+		return
+	}
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	if c.panicking == nil {
+		return // Recover took it
+	}
+	c.panicking, c.recovered = nil, true
+	if c.panic != nil && c.panic.deferred {
+		c.panic = nil // the panic of an earlier deferred call
+	}
 }
 
 // State returns the cell's count of running goroutines, a channel closed
@@ -295,15 +340,23 @@ func (g *Goroutines) Recover() any {
 	if c.panic != nil && c.panic.deferred {
 		c.panic = nil // the panic of an earlier deferred call
 	}
+	if g.slot != nil {
+		g.slot.SetRootPanic(nil) // taken: no later recover sees it
+	}
 	return v
 }
 
-// StartPanicking records the panic value v of the cell's statements,
-// before its deferred calls run (Finish), for Recover.
-func (c *Cell) StartPanicking(v any) {
+// StartPanicking records the panic of the cell's statements, before its
+// deferred calls run (Finish), for Recover: v is what recover returns,
+// raw the value panic was called with (for the interpreter's slot).
+func (c *Cell) StartPanicking(v, raw any) {
 	c.g.mu.Lock()
 	c.panicking = v
+	slot := c.g.slot
 	c.g.mu.Unlock()
+	if slot != nil {
+		slot.SetRootPanic(raw)
+	}
 }
 
 // Recovered reports whether a deferred call recovered the panic of the
