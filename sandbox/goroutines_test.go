@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"slices"
 	"context"
 	"fmt"
 	"os"
@@ -83,8 +84,11 @@ func TestWaitGroupGoIsSupervised(t *testing.T) {
 // deferred os.Exit ended the cell as a success.
 func TestTopLevelDeferredPanicsAndExits(t *testing.T) {
 	s := newTestSession(t, nil)
+	// As in gc, the second deferred call's panic replaces the first's:
+	// go run prints "panic: 1" and then "\tpanic: 0".
 	r := run(t, s, "for i := range 2 {\n\tdefer func() { panic(i) }()\n}\nfmt.Println(\"body\")")
-	if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "1 (in a deferred call") || r.Stdout != "body\n" {
+	if r.Success || r.ErrorName != ClassPanic || !strings.Contains(r.ErrorMessage, "0 (in a deferred call") || r.Stdout != "body\n" ||
+		!slices.Contains(r.Traceback, "panic: 1") || !slices.Contains(r.Traceback, "\tpanic: 0") {
 		t.Fatalf("a panicking deferred call: %+v", r)
 	}
 	r = run(t, s, "defer os.Exit(3)\nfmt.Println(\"x\")")
