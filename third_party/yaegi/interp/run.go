@@ -3644,6 +3644,13 @@ func _case(n *node) {
 					// interface case. But maybe we should make sure by checking the relevant cat
 					// instead? later. Use t := v.Type(); t.Kind() == reflect.Interface , like above.
 					if !ok {
+						if _, wt, ok := wrappedValue(reflect.ValueOf(ival)); ok {
+							for _, typ := range types {
+								if wt.id() == typ.id() || interpretedImplements(wt, typ) {
+									return tnext // sbir patch 88
+								}
+							}
+						}
 						var stype string
 						if ival != nil {
 							stype = strings.ReplaceAll(reflect.TypeOf(ival).String(), " {}", "{}")
@@ -3716,6 +3723,10 @@ func _case(n *node) {
 					if typ.cat == nilT && v.IsNil() {
 						return tnext
 					}
+					if held, ok := wrappedCase(v, typ); ok {
+						destValue(f).Set(held) // sbir patch 88
+						return tnext
+					}
 					rtyp := typ.TypeOf()
 					if rtyp == nil {
 						return fnext
@@ -3758,6 +3769,10 @@ func _case(n *node) {
 				if t := val.Type(); t.Kind() == reflect.Interface {
 					for _, typ := range types {
 						if typ.cat == nilT && val.IsNil() {
+							return tnext
+						}
+						if held, ok := wrappedCase(val, typ); ok {
+							destValue(f).Set(held) // sbir patch 88
 							return tnext
 						}
 						rtyp := typ.TypeOf()

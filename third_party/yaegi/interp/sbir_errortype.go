@@ -117,3 +117,21 @@ func goFormatWrapped(f *frame, v reflect.Value, wrapsErrors bool) reflect.Value 
 	}
 	return v
 }
+
+// wrappedCase reports whether v is an interface wrapper recording the
+// interpreted type typ (an error of a cell's type, patch 65) and returns
+// the value it holds. sbir patch 88: a type switch on such an error
+// (`switch e := err.(type) { case *MyErr: ... }`) matched no case of the
+// cell's types, while the assertion err.(*MyErr) succeeded.
+func wrappedCase(v reflect.Value, typ *itype) (reflect.Value, bool) {
+	held, t, ok := wrappedValue(v)
+	if !ok || typ == nil || t.id() != typ.id() {
+		return reflect.Value{}, false
+	}
+	if held.IsValid() && held.CanInterface() {
+		if vi, ok := held.Interface().(valueInterface); ok {
+			held = vi.value
+		}
+	}
+	return held, held.IsValid()
+}
