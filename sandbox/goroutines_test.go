@@ -2,10 +2,10 @@ package sandbox
 
 import (
 	"bytes"
-	"slices"
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
