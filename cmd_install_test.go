@@ -89,20 +89,7 @@ func TestInstallIOPubStallTimeout(t *testing.T) {
 		{[]string{"--iopub-stall-timeout", "1m"}, "--iopub-stall-timeout=1m0s"},
 		{nil, ""},
 	} {
-		data := t.TempDir()
-		cmd := exec.Command(bin, append([]string{"install"}, tt.args...)...)
-		cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+data)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("install %q: %v: %s", tt.args, err, out)
-		}
-		b, err := os.ReadFile(filepath.Join(data, "kernels", kernelspec.DefaultName, "kernel.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var spec kernelspec.Spec
-		if err := json.Unmarshal(b, &spec); err != nil {
-			t.Fatal(err)
-		}
+		spec := installedSpec(t, bin, tt.args...)
 		var got string
 		for _, a := range spec.Argv {
 			if strings.HasPrefix(a, "--iopub-stall-timeout") {
@@ -121,21 +108,8 @@ func TestInstallCacheDir(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	data := t.TempDir()
 	cache := t.TempDir()
-	cmd := exec.Command(buildKernel(t, t.TempDir()), "install", "--cache-dir", cache)
-	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+data)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	b, err := os.ReadFile(filepath.Join(data, "kernels", kernelspec.DefaultName, "kernel.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var spec kernelspec.Spec
-	if err := json.Unmarshal(b, &spec); err != nil {
-		t.Fatal(err)
-	}
+	spec := installedSpec(t, buildKernel(t, t.TempDir()), "--cache-dir", cache)
 	if spec.Env["SBIR_CACHE_DIR"] != cache {
 		t.Errorf("kernel.json env = %v, want SBIR_CACHE_DIR=%s", spec.Env, cache)
 	}
@@ -162,4 +136,25 @@ func TestInstallRecordsCompileFlags(t *testing.T) {
 	if err := fs2.Parse(compile.Args()); err != nil || back != compile {
 		t.Errorf("Args %q parse back to %+v (%v); want %+v", compile.Args(), back, err, compile)
 	}
+}
+
+// installedSpec runs bin install with args into a fresh Jupyter data
+// directory and returns the kernel.json it wrote.
+func installedSpec(t *testing.T, bin string, args ...string) kernelspec.Spec {
+	t.Helper()
+	data := t.TempDir()
+	cmd := exec.Command(bin, append([]string{"install"}, args...)...)
+	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+data)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install %q: %v: %s", args, err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(data, "kernels", kernelspec.DefaultName, "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec kernelspec.Spec
+	if err := json.Unmarshal(b, &spec); err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }
