@@ -5,11 +5,12 @@
 // Represents JSON data structure using native Go types: booleans, floats,
 // strings, arrays, and maps.
 
-//go:build !goexperiment.jsonv2
+//go:build go1.26
 
-package json
+package gojson
 
 import (
+	"encoding/json"
 	"encoding"
 	"encoding/base64"
 	"fmt"
@@ -19,7 +20,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	_ "unsafe" // for linkname
 )
 
 // Unmarshal parses the JSON-encoded data and stores the result
@@ -99,109 +99,33 @@ import (
 // invalid UTF-16 surrogate pairs are not treated as an error.
 // Instead, they are replaced by the Unicode replacement
 // character U+FFFD.
-func Unmarshal(data []byte, v any) error {
-	// Check for well-formedness.
-	// Avoids filling out half a data structure
-	// before discovering a JSON syntax error.
-	var d decodeState
-	err := checkValid(data, &d.scan)
-	if err != nil {
-		return err
-	}
+// Unmarshaler is encoding/json's.
+type Unmarshaler = json.Unmarshaler
 
-	d.init(data)
-	return d.unmarshal(v)
-}
+// UnmarshalTypeError is encoding/json's.
+type UnmarshalTypeError = json.UnmarshalTypeError
 
-// Unmarshaler is the interface implemented by types
-// that can unmarshal a JSON description of themselves.
-// The input can be assumed to be a valid encoding of
-// a JSON value. UnmarshalJSON must copy the JSON data
-// if it wishes to retain the data after returning.
-type Unmarshaler interface {
-	UnmarshalJSON([]byte) error
-}
+// InvalidUnmarshalError is encoding/json's.
+type InvalidUnmarshalError = json.InvalidUnmarshalError
 
-// An UnmarshalTypeError describes a JSON value that was
-// not appropriate for a value of a specific Go type.
-type UnmarshalTypeError struct {
-	Value  string       // description of JSON value - "bool", "array", "number -5"
-	Type   reflect.Type // type of Go value it could not be assigned to
-	Offset int64        // error occurred after reading Offset bytes
-	Struct string       // name of the struct type containing the field
-	Field  string       // the full path from root node to the field, include embedded struct
-}
-
-func (e *UnmarshalTypeError) Error() string {
-	if e.Struct != "" || e.Field != "" {
-		return "json: cannot unmarshal " + e.Value + " into Go struct field " + e.Struct + "." + e.Field + " of type " + e.Type.String()
-	}
-	return "json: cannot unmarshal " + e.Value + " into Go value of type " + e.Type.String()
-}
-
-// An UnmarshalFieldError describes a JSON object key that
-// led to an unexported (and therefore unwritable) struct field.
-//
-// Deprecated: No longer used; kept for compatibility.
-type UnmarshalFieldError struct {
-	Key   string
-	Type  reflect.Type
-	Field reflect.StructField
-}
-
-func (e *UnmarshalFieldError) Error() string {
-	return "json: cannot unmarshal object key " + strconv.Quote(e.Key) + " into unexported field " + e.Field.Name + " of type " + e.Type.String()
-}
-
-// An InvalidUnmarshalError describes an invalid argument passed to [Unmarshal].
-// (The argument to [Unmarshal] must be a non-nil pointer.)
-type InvalidUnmarshalError struct {
-	Type reflect.Type
-}
-
-func (e *InvalidUnmarshalError) Error() string {
-	if e.Type == nil {
-		return "json: Unmarshal(nil)"
-	}
-
-	if e.Type.Kind() != reflect.Pointer {
-		return "json: Unmarshal(non-pointer " + e.Type.String() + ")"
-	}
-	return "json: Unmarshal(nil " + e.Type.String() + ")"
-}
-
-func (d *decodeState) unmarshal(v any) error {
-	rv := reflect.ValueOf(v)
+func (d *decodeState) unmarshal(rv reflect.Value, it Type) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return &InvalidUnmarshalError{reflect.TypeOf(v)}
+		return &InvalidUnmarshalError{Type: rv.Type()}
 	}
 
 	d.scan.reset()
 	d.scanWhile(scanSkipSpace)
 	// We decode rv not rv.Elem because the Unmarshaler interface
 	// test must be applied at the top level of the value.
-	err := d.value(rv)
+	err := d.value(rv, it)
 	if err != nil {
 		return d.addErrorContext(err)
 	}
 	return d.savedError
 }
 
-// A Number represents a JSON number literal.
-type Number string
-
-// String returns the literal text of the number.
-func (n Number) String() string { return string(n) }
-
-// Float64 returns the number as a float64.
-func (n Number) Float64() (float64, error) {
-	return strconv.ParseFloat(string(n), 64)
-}
-
-// Int64 returns the number as an int64.
-func (n Number) Int64() (int64, error) {
-	return strconv.ParseInt(string(n), 10, 64)
-}
+// Number is encoding/json's.
+type Number = json.Number
 
 // An errorContext provides context for type errors during decoding.
 type errorContext struct {
@@ -219,6 +143,8 @@ type decodeState struct {
 	savedError            error
 	useNumber             bool
 	disallowUnknownFields bool
+
+	hooks Hooks // sbir patch 89: the interpreter's, for this call
 }
 
 // readIndex returns the position of the last byte read.
@@ -360,14 +286,14 @@ Switch:
 // value consumes a JSON value from d.data[d.off-1:], decoding into v, and
 // reads the following byte ahead. If v is invalid, the value is discarded.
 // The first byte of the value has been read already.
-func (d *decodeState) value(v reflect.Value) error {
+func (d *decodeState) value(v reflect.Value, it Type) error {
 	switch d.opcode {
 	default:
 		panic(phasePanicMsg)
 
 	case scanBeginArray:
 		if v.IsValid() {
-			if err := d.array(v); err != nil {
+			if err := d.array(v, it); err != nil {
 				return err
 			}
 		} else {
@@ -377,7 +303,7 @@ func (d *decodeState) value(v reflect.Value) error {
 
 	case scanBeginObject:
 		if v.IsValid() {
-			if err := d.object(v); err != nil {
+			if err := d.object(v, it); err != nil {
 				return err
 			}
 		} else {
@@ -391,7 +317,7 @@ func (d *decodeState) value(v reflect.Value) error {
 		d.rescanLiteral()
 
 		if v.IsValid() {
-			if err := d.literalStore(d.data[start:d.readIndex()], v, false); err != nil {
+			if err := d.literalStore(d.data[start:d.readIndex()], v, it, false); err != nil {
 				return err
 			}
 		}
@@ -429,7 +355,12 @@ func (d *decodeState) valueQuoted() any {
 // If it encounters an Unmarshaler, indirect stops and returns that.
 // If decodingNull is true, indirect stops at the first settable pointer so it
 // can be set to nil.
-func indirect(v reflect.Value, decodingNull bool) (Unmarshaler, encoding.TextUnmarshaler, reflect.Value) {
+//
+// sbir patch 89: it is v's interpreted type (nil: compiled), and the
+// interpreted type of the value returned is returned with it; an
+// interpreted UnmarshalJSON or UnmarshalText is found where gc finds a
+// compiled one.
+func (d *decodeState) indirect(v reflect.Value, it Type, decodingNull bool) (Unmarshaler, encoding.TextUnmarshaler, reflect.Value, Type) {
 	// Issue #24153 indicates that it is generally not a guaranteed property
 	// that you may round-trip a reflect.Value by calling Value.Addr().Elem()
 	// and expect the value to still be settable for values derived from
@@ -447,7 +378,11 @@ func indirect(v reflect.Value, decodingNull bool) (Unmarshaler, encoding.TextUnm
 	// If v is a named type and is addressable,
 	// start with its address, so that if the type has pointer methods,
 	// we find them.
-	if v.Kind() != reflect.Pointer && v.Type().Name() != "" && v.CanAddr() {
+	named := v.Type().Name() != ""
+	if it != nil {
+		named = it.Named() // sbir patch 89
+	}
+	if v.Kind() != reflect.Pointer && named && v.CanAddr() {
 		haveAddr = true
 		v = v.Addr()
 	}
@@ -458,7 +393,7 @@ func indirect(v reflect.Value, decodingNull bool) (Unmarshaler, encoding.TextUnm
 			e := v.Elem()
 			if e.Kind() == reflect.Pointer && !e.IsNil() && (!decodingNull || e.Elem().Kind() == reflect.Pointer) {
 				haveAddr = false
-				v = e
+				v, it = d.dynamic(e)
 				continue
 			}
 		}
@@ -474,20 +409,28 @@ func indirect(v reflect.Value, decodingNull bool) (Unmarshaler, encoding.TextUnm
 		// Prevent infinite loop if v is an interface pointing to its own address:
 		//     var v any
 		//     v = &v
+		elemIt := it // sbir patch 89: the type v points to
+		if !haveAddr {
+			elemIt = elemOf(it)
+		}
 		if v.Elem().Kind() == reflect.Interface && v.Elem().Elem().Equal(v) {
 			v = v.Elem()
+			it = elemIt
 			break
 		}
 		if v.IsNil() {
 			v.Set(reflect.New(v.Type().Elem()))
 		}
+		if u, ut := interpUnmarshaler(v, elemIt, decodingNull); u != nil || ut != nil {
+			return u, ut, reflect.Value{}, nil // sbir patch 89
+		}
 		if v.Type().NumMethod() > 0 && v.CanInterface() {
 			if u, ok := reflect.TypeAssert[Unmarshaler](v); ok {
-				return u, nil, reflect.Value{}
+				return u, nil, reflect.Value{}, nil
 			}
 			if !decodingNull {
 				if u, ok := reflect.TypeAssert[encoding.TextUnmarshaler](v); ok {
-					return nil, u, reflect.Value{}
+					return nil, u, reflect.Value{}, nil
 				}
 			}
 		}
@@ -497,16 +440,17 @@ func indirect(v reflect.Value, decodingNull bool) (Unmarshaler, encoding.TextUnm
 			haveAddr = false
 		} else {
 			v = v.Elem()
+			it = elemIt
 		}
 	}
-	return nil, nil, v
+	return nil, nil, v, it
 }
 
 // array consumes an array from d.data[d.off-1:], decoding into v.
 // The first byte of the array ('[') has been read already.
-func (d *decodeState) array(v reflect.Value) error {
+func (d *decodeState) array(v reflect.Value, it Type) error {
 	// Check for unmarshaler.
-	u, ut, pv := indirect(v, false)
+	u, ut, pv, it := d.indirect(v, it, false)
 	if u != nil {
 		start := d.readIndex()
 		d.skip()
@@ -558,12 +502,12 @@ func (d *decodeState) array(v reflect.Value) error {
 
 		if i < v.Len() {
 			// Decode into element.
-			if err := d.value(v.Index(i)); err != nil {
+			if err := d.value(v.Index(i), elemOf(it)); err != nil {
 				return err
 			}
 		} else {
 			// Ran out of fixed array: skip.
-			if err := d.value(reflect.Value{}); err != nil {
+			if err := d.value(reflect.Value{}, nil); err != nil {
 				return err
 			}
 		}
@@ -601,9 +545,9 @@ var textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 
 // object consumes an object from d.data[d.off-1:], decoding into v.
 // The first byte ('{') of the object has been read already.
-func (d *decodeState) object(v reflect.Value) error {
+func (d *decodeState) object(v reflect.Value, it Type) error {
 	// Check for unmarshaler.
-	u, ut, pv := indirect(v, false)
+	u, ut, pv, it := d.indirect(v, it, false)
 	if u != nil {
 		start := d.readIndex()
 		d.skip()
@@ -639,7 +583,7 @@ func (d *decodeState) object(v reflect.Value) error {
 			reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		default:
-			if !reflect.PointerTo(t.Key()).Implements(textUnmarshalerType) {
+			if !reflect.PointerTo(t.Key()).Implements(textUnmarshalerType) && !hasAnyMethod(keyOf(it), "UnmarshalText") {
 				d.saveError(&UnmarshalTypeError{Value: "object", Type: t, Offset: int64(d.off)})
 				d.skip()
 				return nil
@@ -685,6 +629,7 @@ func (d *decodeState) object(v reflect.Value) error {
 
 		// Figure out field corresponding to key.
 		var subv reflect.Value
+		var subIt Type    // sbir patch 89: subv's interpreted type
 		destring := false // whether the value is wrapped in a string to be decoded first
 
 		if v.Kind() == reflect.Map {
@@ -695,6 +640,7 @@ func (d *decodeState) object(v reflect.Value) error {
 				mapElem.SetZero()
 			}
 			subv = mapElem
+			subIt = elemOf(it)
 		} else {
 			f := fields.byExactName[string(key)]
 			if f == nil {
@@ -702,6 +648,7 @@ func (d *decodeState) object(v reflect.Value) error {
 			}
 			if f != nil {
 				subv = v
+				subIt = it
 				destring = f.quoted
 				if d.errorContext == nil {
 					d.errorContext = new(errorContext)
@@ -725,6 +672,7 @@ func (d *decodeState) object(v reflect.Value) error {
 							subv.Set(reflect.New(subv.Type().Elem()))
 						}
 						subv = subv.Elem()
+						subIt = elemOf(subIt)
 					}
 					if i < len(f.index)-1 {
 						d.errorContext.FieldStack = append(
@@ -733,6 +681,7 @@ func (d *decodeState) object(v reflect.Value) error {
 						)
 					}
 					subv = subv.Field(ind)
+					subIt = fieldOf(subIt, ind)
 				}
 				d.errorContext.Struct = t
 				d.errorContext.FieldStack = append(d.errorContext.FieldStack, f.name)
@@ -753,18 +702,18 @@ func (d *decodeState) object(v reflect.Value) error {
 		if destring {
 			switch qv := d.valueQuoted().(type) {
 			case nil:
-				if err := d.literalStore(nullLiteral, subv, false); err != nil {
+				if err := d.literalStore(nullLiteral, subv, subIt, false); err != nil {
 					return err
 				}
 			case string:
-				if err := d.literalStore([]byte(qv), subv, true); err != nil {
+				if err := d.literalStore([]byte(qv), subv, subIt, true); err != nil {
 					return err
 				}
 			default:
 				d.saveError(fmt.Errorf("json: invalid use of ,string struct tag, trying to unmarshal unquoted value into %v", subv.Type()))
 			}
 		} else {
-			if err := d.value(subv); err != nil {
+			if err := d.value(subv, subIt); err != nil {
 				return err
 			}
 		}
@@ -774,9 +723,9 @@ func (d *decodeState) object(v reflect.Value) error {
 		if v.Kind() == reflect.Map {
 			kt := t.Key()
 			var kv reflect.Value
-			if reflect.PointerTo(kt).Implements(textUnmarshalerType) {
+			if reflect.PointerTo(kt).Implements(textUnmarshalerType) || hasAnyMethod(keyOf(it), "UnmarshalText") {
 				kv = reflect.New(kt)
-				if err := d.literalStore(item, kv, true); err != nil {
+				if err := d.literalStore(item, kv, ptrTo(keyOf(it)), true); err != nil {
 					return err
 				}
 				kv = kv.Elem()
@@ -853,7 +802,7 @@ var numberType = reflect.TypeFor[Number]()
 // fromQuoted indicates whether this literal came from unwrapping a
 // string from the ",string" struct tag option. this is used only to
 // produce more helpful error messages.
-func (d *decodeState) literalStore(item []byte, v reflect.Value, fromQuoted bool) error {
+func (d *decodeState) literalStore(item []byte, v reflect.Value, it Type, fromQuoted bool) error {
 	// Check for unmarshaler.
 	if len(item) == 0 {
 		// Empty string given.
@@ -861,7 +810,7 @@ func (d *decodeState) literalStore(item []byte, v reflect.Value, fromQuoted bool
 		return nil
 	}
 	isNull := item[0] == 'n' // null
-	u, ut, pv := indirect(v, isNull)
+	u, ut, pv, _ := d.indirect(v, it, isNull)
 	if u != nil {
 		return u.UnmarshalJSON(item)
 	}

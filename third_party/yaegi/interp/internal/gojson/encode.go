@@ -2,8 +2,6 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-//go:build !goexperiment.jsonv2
-
 // Package json implements encoding and decoding of JSON as defined in RFC 7159.
 // The mapping between JSON and Go values is described in the documentation for
 // the Marshal and Unmarshal functions.
@@ -42,9 +40,12 @@
 //     replacement character.
 //   - Large JSON number integers will lose precision when unmarshaled into
 //     floating-point types.
-package json
+//go:build go1.26
+
+package gojson
 
 import (
+	"encoding/json"
 	"bytes"
 	"cmp"
 	"encoding"
@@ -58,7 +59,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-	_ "unsafe" // for linkname
+
+	ijson "github.com/traefik/yaegi/interp/internal/json"
 )
 
 // Marshal returns the JSON encoding of v.
@@ -202,11 +204,13 @@ import (
 // JSON cannot represent cyclic data structures and Marshal does not
 // handle them. Passing cyclic structures to Marshal will result in
 // an error.
-func Marshal(v any) ([]byte, error) {
+func marshal(v reflect.Value, it Type, h Hooks) ([]byte, error) {
 	e := newEncodeState()
 	defer encodeStatePool.Put(e)
 
-	err := e.marshal(v, encOpts{escapeHTML: true})
+	e.hooks = h
+	err := e.marshal(v, it, encOpts{escapeHTML: false})
+	e.hooks = nil
 	if err != nil {
 		return nil, err
 	}
@@ -215,83 +219,18 @@ func Marshal(v any) ([]byte, error) {
 	return buf, nil
 }
 
-// MarshalIndent is like [Marshal] but applies [Indent] to format the output.
-// Each JSON element in the output will begin on a new line beginning with prefix
-// followed by one or more copies of indent according to the indentation nesting.
-func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
-	b, err := Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	b2 := make([]byte, 0, indentGrowthFactor*len(b))
-	b2, err = appendIndent(b2, b, prefix, indent)
-	if err != nil {
-		return nil, err
-	}
-	return b2, nil
-}
+// Marshaler is encoding/json's.
+type Marshaler = json.Marshaler
 
-// Marshaler is the interface implemented by types that
-// can marshal themselves into valid JSON.
-type Marshaler interface {
-	MarshalJSON() ([]byte, error)
-}
+// UnsupportedTypeError is encoding/json's.
+type UnsupportedTypeError = json.UnsupportedTypeError
 
-// An UnsupportedTypeError is returned by [Marshal] when attempting
-// to encode an unsupported value type.
-type UnsupportedTypeError struct {
-	Type reflect.Type
-}
+// UnsupportedValueError is encoding/json's.
+type UnsupportedValueError = json.UnsupportedValueError
 
-func (e *UnsupportedTypeError) Error() string {
-	return "json: unsupported type: " + e.Type.String()
-}
-
-// An UnsupportedValueError is returned by [Marshal] when attempting
-// to encode an unsupported value.
-type UnsupportedValueError struct {
-	Value reflect.Value
-	Str   string
-}
-
-func (e *UnsupportedValueError) Error() string {
-	return "json: unsupported value: " + e.Str
-}
-
-// Before Go 1.2, an InvalidUTF8Error was returned by [Marshal] when
-// attempting to encode a string value with invalid UTF-8 sequences.
-// As of Go 1.2, [Marshal] instead coerces the string to valid UTF-8 by
-// replacing invalid bytes with the Unicode replacement rune U+FFFD.
-//
-// Deprecated: No longer used; kept for compatibility.
-type InvalidUTF8Error struct {
-	S string // the whole string value that caused the error
-}
-
-func (e *InvalidUTF8Error) Error() string {
-	return "json: invalid UTF-8 in string: " + strconv.Quote(e.S)
-}
-
-// A MarshalerError represents an error from calling a
-// [Marshaler.MarshalJSON] or [encoding.TextMarshaler.MarshalText] method.
-type MarshalerError struct {
-	Type       reflect.Type
-	Err        error
-	sourceFunc string
-}
-
-func (e *MarshalerError) Error() string {
-	srcFunc := e.sourceFunc
-	if srcFunc == "" {
-		srcFunc = "MarshalJSON"
-	}
-	return "json: error calling " + srcFunc +
-		" for type " + e.Type.String() +
-		": " + e.Err.Error()
-}
-
-// Unwrap returns the underlying error.
-func (e *MarshalerError) Unwrap() error { return e.Err }
+// MarshalerError is the look-alike of encoding/json's that names the
+// type as gc does.
+type MarshalerError = ijson.MarshalerError
 
 const hex = "0123456789abcdef"
 
@@ -306,6 +245,8 @@ type encodeState struct {
 	// reasonable amount of nested pointers deep.
 	ptrLevel uint
 	ptrSeen  map[any]struct{}
+
+	hooks Hooks // sbir patch 89: the interpreter's, for this call
 }
 
 const startDetectingCyclesAfter = 1000
@@ -330,7 +271,7 @@ func newEncodeState() *encodeState {
 // can distinguish intentional panics from this package.
 type jsonError struct{ error }
 
-func (e *encodeState) marshal(v any, opts encOpts) (err error) {
+func (e *encodeState) marshal(v reflect.Value, it Type, opts encOpts) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if je, ok := r.(jsonError); ok {
@@ -340,7 +281,7 @@ func (e *encodeState) marshal(v any, opts encOpts) (err error) {
 			}
 		}
 	}()
-	e.reflectValue(reflect.ValueOf(v), opts)
+	e.typedValue(v, it, opts)
 	return nil
 }
 
@@ -365,6 +306,16 @@ func isEmptyValue(v reflect.Value) bool {
 
 func (e *encodeState) reflectValue(v reflect.Value, opts encOpts) {
 	valueEncoder(v)(e, v, opts)
+}
+
+// typedValue encodes v, whose interpreted type is it (nil: a compiled
+// type).
+func (e *encodeState) typedValue(v reflect.Value, it Type, opts encOpts) {
+	if !v.IsValid() {
+		invalidValueEncoder(e, v, opts)
+		return
+	}
+	typeEncoderOf(v.Type(), it, e.hooks)(e, v, opts)
 }
 
 type encOpts struct {
@@ -488,7 +439,7 @@ func marshalerEncoder(e *encodeState, v reflect.Value, opts encOpts) {
 		e.Buffer.Write(out)
 	}
 	if err != nil {
-		e.error(&MarshalerError{v.Type(), err, "MarshalJSON"})
+		e.error(&MarshalerError{Type: v.Type(), Err: err, SourceFunc: "MarshalJSON", GoType: v.Type().String()})
 	}
 }
 
@@ -507,7 +458,7 @@ func addrMarshalerEncoder(e *encodeState, v reflect.Value, opts encOpts) {
 		e.Buffer.Write(out)
 	}
 	if err != nil {
-		e.error(&MarshalerError{v.Type(), err, "MarshalJSON"})
+		e.error(&MarshalerError{Type: v.Type(), Err: err, SourceFunc: "MarshalJSON", GoType: v.Type().String()})
 	}
 }
 
@@ -523,7 +474,7 @@ func textMarshalerEncoder(e *encodeState, v reflect.Value, opts encOpts) {
 	}
 	b, err := m.MarshalText()
 	if err != nil {
-		e.error(&MarshalerError{v.Type(), err, "MarshalText"})
+		e.error(&MarshalerError{Type: v.Type(), Err: err, SourceFunc: "MarshalText", GoType: v.Type().String()})
 	}
 	e.Write(appendString(e.AvailableBuffer(), b, opts.escapeHTML))
 }
@@ -537,7 +488,7 @@ func addrTextMarshalerEncoder(e *encodeState, v reflect.Value, opts encOpts) {
 	m, _ := reflect.TypeAssert[encoding.TextMarshaler](va)
 	b, err := m.MarshalText()
 	if err != nil {
-		e.error(&MarshalerError{v.Type(), err, "MarshalText"})
+		e.error(&MarshalerError{Type: v.Type(), Err: err, SourceFunc: "MarshalText", GoType: v.Type().String()})
 	}
 	e.Write(appendString(e.AvailableBuffer(), b, opts.escapeHTML))
 }
@@ -571,7 +522,7 @@ type floatEncoder int // number of bits
 func (bits floatEncoder) encode(e *encodeState, v reflect.Value, opts encOpts) {
 	f := v.Float()
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		e.error(&UnsupportedValueError{v, strconv.FormatFloat(f, 'g', -1, int(bits))})
+		e.error(&UnsupportedValueError{Value: v, Str: strconv.FormatFloat(f, 'g', -1, int(bits))})
 	}
 
 	// Convert as if by ES6 number to string conversion.
@@ -697,11 +648,16 @@ func interfaceEncoder(e *encodeState, v reflect.Value, opts encOpts) {
 		e.WriteString("null")
 		return
 	}
+	if e.hooks != nil { // sbir patch 89
+		dv, it := e.hooks.Dynamic(v.Elem())
+		e.typedValue(dv, it, opts)
+		return
+	}
 	e.reflectValue(v.Elem(), opts)
 }
 
 func unsupportedTypeEncoder(e *encodeState, v reflect.Value, _ encOpts) {
-	e.error(&UnsupportedTypeError{v.Type()})
+	e.error(&UnsupportedTypeError{Type: v.Type()})
 }
 
 type structEncoder struct {
@@ -760,6 +716,7 @@ func newStructEncoder(t reflect.Type) encoderFunc {
 
 type mapEncoder struct {
 	elemEnc encoderFunc
+	keyName func(reflect.Value) (string, error) // sbir patch 89: nil: resolveKeyName
 }
 
 func (me mapEncoder) encode(e *encodeState, v reflect.Value, opts encOpts) {
@@ -772,7 +729,7 @@ func (me mapEncoder) encode(e *encodeState, v reflect.Value, opts encOpts) {
 		// start checking if we've run into a pointer cycle.
 		ptr := v.UnsafePointer()
 		if _, ok := e.ptrSeen[ptr]; ok {
-			e.error(&UnsupportedValueError{v, fmt.Sprintf("encountered a cycle via %s", v.Type())})
+			e.error(&UnsupportedValueError{Value: v, Str: fmt.Sprintf("encountered a cycle via %s", v.Type())})
 		}
 		e.ptrSeen[ptr] = struct{}{}
 		defer delete(e.ptrSeen, ptr)
@@ -786,7 +743,11 @@ func (me mapEncoder) encode(e *encodeState, v reflect.Value, opts encOpts) {
 		err error
 	)
 	for i := 0; mi.Next(); i++ {
-		if sv[i].ks, err = resolveKeyName(mi.Key()); err != nil {
+		keyName := resolveKeyName
+		if me.keyName != nil {
+			keyName = me.keyName // sbir patch 89
+		}
+		if sv[i].ks, err = keyName(mi.Key()); err != nil {
 			e.error(fmt.Errorf("json: encoding error for type %q: %q", v.Type().String(), err.Error()))
 		}
 		sv[i].v = mi.Value()
@@ -817,7 +778,7 @@ func newMapEncoder(t reflect.Type) encoderFunc {
 			return unsupportedTypeEncoder
 		}
 	}
-	me := mapEncoder{typeEncoder(t.Elem())}
+	me := mapEncoder{elemEnc: typeEncoder(t.Elem())}
 	return me.encode
 }
 
@@ -855,7 +816,7 @@ func (se sliceEncoder) encode(e *encodeState, v reflect.Value, opts encOpts) {
 			len int
 		}{v.UnsafePointer(), v.Len()}
 		if _, ok := e.ptrSeen[ptr]; ok {
-			e.error(&UnsupportedValueError{v, fmt.Sprintf("encountered a cycle via %s", v.Type())})
+			e.error(&UnsupportedValueError{Value: v, Str: fmt.Sprintf("encountered a cycle via %s", v.Type())})
 		}
 		e.ptrSeen[ptr] = struct{}{}
 		defer delete(e.ptrSeen, ptr)
@@ -911,7 +872,7 @@ func (pe ptrEncoder) encode(e *encodeState, v reflect.Value, opts encOpts) {
 		// start checking if we've run into a pointer cycle.
 		ptr := v.Interface()
 		if _, ok := e.ptrSeen[ptr]; ok {
-			e.error(&UnsupportedValueError{v, fmt.Sprintf("encountered a cycle via %s", v.Type())})
+			e.error(&UnsupportedValueError{Value: v, Str: fmt.Sprintf("encountered a cycle via %s", v.Type())})
 		}
 		e.ptrSeen[ptr] = struct{}{}
 		defer delete(e.ptrSeen, ptr)

@@ -2,9 +2,9 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-//go:build !goexperiment.jsonv2
+//go:build go1.26
 
-package json
+package gojson
 
 import "unicode/utf8"
 

@@ -55,3 +55,21 @@ type UnsupportedTypeError struct {
 func (e *UnsupportedTypeError) Error() string {
 	return "json: unsupported type: " + e.GoType
 }
+
+// MarshalerError is encoding/json's MarshalerError whose text names the
+// type as GoType, and the method called as SourceFunc (sbir patch 89:
+// encoding/json's has the method in an unexported field).
+type MarshalerError struct {
+	Type       reflect.Type
+	Err        error
+	SourceFunc string // "MarshalJSON" or "MarshalText"
+	GoType     string // Type as gc prints it
+}
+
+// Error returns encoding/json's text with GoType for Type.
+func (e *MarshalerError) Error() string {
+	return "json: error calling " + e.SourceFunc + " for type " + e.GoType + ": " + e.Err.Error()
+}
+
+// Unwrap returns the error the method returned.
+func (e *MarshalerError) Unwrap() error { return e.Err }
