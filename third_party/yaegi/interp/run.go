@@ -2012,6 +2012,11 @@ func callBin(n *node) {
 	// sbir patch 65: error operands of a function making an error
 	// (fmt.Errorf) stay errors for %w, whatever the host's MapTypes say.
 	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
+	// sbir patch 89: encoding/json sees the interpreted methods.
+	jsonArgPos, jsonDecode := jsonCallArg(n.interp, c0)
+	if jsonArgPos >= 0 && n.action != aCallSlice {
+		callFn = jsonUnwrapped(jsonDecode && jsonArgPos == 1, callFn)
+	}
 	// sbir patches 75 to 77: errors that name the script's types.
 	callFn, reworded := rewordedErrors(n, callFn)
 	if goFormat {
@@ -2086,6 +2091,15 @@ func callBin(n *node) {
 				if rt := getMapType(c.typ); rt != nil {
 					defType = rt
 				}
+			}
+
+			if i == jsonArgPos && n.action != aCallSlice && needsInterpJSON(c.typ) && !isInterface(c.typ) {
+				var recv func(*frame) reflect.Value
+				if jsonDecode && jsonArgPos == 0 {
+					recv = genValue(c0.child[0]) // the *json.Decoder
+				}
+				values = append(values, genJSONArg(c, jsonDecode, recv)) // sbir patch 89
+				break
 			}
 
 			if xmlFunc {

@@ -10,9 +10,9 @@
 package gojson
 
 import (
-	"encoding/json"
 	"encoding"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"

@@ -45,11 +45,11 @@
 package gojson
 
 import (
-	"encoding/json"
 	"bytes"
 	"cmp"
 	"encoding"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"

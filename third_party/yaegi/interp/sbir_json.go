@@ -1,0 +1,371 @@
+package interp
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"sync"
+
+	"github.com/traefik/yaegi/interp/internal/gojson"
+)
+
+// sbir patch 89: encoding/json calls the MarshalJSON, UnmarshalJSON,
+// MarshalText and UnmarshalText methods of interpreted types wherever
+// gc's does. The reflect type yaegi builds for a value has none of its
+// interpreted methods, and a defined non-struct type is its underlying
+// type (a `type Level int` is an int), so encoding/json saw the methods
+// only of the value passed itself (wrapped through MapTypes): a struct
+// field, element or map value of such a type was encoded as its
+// underlying value, and decoded as one.
+//
+// json.Marshal, MarshalIndent, Unmarshal, (*json.Encoder).Encode and
+// (*json.Decoder).Decode now get, for an argument whose interpreted type
+// has such a method at any depth, a jsonEncodeValue or *jsonDecodeValue:
+// a json.Marshaler or json.Unmarshaler that encodes or decodes the value
+// with interp/internal/gojson, Go's encoding/json that carries the
+// interpreted type beside the reflect type at every step and calls the
+// interpreted methods where gc's calls compiled ones. The real
+// encoding/json around it keeps what it does at the top: syntax errors,
+// HTML escaping, indenting, the Encoder's and Decoder's streams.
+
+var (
+	jsonMarshalFunc   = reflect.TypeOf(func() ([]byte, error) { return nil, nil })
+	jsonUnmarshalFunc = reflect.TypeOf(func([]byte) error { return nil })
+)
+
+// jsonMethodTypes are the signatures of the methods encoding/json calls.
+var jsonMethodTypes = map[string]reflect.Type{
+	"MarshalJSON":   jsonMarshalFunc,
+	"MarshalText":   jsonMarshalFunc,
+	"UnmarshalJSON": jsonUnmarshalFunc,
+	"UnmarshalText": jsonUnmarshalFunc,
+}
+
+// jsonCallArg returns, for a call of c0, the position of the argument that
+// encoding/json encodes or decodes, and whether it decodes; -1 if c0 is
+// none of json.Marshal, MarshalIndent, Unmarshal, (*json.Encoder).Encode
+// and (*json.Decoder).Decode.
+func jsonCallArg(interp *Interpreter, c0 *node) (int, bool) {
+	lr, ok := interp.mapTypes[c0.rval]
+	switch {
+	case ok && len(lr) > 0 && lr[0] == jsonMarshalerType:
+		return 0, false
+	case ok && len(lr) > 0 && lr[0] == jsonUnmarshalerType:
+		return 1, true
+	case c0.kind != selectorExpr || len(c0.child) != 2:
+		return -1, false
+	}
+	t := c0.child[0].typ
+	if t == nil || t.cat != valueT {
+		return -1, false
+	}
+	switch {
+	case t.rtype == jsonEncoderType && c0.child[1].ident == "Encode":
+		return 0, false
+	case t.rtype == jsonDecoderType && c0.child[1].ident == "Decode":
+		return 0, true
+	}
+	return -1, false
+}
+
+// needsInterpJSON reports whether a value of type t may hold a value of
+// an interpreted type with a method encoding/json calls.
+func needsInterpJSON(t *itype) bool {
+	if t == nil {
+		return false
+	}
+	for b := t; b != nil; b = b.val {
+		if b.cat != valueT && jsonMethodOf(b) != "" {
+			return true
+		}
+		if b.cat != ptrT {
+			break
+		}
+	}
+	_, nt := nestedCodecType(t, map[*itype]bool{})
+	return nt != nil
+}
+
+// jsonMethodOf returns the first method of t that encoding/json calls, or
+// "".
+func jsonMethodOf(t *itype) string {
+	for _, m := range [...]string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
+		if n, _ := t.lookupMethod(m); n != nil {
+			return m
+		}
+	}
+	return ""
+}
+
+// genJSONArg returns the argument c of a call of json.Marshal and the
+// others (jsonCallArg) as the real encoding/json gets it: a
+// jsonEncodeValue or *jsonDecodeValue. recv, for Decode, is the Decoder.
+func genJSONArg(c *node, decode bool, recv func(*frame) reflect.Value) func(*frame) reflect.Value {
+	value := genValue(c)
+	t := c.typ
+	interp := c.interp
+	return func(f *frame) reflect.Value {
+		return jsonArg(interp, f, value(f), t, decode, recv)
+	}
+}
+
+// jsonArg returns v, of interpreted type t, as a jsonEncodeValue or a
+// *jsonDecodeValue; v itself when it is not a non-nil pointer to decode
+// into (encoding/json then returns its InvalidUnmarshalError).
+func jsonArg(interp *Interpreter, f *frame, v reflect.Value, t *itype, decode bool, recv func(*frame) reflect.Value) reflect.Value {
+	call := &jsonCall{interp: interp, f: f}
+	if !decode {
+		if v.Kind() != reflect.Pointer && v.CanAddr() {
+			// A copy, as the conversion to any makes it: a value
+			// passed to Marshal is not addressable.
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			v = reflect.ValueOf(c.Interface())
+		}
+		return reflect.ValueOf(jsonEncodeValue{v: v, t: t, call: call})
+	}
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return v
+	}
+	d := &jsonDecodeValue{v: v, t: t, call: call}
+	if recv != nil {
+		if dec, ok := recv(f).Interface().(*json.Decoder); ok {
+			d.dec = dec
+		}
+	}
+	return reflect.ValueOf(d)
+}
+
+// jsonEncodeValue is a value of an interpreted type given to
+// encoding/json to encode.
+type jsonEncodeValue struct {
+	v    reflect.Value
+	t    *itype
+	call *jsonCall
+}
+
+// MarshalJSON implements json.Marshaler.
+func (j jsonEncodeValue) MarshalJSON() ([]byte, error) {
+	return gojson.Marshal(j.v, j.call.typeOf(j.t), j.call)
+}
+
+// jsonDecodeValue is a pointer of an interpreted type given to
+// encoding/json to decode into.
+type jsonDecodeValue struct {
+	v     reflect.Value
+	t     *itype
+	call  *jsonCall
+	dec   *json.Decoder // for Decode: its options
+	whole []byte        // for Unmarshal: its data
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *jsonDecodeValue) UnmarshalJSON(data []byte) error {
+	opts, whole := decoderState(j.dec)
+	if j.dec == nil {
+		whole = j.whole
+	}
+	err := gojson.Unmarshal(data, j.v, j.call.typeOf(j.t), j.call, opts)
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) && whole != nil && cap(whole) >= cap(data) {
+		// Offsets from the start of what encoding/json decodes, not of
+		// the value given here.
+		ute.Offset += int64(cap(whole) - cap(data))
+	}
+	return err
+}
+
+// decoderState returns the options of dec and the bytes it decodes from
+// now (encoding/json keeps both unexported; read, never written).
+func decoderState(dec *json.Decoder) (gojson.DecodeOptions, []byte) {
+	if dec == nil {
+		return gojson.DecodeOptions{}, nil
+	}
+	d := reflect.ValueOf(dec).Elem().FieldByName("d")
+	if !d.IsValid() {
+		return gojson.DecodeOptions{}, nil
+	}
+	opts := gojson.DecodeOptions{
+		UseNumber:             d.FieldByName("useNumber").Bool(),
+		DisallowUnknownFields: d.FieldByName("disallowUnknownFields").Bool(),
+	}
+	return opts, d.FieldByName("data").Bytes()
+}
+
+// jsonUnwrapped wraps call, a call of json.Marshal or the others
+// (jsonCallArg), so that an error a jsonEncodeValue or jsonDecodeValue
+// returned is the error the call returns, not encoding/json's
+// MarshalerError around it; and Unmarshal's offsets count from the start
+// of its data.
+func jsonUnwrapped(unmarshal bool, call func(reflect.Value, []reflect.Value) []reflect.Value) func(reflect.Value, []reflect.Value) []reflect.Value {
+	return func(v reflect.Value, in []reflect.Value) []reflect.Value {
+		if unmarshal && len(in) == 2 {
+			if d, ok := in[1].Interface().(*jsonDecodeValue); ok {
+				d.whole, _ = in[0].Interface().([]byte)
+			}
+		}
+		out := call(v, in)
+		if len(out) == 0 {
+			return out
+		}
+		last := out[len(out)-1]
+		if last.Kind() != reflect.Interface || last.IsNil() {
+			return out
+		}
+		me, ok := last.Interface().(*json.MarshalerError)
+		if !ok || me.Type != jsonEncodeValueType {
+			return out
+		}
+		e := reflect.New(last.Type()).Elem()
+		e.Set(reflect.ValueOf(me.Err))
+		out[len(out)-1] = e
+		return out
+	}
+}
+
+var jsonEncodeValueType = reflect.TypeOf(jsonEncodeValue{})
+
+// jsonCall is the interpreter's side (gojson.Hooks) of one call of
+// encoding/json: the frame the interpreted methods run from, and the
+// encoders built for it. Nothing is kept across calls, so that a method
+// declared by a later evaluation is seen by the next call.
+type jsonCall struct {
+	interp *Interpreter
+	f      *frame
+	cache  sync.Map
+}
+
+// Cache implements gojson.Hooks.
+func (c *jsonCall) Cache() *sync.Map { return &c.cache }
+
+// Dynamic implements gojson.Hooks: the value an interface holds, with its
+// interpreted type when the interpreter knows it (a valueInterface, or a
+// struct type patch 83's srcTypes knows).
+func (c *jsonCall) Dynamic(v reflect.Value) (reflect.Value, gojson.Type) {
+	for v.IsValid() && v.Type() == valueInterfaceType {
+		vi := v.Interface().(valueInterface)
+		if vi.node != nil && vi.node.typ != nil && !isInterface(vi.node.typ) {
+			return vi.value, c.typeOf(vi.node.typ)
+		}
+		v = vi.value
+		for v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
+		}
+	}
+	if !v.IsValid() {
+		return v, nil
+	}
+	return v, c.typeOf(c.interp.srcTypes.of(v.Type(), 0))
+}
+
+// typeOf returns t as a gojson.Type: nil for compiled types and
+// interfaces (whose dynamic values Dynamic looks up).
+func (c *jsonCall) typeOf(t *itype) gojson.Type {
+	if t == nil || t.cat == valueT || t.cat == nilT || isInterface(t) {
+		return nil
+	}
+	return jsonType{t: t, c: c}
+}
+
+// jsonType is an interpreted type as gojson sees it.
+type jsonType struct {
+	t *itype
+	c *jsonCall
+}
+
+// Method implements gojson.Type.
+func (j jsonType) Method(name string) (gojson.Method, bool, bool) {
+	t, ptr := j.t, false
+	if t.cat == ptrT {
+		t, ptr = t.val, true
+		if t == nil || t.cat == ptrT {
+			return nil, false, false
+		}
+	}
+	m, index := t.lookupMethod(name)
+	if m == nil || m.typ == nil || m.typ.TypeOf() != jsonMethodTypes[name] {
+		return nil, false, false
+	}
+	ptrOnly := !ptr && isPtrRecv(m) && !embedsPointer(t, index)
+	return j.c.method(m, index), ptrOnly, true
+}
+
+// embedsPointer reports whether the path of embedded fields index from t
+// goes through a pointer (the promoted method is then in t's method set
+// whatever its receiver).
+func embedsPointer(t *itype, index []int) bool {
+	for _, i := range index {
+		u := underlying(t)
+		if u == nil || u.cat != structT || i >= len(u.field) {
+			return false
+		}
+		t = u.field[i].typ
+		if t.cat == ptrT {
+			return true
+		}
+	}
+	return false
+}
+
+// method returns the interpreted method m (reached through the embedded
+// fields index) as gojson calls it.
+func (c *jsonCall) method(m *node, index []int) gojson.Method {
+	return func(recv reflect.Value, arg []byte) ([]byte, error) {
+		nod := *m
+		nod.recv = &receiver{nil, recv, index}
+		fn := genFunctionWrapper(&nod)(c.f)
+		var out []reflect.Value
+		if jsonMethodTypes[m.ident] == jsonUnmarshalFunc || len(m.typ.arg) == 1 {
+			out = fn.Call([]reflect.Value{reflect.ValueOf(arg)})
+		} else {
+			out = fn.Call(nil)
+		}
+		var b []byte
+		if len(out) == 2 {
+			b, _ = valueInterfaceValue(out[0]).Interface().([]byte)
+		}
+		e := valueInterfaceValue(out[len(out)-1])
+		if !e.IsValid() || (e.Kind() == reflect.Interface || e.Kind() == reflect.Pointer) && e.IsNil() {
+			return b, nil
+		}
+		err, _ := e.Interface().(error)
+		return b, err
+	}
+}
+
+// Field implements gojson.Type.
+func (j jsonType) Field(i int) gojson.Type {
+	u := underlying(j.t)
+	if u == nil || u.cat != structT || i >= len(u.field) {
+		return nil
+	}
+	return j.c.typeOf(u.field[i].typ)
+}
+
+// Elem implements gojson.Type.
+func (j jsonType) Elem() gojson.Type {
+	u := underlying(j.t)
+	if u == nil {
+		return nil
+	}
+	switch u.cat {
+	case ptrT, sliceT, arrayT, mapT, chanT, variadicT:
+		return j.c.typeOf(u.val)
+	}
+	return nil
+}
+
+// Key implements gojson.Type.
+func (j jsonType) Key() gojson.Type {
+	u := underlying(j.t)
+	if u == nil || u.cat != mapT {
+		return nil
+	}
+	return j.c.typeOf(u.key)
+}
+
+// Named implements gojson.Type.
+func (j jsonType) Named() bool { return j.t.name != "" && j.t.cat != ptrT }
+
+// String implements gojson.Type.
+func (j jsonType) String() string { return typeString(j.t) }
