@@ -2014,8 +2014,12 @@ func callBin(n *node) {
 	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
 	// sbir patch 89: encoding/json sees the interpreted methods.
 	jsonArgPos, jsonDecode := jsonCallArg(n.interp, c0)
+	var jsonRecv func(*frame) reflect.Value // the *json.Decoder of Decode
 	if jsonArgPos >= 0 && n.action != aCallSlice {
 		callFn = jsonUnwrapped(jsonDecode && jsonArgPos == 1, callFn)
+		if jsonDecode && jsonArgPos == 0 {
+			jsonRecv = genValue(c0.child[0])
+		}
 	}
 	// sbir patches 75 to 77: errors that name the script's types.
 	callFn, reworded := rewordedErrors(n, callFn)
@@ -2048,6 +2052,10 @@ func callBin(n *node) {
 			// Handle nested function calls: pass returned values as arguments
 			for j, rt := range c.child[0].typ.ret {
 				ind := c.findex + j
+				if i+j == jsonArgPos && n.action != aCallSlice && needsInterpJSON(rt) && !isInterface(rt) {
+					values = append(values, genJSONResult(n.interp, ind, rt, jsonDecode, jsonRecv)) // sbir patch 89
+					continue
+				}
 				if goFormat {
 					// sbir patch 9a: results go to fmt as operands do.
 					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr))
@@ -2093,12 +2101,8 @@ func callBin(n *node) {
 				}
 			}
 
-			if i == jsonArgPos && n.action != aCallSlice && needsInterpJSON(c.typ) && !isInterface(c.typ) {
-				var recv func(*frame) reflect.Value
-				if jsonDecode && jsonArgPos == 0 {
-					recv = genValue(c0.child[0]) // the *json.Decoder
-				}
-				values = append(values, genJSONArg(c, jsonDecode, recv)) // sbir patch 89
+			if i == jsonArgPos && n.action != aCallSlice && (isEmptyInterface(c.typ) || needsInterpJSON(c.typ) && !isInterface(c.typ)) {
+				values = append(values, genJSONArg(c, jsonDecode, jsonRecv)) // sbir patch 89
 				break
 			}
 

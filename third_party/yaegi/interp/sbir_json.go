@@ -100,12 +100,44 @@ func jsonMethodOf(t *itype) string {
 // genJSONArg returns the argument c of a call of json.Marshal and the
 // others (jsonCallArg) as the real encoding/json gets it: a
 // jsonEncodeValue or *jsonDecodeValue. recv, for Decode, is the Decoder.
+//
+// An argument of type any is looked at when the call runs: when the value
+// it holds has an interpreted type that the interpreter knows (a
+// valueInterface, or a struct type of patch 83's srcTypes) and that has
+// such methods, it is passed the same way; otherwise as before.
 func genJSONArg(c *node, decode bool, recv func(*frame) reflect.Value) func(*frame) reflect.Value {
 	value := genValue(c)
 	t := c.typ
 	interp := c.interp
+	if !isEmptyInterface(t) {
+		return func(f *frame) reflect.Value {
+			return jsonArg(interp, f, value(f), t, decode, recv)
+		}
+	}
 	return func(f *frame) reflect.Value {
-		return jsonArg(interp, f, value(f), t, decode, recv)
+		v := value(f)
+		e := v
+		for e.IsValid() && e.Kind() == reflect.Interface && !e.IsNil() {
+			e = e.Elem()
+		}
+		if !e.IsValid() || e.Kind() == reflect.Interface {
+			return v
+		}
+		call := &jsonCall{interp: interp, f: f}
+		dv, dt := call.Dynamic(e)
+		jt, ok := dt.(jsonType)
+		if !ok || !needsInterpJSON(jt.t) {
+			return v
+		}
+		return jsonArg(interp, f, dv, jt.t, decode, recv)
+	}
+}
+
+// genJSONResult is genJSONArg for the result of an interpreted call,
+// stored at index ind of the frame, of type t.
+func genJSONResult(interp *Interpreter, ind int, t *itype, decode bool, recv func(*frame) reflect.Value) func(*frame) reflect.Value {
+	return func(f *frame) reflect.Value {
+		return jsonArg(interp, f, valueInterfaceValue(f.data[ind]), t, decode, recv)
 	}
 }
 

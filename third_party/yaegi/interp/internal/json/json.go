@@ -4,7 +4,10 @@
 // gc's (*json.UnmarshalTypeError); scripts cannot name these types.
 package json
 
-import "reflect"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // UnmarshalTypeError is encoding/json's UnmarshalTypeError whose text
 // names the Go type as GoType, the interpreted type's name (main.Item),
@@ -73,3 +76,45 @@ func (e *MarshalerError) Error() string {
 
 // Unwrap returns the error the method returned.
 func (e *MarshalerError) Unwrap() error { return e.Err }
+
+// As lets errors.As find an *encoding/json.MarshalerError in e: one with
+// the same Type and Err (its text then names Type's reflect string).
+func (e *MarshalerError) As(target any) bool {
+	p, ok := target.(**json.MarshalerError)
+	if !ok {
+		return false
+	}
+	*p = &json.MarshalerError{Type: e.Type, Err: e.Err}
+	return true
+}
+
+// As lets errors.As find an *encoding/json.UnmarshalTypeError in e, with
+// the same fields (sbir patch 89).
+func (e *UnmarshalTypeError) As(target any) bool {
+	p, ok := target.(**json.UnmarshalTypeError)
+	if !ok {
+		return false
+	}
+	*p = &json.UnmarshalTypeError{Value: e.Value, Type: e.Type, Offset: e.Offset, Struct: e.Struct, Field: e.Field}
+	return true
+}
+
+// As lets errors.As find an *encoding/json.InvalidUnmarshalError in e.
+func (e *InvalidUnmarshalError) As(target any) bool {
+	p, ok := target.(**json.InvalidUnmarshalError)
+	if !ok {
+		return false
+	}
+	*p = &json.InvalidUnmarshalError{Type: e.Type}
+	return true
+}
+
+// As lets errors.As find an *encoding/json.UnsupportedTypeError in e.
+func (e *UnsupportedTypeError) As(target any) bool {
+	p, ok := target.(**json.UnsupportedTypeError)
+	if !ok {
+		return false
+	}
+	*p = &json.UnsupportedTypeError{Type: e.Type}
+	return true
+}
