@@ -2101,7 +2101,7 @@ func callBin(n *node) {
 				}
 			}
 
-			if i == jsonArgPos && n.action != aCallSlice && (isEmptyInterface(c.typ) || needsInterpJSON(c.typ) && !isInterface(c.typ)) {
+			if i == jsonArgPos && n.action != aCallSlice && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ) || needsInterpJSON(c.typ)) {
 				values = append(values, genJSONArg(c, jsonDecode, jsonRecv)) // sbir patch 89
 				break
 			}

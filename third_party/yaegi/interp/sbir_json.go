@@ -74,6 +74,9 @@ func needsInterpJSON(t *itype) bool {
 	if t == nil {
 		return false
 	}
+	if isInterfaceSrc(t) && !isEmptyInterface(t) {
+		return true // a valueInterface: see Hooks.Holds
+	}
 	for b := t; b != nil; b = b.val {
 		if b.cat != valueT && jsonMethodOf(b) != "" {
 			return true
@@ -82,8 +85,38 @@ func needsInterpJSON(t *itype) bool {
 			break
 		}
 	}
-	_, nt := nestedCodecType(t, map[*itype]bool{})
-	return nt != nil
+	if _, nt := nestedCodecType(t, map[*itype]bool{}); nt != nil {
+		return true
+	}
+	return holdsAny(t, map[*itype]bool{})
+}
+
+// holdsAny reports whether t has an empty interface in a field, element
+// or map value (not at its top), which may hold a value of an interpreted
+// type: encoding/json saw a valueInterface there, or a struct without its
+// methods.
+func holdsAny(t *itype, seen map[*itype]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	var parts []*itype
+	switch u := underlying(t); u.cat {
+	case structT:
+		for _, f := range u.field {
+			parts = append(parts, f.typ)
+		}
+	case sliceT, arrayT, ptrT, variadicT:
+		parts = append(parts, u.val)
+	case mapT:
+		parts = append(parts, u.key, u.val)
+	}
+	for _, p := range parts {
+		if p != nil && (isInterfaceSrc(p) || isEmptyInterface(p) || holdsAny(p, seen)) {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonMethodOf returns the first method of t that encoding/json calls, or
@@ -109,10 +142,14 @@ func genJSONArg(c *node, decode bool, recv func(*frame) reflect.Value) func(*fra
 	value := genValue(c)
 	t := c.typ
 	interp := c.interp
-	if !isEmptyInterface(t) {
+	if !isInterface(t) {
 		return func(f *frame) reflect.Value {
 			return jsonArg(interp, f, value(f), t, decode, recv)
 		}
+	}
+	fallback := value // what callBin passes otherwise
+	if !isEmptyInterface(t) {
+		fallback = genValueInterfaceValue(c)
 	}
 	return func(f *frame) reflect.Value {
 		v := value(f)
@@ -121,13 +158,13 @@ func genJSONArg(c *node, decode bool, recv func(*frame) reflect.Value) func(*fra
 			e = e.Elem()
 		}
 		if !e.IsValid() || e.Kind() == reflect.Interface {
-			return v
+			return fallback(f)
 		}
 		call := &jsonCall{interp: interp, f: f}
 		dv, dt := call.Dynamic(e)
 		jt, ok := dt.(jsonType)
 		if !ok || !needsInterpJSON(jt.t) {
-			return v
+			return fallback(f)
 		}
 		return jsonArg(interp, f, dv, jt.t, decode, recv)
 	}
@@ -266,6 +303,10 @@ type jsonCall struct {
 	f      *frame
 	cache  sync.Map
 }
+
+// Holds implements gojson.Hooks: a value of an interpreted non-empty
+// interface type is a valueInterface.
+func (c *jsonCall) Holds(t reflect.Type) bool { return t == valueInterfaceType }
 
 // Cache implements gojson.Hooks.
 func (c *jsonCall) Cache() *sync.Map { return &c.cache }

@@ -67,6 +67,10 @@ type Hooks interface {
 	// Cache returns the map, safe for concurrent use, in which encoders
 	// of interpreted types are kept.
 	Cache() *sync.Map
+	// Holds reports whether values of t are the interpreter's
+	// representation of a value of an interface type (a struct, not an
+	// interface, for reflect), whose dynamic value Dynamic returns.
+	Holds(t reflect.Type) bool
 }
 
 // Marshal returns the JSON encoding of v, whose interpreted type is it,
@@ -85,6 +89,9 @@ type typeKey struct {
 // typeEncoderOf returns the encoder of values of reflect type t and
 // interpreted type it, cached as typeEncoder caches them.
 func typeEncoderOf(t reflect.Type, it Type, h Hooks) encoderFunc {
+	if h != nil && h.Holds(t) {
+		return holderEncoder
+	}
 	if it == nil || h == nil {
 		return typeEncoder(t)
 	}
@@ -104,6 +111,20 @@ func typeEncoderOf(t reflect.Type, it Type, h Hooks) encoderFunc {
 	f := indirect()
 	cache.Store(key, f)
 	return f
+}
+
+// holderEncoder encodes the value an interface value of the interpreter
+// holds, as interfaceEncoder does.
+func holderEncoder(e *encodeState, v reflect.Value, opts encOpts) {
+	dv, it := e.hooks.Dynamic(v)
+	for dv.IsValid() && dv.Kind() == reflect.Interface && !dv.IsNil() {
+		dv = dv.Elem()
+	}
+	if !dv.IsValid() || dv.Kind() == reflect.Interface || e.hooks.Holds(dv.Type()) {
+		e.WriteString("null")
+		return
+	}
+	e.typedValue(dv, it, opts)
 }
 
 // interpMarshaler encodes with an interpreted MarshalJSON or MarshalText,
