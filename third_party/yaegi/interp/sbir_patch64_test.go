@@ -32,7 +32,7 @@ func main() { b, _ := xml.Marshal(Doc{1}); fmt.Println(string(b)) }`, "xml.Marsh
 		{"struct field", level + `type Alert struct{ Level Level }
 func main() { b, _ := json.Marshal(Alert{1}); fmt.Println(string(b)) }`, "", "{\"Level\":\"high\"}\n"},
 		{"pointer to a struct field", level + `type Alert struct{ L *Level }
-func main() { var a Alert; fmt.Println(json.Unmarshal([]byte(`+"`"+`{"L":"x"}`+"`"+`), &a), *a.L) }`, "", "<nil> 1\n"},
+func main() { var a Alert; fmt.Println(json.Unmarshal([]byte(` + "`" + `{"L":"x"}` + "`" + `), &a), *a.L) }`, "", "<nil> 1\n"},
 		{"slice element", level + `func main() { b, _ := json.MarshalIndent([]Level{0, 1}, "", " "); fmt.Println(string(b)) }`, "", "[\n \"low\",\n \"high\"\n]\n"},
 		{"encoder", level + `func main() { var sb strings.Builder; json.NewEncoder(&sb).Encode(map[string]Level{"a": 1}); fmt.Print(sb.String()) }`, "", "{\"a\":\"high\"}\n"},
 		{"map key with MarshalText", `type K int

@@ -50,9 +50,9 @@ type Pair[K comparable, V any] struct {
 }
 
 type Team struct {
-	Name    string            `json:"name"`
-	Members Set[string]       `json:"members"`
-	Codes   *Set[int]         `json:"codes,omitempty"`
+	Name    string                   `json:"name"`
+	Members Set[string]              `json:"members"`
+	Codes   *Set[int]                `json:"codes,omitempty"`
 	Groups  []Pair[string, Set[int]] `json:"groups"`
 }
 
