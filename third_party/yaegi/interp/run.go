@@ -2052,7 +2052,7 @@ func callBin(n *node) {
 			// Handle nested function calls: pass returned values as arguments
 			for j, rt := range c.child[0].typ.ret {
 				ind := c.findex + j
-				if i+j == jsonArgPos && n.action != aCallSlice && needsInterpJSON(rt) && !isInterface(rt) {
+				if i+j == jsonArgPos && n.action != aCallSlice && (isInterface(rt) || needsInterpJSON(rt)) {
 					values = append(values, genJSONResult(n.interp, ind, rt, jsonDecode, jsonRecv)) // sbir patch 89
 					continue
 				}

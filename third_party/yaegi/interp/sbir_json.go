@@ -3,7 +3,9 @@ package interp
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/interp/internal/gojson"
@@ -152,27 +154,39 @@ func genJSONArg(c *node, decode bool, recv func(*frame) reflect.Value) func(*fra
 		fallback = genValueInterfaceValue(c)
 	}
 	return func(f *frame) reflect.Value {
-		v := value(f)
-		e := v
-		for e.IsValid() && e.Kind() == reflect.Interface && !e.IsNil() {
-			e = e.Elem()
-		}
-		if !e.IsValid() || e.Kind() == reflect.Interface {
-			return fallback(f)
-		}
-		call := &jsonCall{interp: interp, f: f}
-		dv, dt := call.Dynamic(e)
-		jt, ok := dt.(jsonType)
-		if !ok || !needsInterpJSON(jt.t) {
-			return fallback(f)
-		}
-		return jsonArg(interp, f, dv, jt.t, decode, recv)
+		return jsonDynamicArg(interp, f, value(f), fallback, decode, recv)
 	}
+}
+
+// jsonDynamicArg is jsonArg for v, a value of interface type: the value
+// it holds, when its interpreted type is known and has methods
+// encoding/json calls; fallback(f) otherwise.
+func jsonDynamicArg(interp *Interpreter, f *frame, v reflect.Value, fallback func(*frame) reflect.Value, decode bool, recv func(*frame) reflect.Value) reflect.Value {
+	e := v
+	for e.IsValid() && e.Kind() == reflect.Interface && !e.IsNil() {
+		e = e.Elem()
+	}
+	if !e.IsValid() || e.Kind() == reflect.Interface {
+		return fallback(f)
+	}
+	call := &jsonCall{interp: interp, f: f}
+	dv, dt := call.Dynamic(e)
+	jt, ok := dt.(jsonType)
+	if !ok || !needsInterpJSON(jt.t) {
+		return fallback(f)
+	}
+	return jsonArg(interp, f, dv, jt.t, decode, recv)
 }
 
 // genJSONResult is genJSONArg for the result of an interpreted call,
 // stored at index ind of the frame, of type t.
 func genJSONResult(interp *Interpreter, ind int, t *itype, decode bool, recv func(*frame) reflect.Value) func(*frame) reflect.Value {
+	if isInterface(t) {
+		fallback := func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) }
+		return func(f *frame) reflect.Value {
+			return jsonDynamicArg(interp, f, f.data[ind], fallback, decode, recv)
+		}
+	}
 	return func(f *frame) reflect.Value {
 		return jsonArg(interp, f, valueInterfaceValue(f.data[ind]), t, decode, recv)
 	}
@@ -314,6 +328,11 @@ func (c *jsonCall) Cache() *sync.Map { return &c.cache }
 // Dynamic implements gojson.Hooks: the value an interface holds, with its
 // interpreted type when the interpreter knows it (a valueInterface, or a
 // struct type patch 83's srcTypes knows).
+//
+// It panics with an *Unsupported when the value is a struct whose reflect
+// type several declared types share, and encoding/json would call the
+// methods of one and not of another: a panic, unlike an error, cannot be
+// ignored into a different output (as patch 76's).
 func (c *jsonCall) Dynamic(v reflect.Value) (reflect.Value, gojson.Type) {
 	for v.IsValid() && v.Type() == valueInterfaceType {
 		vi := v.Interface().(valueInterface)
@@ -328,7 +347,94 @@ func (c *jsonCall) Dynamic(v reflect.Value) (reflect.Value, gojson.Type) {
 	if !v.IsValid() {
 		return v, nil
 	}
-	return v, c.typeOf(c.interp.srcTypes.of(v.Type(), 0))
+	if t := c.interp.srcTypes.of(v.Type(), 0); t != nil {
+		return v, c.typeOf(t)
+	}
+	t, err := c.sharedStruct(v.Type())
+	if err != nil {
+		panic(err)
+	}
+	return v, c.typeOf(t)
+}
+
+// sharedStruct returns, for a reflect type that srcTypes does not know
+// because several declared struct types have it (or a pointer, slice,
+// array or map of such a struct), the interpreted type when they all
+// encode alike (each field of the same type), and otherwise an error if
+// one of them has methods encoding/json calls: the interpreter cannot
+// tell which one the value is, and the answer would depend on it.
+func (c *jsonCall) sharedStruct(rt reflect.Type) (*itype, error) {
+	st := rt
+	for st.Kind() == reflect.Pointer || st.Kind() == reflect.Slice || st.Kind() == reflect.Array || st.Kind() == reflect.Map {
+		st = st.Elem()
+	}
+	if st.Kind() != reflect.Struct {
+		return nil, nil
+	}
+	cands := c.interp.srcTypes.declared(st)
+	if len(cands) < 2 {
+		return nil, nil
+	}
+	same := true
+	for _, o := range cands[1:] {
+		same = same && sameFieldTypes(cands[0], o)
+	}
+	if same {
+		return shapedLike(rt, st, cands[0]), nil
+	}
+	var names []string
+	withMethods := false
+	for _, o := range cands {
+		names = append(names, typeString(o))
+		withMethods = withMethods || needsInterpJSON(o)
+	}
+	if !withMethods {
+		return nil, nil
+	}
+	return nil, &Unsupported{Msg: "encoding/json: a value held in an interface has one of the types " + strings.Join(names, ", ") +
+		", which this interpreter cannot tell apart there (they have the same fields), and encoding/json would call the MarshalJSON, UnmarshalJSON, MarshalText or UnmarshalText method of one and not of another:" +
+		" pass the value to encoding/json with its own type rather than as an interface (any), or give the types different fields"}
+}
+
+// shapedLike returns the interpreted type of reflect type rt, made of
+// pointers, slices, arrays and maps (with compiled keys) of st, whose
+// interpreted type is base; new types, not ptrOf's and sliceOf's, which
+// would change base while the script runs. Nil for other shapes.
+func shapedLike(rt, st reflect.Type, base *itype) *itype {
+	if rt == st {
+		return base
+	}
+	e := shapedLike(rt.Elem(), st, base)
+	if e == nil {
+		return nil
+	}
+	switch rt.Kind() {
+	case reflect.Pointer:
+		return &itype{cat: ptrT, val: e, str: "*" + e.str}
+	case reflect.Slice:
+		return &itype{cat: sliceT, val: e, str: "[]" + e.str}
+	case reflect.Array:
+		return &itype{cat: arrayT, val: e, length: rt.Len(), str: fmt.Sprintf("[%d]%s", rt.Len(), e.str)}
+	case reflect.Map:
+		return &itype{cat: mapT, key: valueTOf(rt.Key()), val: e, str: "map[" + rt.Key().String() + "]" + e.str}
+	}
+	return nil
+}
+
+// sameFieldTypes reports whether the struct types a and b have fields of
+// the same types.
+func sameFieldTypes(a, b *itype) bool {
+	ua, ub := underlying(a), underlying(b)
+	if ua.cat != structT || ub.cat != structT || len(ua.field) != len(ub.field) {
+		return false
+	}
+	for i := range ua.field {
+		fa, fb := ua.field[i].typ, ub.field[i].typ
+		if fa != fb && typeString(fa) != typeString(fb) {
+			return false
+		}
+	}
+	return true
 }
 
 // typeOf returns t as a gojson.Type: nil for compiled types and

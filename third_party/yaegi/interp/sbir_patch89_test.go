@@ -2,6 +2,8 @@ package interp_test
 
 import (
 	"bytes"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/traefik/yaegi/interp"
@@ -208,5 +210,58 @@ type Alert struct{ L Level }`,
 	// go run of the two programs (without, then with, the method).
 	if want := "{\"L\":2}\n{\"L\":\"L2\"}\n"; out.String() != want {
 		t.Errorf("output %q, want %q", out.String(), want)
+	}
+}
+
+// TestSbirJSONAmbiguousValueRefused checks that a struct held in an
+// interface, whose reflect type two declared types share when only one
+// of them has a field with MarshalJSON, makes encoding/json panic with an
+// *interp.Unsupported naming both types and the rewrite: the interpreter
+// cannot tell which one it is, and a returned error could be ignored into
+// another output. gc prints {"X":1} for Other and {"X":"B"} for Plain.
+func TestSbirJSONAmbiguousValueRefused(t *testing.T) {
+	const src = `package main
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+type Both int
+
+func (b Both) MarshalJSON() ([]byte, error) { return []byte(` + "`" + `"B"` + "`" + `), nil }
+
+type Plain struct{ X Both }
+type Other struct{ X int }
+
+func wrap(v any) any { return v }
+
+func main() {
+	p := wrap(Plain{2})
+	b, err := json.Marshal(wrap(Other{1}))
+	fmt.Println(string(b), err, p)
+}
+`
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	_, err := i.Eval(src)
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		t.Fatalf("error %v (%T), output %q: want an interp.Panic", err, err, out.String())
+	}
+	u, ok := p.Value.(*interp.Unsupported)
+	if !ok {
+		t.Fatalf("panic value %T %v, want *interp.Unsupported", p.Value, p.Value)
+	}
+	for _, want := range []string{"main.Plain", "main.Other", "with its own type rather than as an interface"} {
+		if !strings.Contains(u.Msg, want) {
+			t.Errorf("message %q does not contain %q", u.Msg, want)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed %q before refusing", out.String())
 	}
 }

@@ -62,7 +62,8 @@ type Type interface {
 type Hooks interface {
 	// Dynamic returns the value an interface holds, given v (the
 	// interface value's Elem), as the encoder should see it, and its
-	// interpreted type (nil: a compiled type).
+	// interpreted type (nil: a compiled type). It may panic when it
+	// cannot answer as gc would; the panic goes through to the caller.
 	Dynamic(v reflect.Value) (reflect.Value, Type)
 	// Cache returns the map, safe for concurrent use, in which encoders
 	// of interpreted types are kept.
