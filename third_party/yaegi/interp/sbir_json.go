@@ -265,14 +265,24 @@ func decoderState(dec *json.Decoder) (gojson.DecodeOptions, []byte) {
 		return gojson.DecodeOptions{}, nil
 	}
 	d := reflect.ValueOf(dec).Elem().FieldByName("d")
-	if !d.IsValid() {
+	if d.Kind() != reflect.Struct {
 		return gojson.DecodeOptions{}, nil
 	}
-	opts := gojson.DecodeOptions{
-		UseNumber:             d.FieldByName("useNumber").Bool(),
-		DisallowUnknownFields: d.FieldByName("disallowUnknownFields").Bool(),
+	field := func(name string, k reflect.Kind) reflect.Value {
+		if f := d.FieldByName(name); f.Kind() == k {
+			return f
+		}
+		return reflect.ValueOf(false) // not this Go's Decoder: off, and no data
 	}
-	return opts, d.FieldByName("data").Bytes()
+	opts := gojson.DecodeOptions{
+		UseNumber:             field("useNumber", reflect.Bool).Bool(),
+		DisallowUnknownFields: field("disallowUnknownFields", reflect.Bool).Bool(),
+	}
+	var data []byte
+	if f := field("data", reflect.Slice); f.Kind() == reflect.Slice {
+		data = f.Bytes()
+	}
+	return opts, data
 }
 
 // jsonUnwrapped wraps call, a call of json.Marshal or the others
