@@ -62,6 +62,11 @@ func TestCompiledCellEnds(t *testing.T) {
 			class: ClassDeadlock, msg: "all goroutines are asleep - deadlock!", trace: "  at line 3, in the cell"},
 		{name: "println goes to stderr", code: "//sbir:compile\nprintln(\"hi from println\")\npanic(fmt.Sprint(\"a \", 42))",
 			class: ClassPanic, msg: "a 42", trace: "  at line 3, in the cell", stderr: "hi from println\n"},
+		// The runtime's report goes to descriptor 2, which must outlive
+		// the collections before it (the File os.Stderr held was closed
+		// by its cleanup, and the report lost).
+		{name: "a fatal error after many collections", code: "//sbir:compile\nvar sink []byte\nfor i := 0; i < 4000; i++ {\n\tsink = make([]byte, 64<<10)\n}\n_ = sink\nch := make(chan int)\nch <- 1",
+			class: ClassDeadlock, msg: "all goroutines are asleep - deadlock!", trace: "  at line 8, in the cell"},
 		{name: "heap limit", code: "//sbir:compile\nvar keep [][]byte\nfor {\n\tkeep = append(keep, make([]byte, 1<<20))\n\tkeep[len(keep)-1][0] = 1\n}",
 			class: ClassMemoryError, msg: "heap limit"},
 		{name: "time limit", code: "//sbir:compile\nn := 0\nfor {\n\tn++\n}",
