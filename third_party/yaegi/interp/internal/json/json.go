@@ -1,6 +1,7 @@
 // Package json holds the errors the interpreter returns in place of
-// encoding/json's when their text names a type of the script (sbir patch
-// 75). The package is named json so that %T of such an error reads as
+// encoding/json's when their text names a type of the script (sbir
+// patches 75, 77 and 89). Each has an As method by which errors.As finds
+// the encoding/json error it stands for. The package is named json so that %T of such an error reads as
 // gc's (*json.UnmarshalTypeError); scripts cannot name these types.
 package json
 
