@@ -39,6 +39,9 @@ function report(check, ok, detail) {
 // stage names what a long check is waiting for, so that a timeout says
 // which wait it was (a check sets it; attempt reports it on failure).
 let stage = '';
+// failPage, once set, is screenshotted when a check fails: what covered
+// the element a step waited for is seldom in the error's text.
+let failPage = null;
 
 async function attempt(check, fn) {
   stage = '';
@@ -49,6 +52,10 @@ async function attempt(check, fn) {
   } catch (e) {
     const msg = (e && e.message ? e.message : String(e)).split('\n').slice(0, 6).join(' | ');
     report(check, false, stage ? `${msg} (while ${stage})` : msg);
+    if (failPage) {
+      const name = 'failed-' + check.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+      await shot(failPage, name).catch(() => {});
+    }
     return false;
   }
 }
@@ -173,6 +180,7 @@ async function main() {
   });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
+  failPage = page;
   page.setDefaultTimeout(step);
   const consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
@@ -391,6 +399,14 @@ async function main() {
       try {
         await isCurrent(step / 6).catch(async () => {
           await page.bringToFront();
+          // The kernel dialog of a reopened notebook (below) is modal:
+          // while it shows, it takes the click and the focus (CI once
+          // timed out clicking the tab behind it, currentWidget null).
+          const accept = page.locator('.jp-Dialog .jp-mod-accept');
+          if (await accept.count() > 0) {
+            await accept.first().click();
+            note += ' (the kernel dialog was accepted before the reopened notebook was made current)';
+          }
           await page.locator(`.lm-TabBar-tab[data-id="${openedId}"]`).first().click();
           note += ' (the reopened notebook was made current by clicking its tab)';
           await isCurrent(step);
