@@ -33,6 +33,7 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
@@ -40,7 +41,6 @@ import (
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/valuefmt"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/isolate/cellguard"
-	"golang.org/x/sys/unix"
 )
 
 // cell is the runtime of this process's cell: nil outside a compiled
@@ -111,8 +111,8 @@ func start() (*runtimeState, error) {
 // wire.DataFD (it passes it only to a program that uses award_data), or
 // 0.
 func dataSize() int64 {
-	var st unix.Stat_t
-	if unix.Fstat(wire.DataFD, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	var st syscall.Stat_t
+	if syscall.Fstat(wire.DataFD, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return 0
 	}
 	return st.Size

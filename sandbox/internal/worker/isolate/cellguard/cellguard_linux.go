@@ -5,11 +5,9 @@ package cellguard
 import (
 	"fmt"
 	"os"
+	"syscall"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
-	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
-	"golang.org/x/sys/unix"
 )
 
 // AddressSpaceSlack is the address space RLIMIT_AS allows the worker
@@ -29,8 +27,8 @@ const AddressSpaceSlack = 16<<20 + cgoThreadSlack
 // gigabyte before the heap watchdog's next look. It never raises the
 // limit, and closes the descriptor (when the launcher opened one).
 func TightenAddressSpace(heapBytes, reserve int64) error {
-	var fs unix.Statfs_t
-	if unix.Fstatfs(wire.StatusFD, &fs) != nil || fs.Type != unix.PROC_SUPER_MAGIC {
+	var fs syscall.Statfs_t
+	if syscall.Fstatfs(wire.StatusFD, &fs) != nil || fs.Type != procSuperMagic {
 		return nil // no isolation: the launcher opened nothing
 	}
 	f := os.NewFile(wire.StatusFD, "/proc/self/status")
@@ -40,55 +38,26 @@ func TightenAddressSpace(heapBytes, reserve int64) error {
 		return fmt.Errorf("reading the address space: %w", err)
 	}
 	as := AddressSpace(vm+programSlack+max(0, reserve), HeapInUse(), heapBytes)
-	var cur unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_AS, &cur); err != nil {
+	var cur syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &cur); err != nil {
 		return err
 	}
-	if cur.Cur != unix.RLIM_INFINITY && cur.Cur <= as {
+	if cur.Cur != rlimInfinity && cur.Cur <= as {
 		return nil
 	}
-	return unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: as, Max: as})
+	return syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: as, Max: as})
 }
+
+// procSuperMagic is procfs's f_type, rlimInfinity RLIM_INFINITY (package
+// syscall names neither; this package uses it, not x/sys/unix, which
+// every cell would link for them).
+const (
+	procSuperMagic = 0x9fa0
+	rlimInfinity   = ^uint64(0)
+)
 
 // programSlack is what a compiled cell's program may map beyond the
 // worker's formula: with less, a heap grown a piece at a time sometimes
 // met the limit inside the runtime, which then ended with status 2 and
 // no report, before the heap watchdog's MemoryError.
 const programSlack = 64 << 20
-
-// DenyExec forbids execve and execveat to every thread of the process,
-// for good: a compiled cell's runtime calls it first, so that the one
-// exec its launcher was allowed cannot be used again.
-func DenyExec() error {
-	if !seccomp.Supported() {
-		return nil // the launcher reported seccomp as missing
-	}
-	return seccomp.LoadFilter(seccomp.Filter{
-		NoNewPrivs: true,
-		Flag:       seccomp.FilterFlagTSync,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls: []seccomp.SyscallGroup{{
-				Action: seccomp.ActionErrno,
-				Names:  execCalls(),
-			}},
-		},
-	})
-}
-
-// execCalls are execve and execveat, less any the architecture does not
-// have (LoadFilter would reject it).
-func execCalls() []string {
-	names := []string{"execve", "execveat"}
-	info, err := arch.GetInfo("")
-	if err != nil {
-		return names
-	}
-	var out []string
-	for _, n := range names {
-		if _, ok := info.SyscallNames[n]; ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
