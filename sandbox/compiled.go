@@ -57,7 +57,8 @@ func (s *Session) compiled(ctx context.Context, code string, prep *cellprep.Prep
 	return res, "", true
 }
 
-// buildAndRun builds prog and runs it.
+// buildAndRun builds prog and runs it. The launcher starts first: its
+// start and its isolation layers take place while the program is built.
 func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Handlers) *Result {
 	var budget gobuild.Budget
 	if c := s.opts.Compiler; c.budget > 0 {
@@ -66,11 +67,16 @@ func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Ha
 		}
 		budget = s.builds
 	}
+	l, err := s.launch(prog.UsesData)
+	if err != nil {
+		return failed(wire.ClassSandboxError, err.Error())
+	}
 	bin, err := s.opts.Compiler.build(ctx, prog, budget)
 	if err != nil {
+		l.abandon()
 		return buildFailure(ctx, err)
 	}
-	return s.runProgram(ctx, bin.Path, prog.UsesData, h)
+	return s.runLaunched(ctx, l, bin.Path, h)
 }
 
 // buildFailure words a failed build as the cell's result.
