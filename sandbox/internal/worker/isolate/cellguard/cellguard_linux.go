@@ -37,7 +37,7 @@ func TightenAddressSpace(heapBytes, reserve int64) error {
 	if err != nil {
 		return fmt.Errorf("reading the address space: %w", err)
 	}
-	as := AddressSpace(vm+programSlack+max(0, reserve), HeapInUse(), heapBytes)
+	as := AddressSpace(vm+max(0, reserve), HeapInUse(), heapBytes)
 	var cur syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &cur); err != nil {
 		return err
@@ -55,9 +55,3 @@ const (
 	procSuperMagic = 0x9fa0
 	rlimInfinity   = ^uint64(0)
 )
-
-// programSlack is what a compiled cell's program may map beyond the
-// worker's formula: with less, a heap grown a piece at a time sometimes
-// met the limit inside the runtime, which then ended with status 2 and
-// no report, before the heap watchdog's MemoryError.
-const programSlack = 64 << 20
