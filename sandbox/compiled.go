@@ -67,16 +67,26 @@ func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Ha
 		}
 		budget = s.builds
 	}
-	l, err := s.launch(prog.UsesData)
-	if err != nil {
-		return failed(wire.ClassSandboxError, err.Error())
+	type started struct {
+		l   *launched
+		err error
 	}
+	sc := make(chan started, 1)
+	go func() {
+		// Starting a process waits for its exec: not on the build's path.
+		l, err := s.launch(prog.UsesData)
+		sc <- started{l, err}
+	}()
 	bin, err := s.opts.Compiler.build(ctx, prog, budget)
-	if err != nil {
-		l.abandon()
+	st := <-sc
+	switch {
+	case st.err != nil:
+		return failed(wire.ClassSandboxError, st.err.Error())
+	case err != nil:
+		st.l.abandon()
 		return buildFailure(ctx, err)
 	}
-	return s.runLaunched(ctx, l, bin.Path, h)
+	return s.runLaunched(ctx, st.l, bin.Path, h)
 }
 
 // buildFailure words a failed build as the cell's result.
