@@ -57,8 +57,9 @@ func (s *Session) compiled(ctx context.Context, code string, prep *cellprep.Prep
 	return res, "", true
 }
 
-// buildAndRun builds prog and runs it. The launcher starts first: its
-// start and its isolation layers take place while the program is built.
+// buildAndRun builds prog and runs it. The launcher starts beside the
+// build: its start and its isolation layers take place while the program
+// is built.
 func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Handlers) *Result {
 	var budget gobuild.Budget
 	if c := s.opts.Compiler; c.budget > 0 {
@@ -79,12 +80,14 @@ func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Ha
 	}()
 	bin, err := s.opts.Compiler.build(ctx, prog, budget)
 	st := <-sc
-	switch {
-	case st.err != nil:
-		return failed(wire.ClassSandboxError, st.err.Error())
-	case err != nil:
-		st.l.abandon()
+	if err != nil {
+		if st.l != nil {
+			st.l.abandon()
+		}
 		return buildFailure(ctx, err)
+	}
+	if st.err != nil {
+		return failed(wire.ClassSandboxError, st.err.Error())
 	}
 	return s.runLaunched(ctx, st.l, bin.Path, h)
 }

@@ -46,6 +46,9 @@ func launch() int {
 	// says when the program is in ExecFD, sealed (a supervisor that
 	// refuses the layers, or whose build failed, ends it instead).
 	if m, err := wire.ReadFrame(in); err != nil || m.Op != wire.OpExec {
+		if err == nil {
+			err = fmt.Errorf("got %q", m.Op)
+		}
 		fmt.Fprintf(os.Stderr, "sbir-kernel launcher: expected the word to execute the program (%v)\n", err)
 		return wire.ExitSetup
 	}
