@@ -2,6 +2,7 @@ package assist
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,8 +61,15 @@ func SuggestMembers(msg string) string {
 // missingMember says that package name (import path path) has no member
 // sym, with the closest members.
 func missingMember(name, path, sym string) string {
+	members := symbols.Members(path)
+	if slices.Contains(members, sym) {
+		// The package has it, and the worker withheld it: a cell could
+		// reach a refused API through it (json.MarshalerError's Type is
+		// a reflect.Type, atomic.LoadPointer takes an unsafe.Pointer).
+		return name + "." + sym + " is not available in cells: through it a cell could reach reflect or unsafe, which cells may not use; use another member of the package (for an error, its text: err.Error())"
+	}
 	s := name + "." + sym + " is not defined: package " + name + " has no symbol " + sym
-	if c := closest(sym, symbols.Members(path)); len(c) > 0 {
+	if c := closest(sym, members); len(c) > 0 {
 		s += "; did you mean " + strings.Join(c, " or ") + "?"
 	}
 	return s
