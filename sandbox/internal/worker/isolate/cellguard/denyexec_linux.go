@@ -24,8 +24,14 @@ func DenyExec() error {
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
 		return fmt.Errorf("failed to set no_new_privs with prctl: %w", e)
 	}
-	if _, _, e := syscall.RawSyscall(sysSeccomp, seccompSetModeFilter, seccompFilterFlagTSync, uintptr(unsafe.Pointer(&fprog))); e != 0 {
+	tid, _, e := syscall.RawSyscall(sysSeccomp, seccompSetModeFilter, seccompFilterFlagTSync, uintptr(unsafe.Pointer(&fprog)))
+	switch {
+	case e != 0:
 		return fmt.Errorf("failed loading seccomp filter: %w", e)
+	case tid != 0:
+		// With TSYNC, the thread that could not take the filter (the
+		// library does not look).
+		return fmt.Errorf("failed loading seccomp filter: thread %d could not be synchronised", tid)
 	}
 	return nil
 }
