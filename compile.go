@@ -23,7 +23,7 @@ import (
 //go:embed go.mod go.sum
 //go:embed award_data/*.go display/*.go dataset/*.go dataset/sample.csv.gz
 //go:embed internal/bytesize/*.go internal/columnar/*.go internal/jsontext/*.go internal/textcut/*.go internal/textdist/*.go internal/wrapped/*.go
-//go:embed sandbox/internal/cellrt/*.go sandbox/internal/cellrt/celldata/*.go sandbox/internal/gotrace/*.go sandbox/internal/valuefmt/*.go sandbox/internal/wire/*.go sandbox/internal/worker/isolate/*.go
+//go:embed sandbox/internal/cellrt/*.go sandbox/internal/cellrt/celldata/*.go sandbox/internal/cellrt/celldisplay/*.go sandbox/internal/gotrace/*.go sandbox/internal/valuefmt/*.go sandbox/internal/wire/*.go sandbox/internal/worker/isolate/cellguard/*.go
 var cellSource embed.FS
 
 // toolchainEnvVars are the variables `go env` is asked in: where the go

@@ -11,15 +11,15 @@
 #
 # Prints wall seconds, and in parentheses the user+system CPU seconds of
 # the process and its children (and of the first build on a machine);
-# go run runs a copy of the program it has not run before (it caches the
-# binaries it builds);
-# the cached compiled run and the go binary are the best of 3 taking
-# turns. Every form's output is checked against go run's. Not run by
+# the first compiled run and go run each run a copy of the program they
+# have not built before (go run caches the binaries it builds), best of 3
+# taking turns; the cached compiled run and the go binary are the best of
+# 3 taking turns too. Every form's output is checked against go run's. Not run by
 # tests: it takes minutes, the interpreted forms most of them
 # (SBIR_BENCH_NO_INTERP=1 leaves them out; SBIR_BENCH_NO_FIRST_BUILD=1
 # the first build, minutes on a loaded machine). With --baseline, the
-# kernel built from git revision REV runs each program cached too, taking
-# turns with the others (last column). hello.go, one line of output, is
+# kernel built from git revision REV runs each program first and cached
+# too, taking turns with the others (last two columns). hello.go, one line of output, is
 # the fixed cost of a run.
 #
 #   bench/compiled.sh --rebuild [--baseline REV] [sbir-kernel binary]
@@ -124,40 +124,41 @@ turns() {
 	done
 }
 run_bin() { wall "$tmp/run_bin.out" "$tmp/$name"; }
+fresh() { { cat "$f"; echo "var _ = \"fresh $(date +%s%N)\""; } >"$tmp/fresh/$name.go"; }
+first_gorun() { fresh; wall "$tmp/first_gorun.out" go run "$tmp/fresh/$name.go"; }
+first_run() { fresh; wall "$tmp/first_run.out" "$kernel" run --cell-timeout=10m "$tmp/fresh/$name.go"; }
+first_base() { fresh; SBIR_CACHE_DIR=$tmp/cache-base wall "$tmp/first_base.out" "$anchor" run --cell-timeout=10m "$tmp/fresh/$name.go"; }
 run_again() { wall "$tmp/run_again.out" "$kernel" run --cell-timeout=10m "$f"; }
 run_base() { SBIR_CACHE_DIR=$tmp/cache-base wall "$tmp/run_base.out" "$anchor" run --cell-timeout=10m "$f"; }
 
 "$kernel" doctor --compile >/dev/null 2>&1 || true # links against the warm GOCACHE
 printf '%-10s %12s %12s %12s %12s %12s %10s %10s' program interpreted "compiled 1st" compiled "go run" "go binary" "interp/bin" "comp/bin"
-[ -z "$anchor" ] && echo || printf ' %12s\n' "$baseline cached"
+[ -z "$anchor" ] && echo || printf ' %12s %12s\n' "$baseline 1st" "$baseline cached"
 mkdir -p "$tmp/fresh"
 for f in "$dir"/*.go; do
 	name=$(basename "$f" .go)
 	go build -o "$tmp/$name" "$f"
-	# go run caches the binaries it builds: it runs a copy it has not
-	# seen, as the kernel's first run is of a program it has not built.
-	{ cat "$f"; echo "var _ = \"fresh $(date +%s%N)\""; } >"$tmp/fresh/$name.go"
-	gorun=$(wall "$tmp/want" go run "$tmp/fresh/$name.go")
+	go run "$f" >"$tmp/want"
 	interp=-
 	if [ -z "${SBIR_BENCH_NO_INTERP:-}" ]; then
 		interp=$(wall "$tmp/interp.out" "$kernel" run --compile=off --cell-timeout=10m "$f")
 	else
 		cp "$tmp/want" "$tmp/interp.out"
 	fi
-	first=$(wall "$tmp/first.out" "$kernel" run --cell-timeout=10m "$f")
-	firstcpu=$(cat "$tmp/first.out.cpu") goruncpu=$(cat "$tmp/want.cpu")
-	runs="run_bin run_again"
-	if [ -n "$anchor" ]; then
-		SBIR_CACHE_DIR=$tmp/cache-base "$anchor" run --cell-timeout=10m "$f" >/dev/null 2>&1
-		runs="$runs run_base"
-	fi
+	# First answers: go run and the kernel each run a copy of the program
+	# they have not built before (go run caches the binaries it builds),
+	# taking turns, best of 3.
+	[ -z "$anchor" ] || SBIR_CACHE_DIR=$tmp/cache-base "$anchor" run --cell-timeout=10m "$f" >/dev/null 2>&1
+	turns first_gorun first_run ${anchor:+first_base}
+	gorun=$best_first_gorun goruncpu=$cpu_first_gorun first=$best_first_run firstcpu=$cpu_first_run
+	runs="run_bin run_again ${anchor:+run_base}"
 	turns $runs
-	for o in interp first run_bin run_again ${anchor:+run_base}; do
+	for o in interp first_gorun first_run run_bin run_again ${anchor:+first_base run_base}; do
 		cmp -s "$tmp/want" "$tmp/$o.out" || { echo "$name: $o's output differs from go run's" >&2; exit 1; }
 	done
 	printf '%-10s %12s %12s %12s %12s %12s %10s %10s' "$name" "$interp" "$first ($firstcpu)" "$best_run_again ($cpu_run_again)" "$gorun ($goruncpu)" "$best_run_bin ($cpu_run_bin)" \
 		"$(echo "$interp $best_run_bin" | awk '$1 == "-" {print "-"; next} {printf "%.1fx", $1 / $2}')" "$(echo "$best_run_again $best_run_bin" | awk '{printf "%.2fx", $1 / $2}')"
-	[ -z "$anchor" ] && echo || printf ' %12s\n' "$best_run_base ($cpu_run_base)"
+	[ -z "$anchor" ] && echo || printf ' %12s %12s\n' "$best_first_base ($cpu_first_base)" "$best_run_base ($cpu_run_base)"
 done
 
 [ -n "${SBIR_BENCH_NO_FIRST_BUILD:-}" ] && exit 0

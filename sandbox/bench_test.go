@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"testing"
 	"time"
@@ -130,4 +131,33 @@ total`},
 			m.report()
 		})
 	}
+}
+
+// BenchmarkCompiledCellFirstAnswer measures the first answer of a
+// compiled cell in a warm session (its compiler set up, the build cache
+// and the export index warm): a //sbir:compile cell that prints one line
+// and was never built before (each iteration's differs by a constant),
+// through Session.Run: its build (compile and link), the launcher and
+// the program. Issue 28 compares it with `go run` of the same program
+// (docs/performance.md).
+func BenchmarkCompiledCellFirstAnswer(b *testing.B) {
+	s := newCompiledSession(b, nil)
+	run := func(i int) {
+		code := fmt.Sprintf("//sbir:compile\nconst n = %d\nfmt.Println(\"hello\", n > -1)", i)
+		r, err := s.Run(context.Background(), code, nil)
+		if err != nil || !r.Success || r.Stdout != "hello true\n" {
+			b.Fatal(err, r.ErrorName, r.ErrorMessage, r.Stdout)
+		}
+	}
+	run(0) // the session's first build: the export index, the source written out
+	m := &medianTimer{b: b}
+	seed := time.Now().UnixNano()
+	i := 0
+	for b.Loop() {
+		i++
+		m.begin()
+		run(int(seed%1e9) + i)
+		m.end()
+	}
+	m.report()
 }

@@ -57,7 +57,9 @@ func (s *Session) compiled(ctx context.Context, code string, prep *cellprep.Prep
 	return res, "", true
 }
 
-// buildAndRun builds prog and runs it.
+// buildAndRun builds prog and runs it. The launcher starts beside the
+// build: its start and its isolation layers take place while the program
+// is built.
 func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Handlers) *Result {
 	var budget gobuild.Budget
 	if c := s.opts.Compiler; c.budget > 0 {
@@ -66,11 +68,28 @@ func (s *Session) buildAndRun(ctx context.Context, prog *cellprep.Program, h *Ha
 		}
 		budget = s.builds
 	}
+	type started struct {
+		l   *launched
+		err error
+	}
+	sc := make(chan started, 1)
+	go func() {
+		// Starting a process waits for its exec: not on the build's path.
+		l, err := s.launch(prog.UsesData)
+		sc <- started{l, err}
+	}()
 	bin, err := s.opts.Compiler.build(ctx, prog, budget)
+	st := <-sc
 	if err != nil {
+		if st.l != nil {
+			st.l.abandon()
+		}
 		return buildFailure(ctx, err)
 	}
-	return s.runProgram(ctx, bin.Path, prog.UsesData, h)
+	if st.err != nil {
+		return failed(wire.ClassSandboxError, st.err.Error())
+	}
+	return s.runLaunched(ctx, st.l, bin.Path, h)
 }
 
 // buildFailure words a failed build as the cell's result.

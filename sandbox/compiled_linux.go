@@ -13,16 +13,12 @@ import (
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
-// sealedCopy copies the program at path into a memfd sealed against any
-// change: the launcher executes it from there, under a Landlock domain
-// that reaches no file (a memfd has no path for Landlock to govern), and
-// nothing can alter it between the build and the exec.
-func sealedCopy(path string) (*os.File, error) {
-	src, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("opening the compiled cell: %w", err)
-	}
-	defer src.Close()
+// programMemfd creates the memfd a launcher executes its program from,
+// empty: the supervisor starts the launcher while the program is still
+// being built, and fills and seals it (fillSealed) before it lets the
+// launcher execute it. The launcher executes it under a Landlock domain
+// that reaches no file (a memfd has no path for Landlock to govern).
+func programMemfd() (*os.File, error) {
 	flags := unix.MFD_CLOEXEC | unix.MFD_ALLOW_SEALING
 	fd, err := unix.MemfdCreate("sbir-cell", flags|unix.MFD_EXEC)
 	if errors.Is(err, unix.EINVAL) {
@@ -32,16 +28,25 @@ func sealedCopy(path string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the compiled cell's memfd: %w", err)
 	}
-	f := os.NewFile(uintptr(fd), "sbir-cell")
+	return os.NewFile(uintptr(fd), "sbir-cell"), nil
+}
+
+// fillSealed copies the program at path into the memfd f and seals it
+// against any change, so that nothing can alter it between the build
+// and the exec.
+func fillSealed(f *os.File, path string) error {
+	src, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("opening the compiled cell: %w", err)
+	}
+	defer src.Close()
 	if _, err := io.Copy(f, src); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("copying the compiled cell: %w", err)
+		return fmt.Errorf("copying the compiled cell: %w", err)
 	}
-	if _, err := unix.FcntlInt(uintptr(fd), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("sealing the compiled cell: %w", err)
+	if _, err := unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE); err != nil {
+		return fmt.Errorf("sealing the compiled cell: %w", err)
 	}
-	return f, nil
+	return nil
 }
 
 // progEvent is what the relay read from a compiled cell: output of a

@@ -13,7 +13,9 @@ import (
 // Compiled cells run on Linux only: NewCompiler refuses elsewhere, so
 // these are never reached.
 
-func sealedCopy(string) (*os.File, error) { return nil, errors.New("compiled cells run on Linux only") }
+func programMemfd() (*os.File, error) { return nil, errors.New("compiled cells run on Linux only") }
+
+func fillSealed(*os.File, string) error { return errors.New("compiled cells run on Linux only") }
 
 type progEvent struct {
 	name string

@@ -16,9 +16,11 @@ import (
 
 // A compiled cell's program runs in a process of its own. The supervisor
 // starts this binary as a launcher (wire.LaunchArg) in the worker's
-// namespaces; the launcher applies the worker's in-process layers
-// (rlimits, Landlock, seccomp) and executes the program from a sealed
-// memfd, and the program's runtime (package cellrt) reads its
+// namespaces while the program is being built; the launcher applies the
+// worker's in-process layers (rlimits, Landlock, seccomp), reports them
+// and waits. Once the build is done, the supervisor copies the program
+// into the launcher's memfd, seals it, and tells the launcher to execute
+// it (wire.OpExec); the program's runtime (package cellrt) reads its
 // configuration, maps the data from its descriptor and runs the cell. The
 // supervisor relays its output, displays and end, enforces the output
 // caps, kills it at the cell's time limit or an interrupt, and explains
@@ -36,9 +38,10 @@ type programRun struct {
 }
 
 // programFiles are the descriptors a launcher inherits, and the
-// supervisor's ends of its pipes.
+// supervisor's ends of its pipes and of its program's memfd.
 type programFiles struct {
 	child                          []*os.File // closed in the supervisor once the child has them
+	exe                            *os.File   // the memfd, until the supervisor has filled and sealed it
 	reqW                           *os.File
 	stdout, stderr, replies, crash *os.File
 }
@@ -53,25 +56,25 @@ func (f *programFiles) closeChild() {
 	f.child = nil
 }
 
-// openProgramFiles opens what the launcher of binary bin inherits: the
-// program (a sealed memfd), the data when the program uses it, /dev/null
-// as standard input, and the pipes.
-func (s *Session) openProgramFiles(bin string, usesData bool) (*programFiles, *os.File, []*os.File, error) {
+// openProgramFiles opens what a launcher inherits: the memfd of its
+// program (empty yet), the data when the program uses it, /dev/null as
+// standard input, and the pipes.
+func (s *Session) openProgramFiles(usesData bool) (*programFiles, *os.File, []*os.File, error) {
 	f := &programFiles{}
 	fail := func(err error) (*programFiles, *os.File, []*os.File, error) {
 		f.closeChild()
-		for _, p := range []*os.File{f.reqW, f.stdout, f.stderr, f.replies, f.crash} {
+		for _, p := range []*os.File{f.exe, f.reqW, f.stdout, f.stderr, f.replies, f.crash} {
 			if p != nil {
 				p.Close()
 			}
 		}
 		return nil, nil, nil, err
 	}
-	exe, err := sealedCopy(bin)
+	exe, err := programMemfd()
 	if err != nil {
 		return fail(err)
 	}
-	f.child = append(f.child, exe)
+	f.exe = exe
 	var data *os.File
 	if usesData && s.opts.DataPath != "" {
 		if data, _, err = openData(s.opts.DataPath); err != nil {
@@ -113,15 +116,17 @@ func (s *Session) openProgramFiles(bin string, usesData bool) (*programFiles, *o
 	return f, null, append([]*os.File{outW, crashW}, extra...), nil
 }
 
-// startProgram starts the launcher for bin and sends its configuration.
-func (s *Session) startProgram(bin string, usesData bool) (*programRun, *programFiles, error) {
-	files, stdin, fds, err := s.openProgramFiles(bin, usesData)
+// startProgram starts a launcher and sends its configuration; the
+// program it will execute is put in files.exe later (runLaunched).
+func (s *Session) startProgram(usesData bool) (*programRun, *programFiles, error) {
+	files, stdin, fds, err := s.openProgramFiles(usesData)
 	if err != nil {
 		return nil, nil, err
 	}
 	self, err := os.Executable()
 	if err != nil {
 		files.closeChild()
+		files.exe.Close()
 		return nil, nil, err
 	}
 	cmd := exec.Command(self, wire.LaunchArg)
@@ -138,6 +143,7 @@ func (s *Session) startProgram(bin string, usesData bool) (*programRun, *program
 	files.closeChild()
 	if err != nil {
 		files.reqW.Close()
+		files.exe.Close()
 		return nil, nil, fmt.Errorf("starting the compiled cell: %w", err)
 	}
 	r.config = wire.NewConn(strings.NewReader(""), files.reqW)
@@ -187,21 +193,66 @@ func (r *programRun) kill(reason string) {
 	}
 }
 
+// A launched is a launcher started ahead of its program's build, with the
+// relay of its pipes running.
+type launched struct {
+	r     *programRun
+	files *programFiles
+	evs   chan progEvent
+}
+
+// launch starts a launcher for a program that is not built yet (usesData:
+// cellprep.Program.UsesData), so that its start and its isolation layers
+// overlap the build; runLaunched then runs the program in it, or abandon
+// ends it.
+func (s *Session) launch(usesData bool) (*launched, error) {
+	r, files, err := s.startProgram(usesData)
+	if err != nil {
+		return nil, err
+	}
+	l := &launched{r: r, files: files, evs: make(chan progEvent, 64)}
+	go relay(files, r.crash, l.evs)
+	return l, nil
+}
+
+// abandon ends a launcher whose program will not run (its build failed or
+// was interrupted) and waits for it.
+func (l *launched) abandon() {
+	l.r.kill("")
+	l.files.exe.Close()
+	_ = l.r.config.Close()
+	for range l.evs {
+	}
+	<-l.r.exited
+}
+
 // runProgram runs the compiled cell bin and returns its result; usesData
 // passes it the data (cellprep.Program.UsesData).
 func (s *Session) runProgram(ctx context.Context, bin string, usesData bool, h *Handlers) *Result {
-	r, files, err := s.startProgram(bin, usesData)
+	l, err := s.launch(usesData)
 	if err != nil {
 		return failed(wire.ClassSandboxError, err.Error())
 	}
-	evs := make(chan progEvent, 64)
-	go relay(files, r.crash, evs)
+	return s.runLaunched(ctx, l, bin, h)
+}
+
+// runLaunched puts the program bin into the launcher's memfd, seals it,
+// lets the launcher execute it once it has reported its layers, and
+// returns the cell's result.
+func (s *Session) runLaunched(ctx context.Context, l *launched, bin string, h *Handlers) *Result {
+	err := fillSealed(l.files.exe, bin)
+	l.files.exe.Close()
+	if err != nil {
+		l.abandon()
+		return failed(wire.ClassSandboxError, err.Error())
+	}
+	r := l.r
 	rel := newRelayed(s.opts.Limits, h)
 	timeout := time.NewTimer(s.opts.Limits.CellTimeout)
 	defer timeout.Stop()
 	done := ctx.Done()
 	var end, fatal *wire.Message
-	for ev := range withStops(evs, done, timeout.C, r) {
+	for ev := range withStops(l.evs, done, timeout.C, r) {
 		switch {
 		case ev.msg == nil:
 			rel.text(ev.name, ev.text)
@@ -211,6 +262,9 @@ func (s *Session) runProgram(ctx context.Context, bin string, usesData bool, h *
 				rel.fail = failed(wire.ClassSandboxError, msg)
 				continue
 			}
+			// The launcher executes the program, which reads its
+			// configuration next from the same pipe.
+			_ = r.config.Send(&wire.Message{Op: wire.OpExec})
 			_ = r.config.Send(&wire.Message{Op: wire.OpConfig, Program: s.programConfig(h)})
 			_ = r.config.Close()
 		case ev.msg.Op == wire.OpResult:

@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/cellprep"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
 )
 
 // TestCompiledCellEndToEnd runs a compiled cell through a session: built
@@ -178,6 +181,10 @@ func TestCompiledCellErrors(t *testing.T) {
 	if strings.Contains(res.ErrorMessage, "/") || strings.Contains(res.ErrorMessage, ".go") {
 		t.Errorf("errors name a file of the build:\n%s", res.ErrorMessage)
 	}
+	// The launcher started while the cell was built has ended with it.
+	if pids := launchers(t); len(pids) > 0 {
+		t.Errorf("launchers %v outlived a build that failed", pids)
+	}
 	res = run(t, s, "//sbir:compile\nfunc greet() { fmt.Println(\"hello\") }\ngreet()")
 	if !res.Success || res.Stdout != "hello\n" || res.Value != nil {
 		t.Errorf("a call without a value: %+v", res)
@@ -326,4 +333,29 @@ func TestCompiledCleanExitSucceeds(t *testing.T) {
 	if !res.Success || res.ErrorName != "" || res.Stdout != "a\n" {
 		t.Fatalf("%+v; want success with stdout \"a\\n\"", res)
 	}
+}
+
+// launchers returns the pids of this process's children that are
+// launchers of compiled cells (wire.LaunchArg), read from /proc.
+func launchers(t *testing.T) []int {
+	t.Helper()
+	tasks, err := filepath.Glob("/proc/self/task/*/children")
+	if err != nil || len(tasks) == 0 {
+		t.Skip("no /proc/self/task/*/children here")
+	}
+	var pids []int
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, field := range strings.Fields(string(b)) {
+			cmd, err := os.ReadFile("/proc/" + field + "/cmdline")
+			if err == nil && strings.Contains(string(cmd), wire.LaunchArg) {
+				pid, _ := strconv.Atoi(field)
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
 }

@@ -177,6 +177,17 @@ func NewCompiler(ctx context.Context, opts CompileOptions) (*Compiler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: the source compiled cells are built with: %w", err)
 	}
+	// The source's hash, part of every binary's cache key (a cached
+	// program's too), is computed while the go command describes itself.
+	type hashed struct {
+		hash string
+		err  error
+	}
+	hc := make(chan hashed, 1)
+	go func() {
+		h, err := gobuild.HashSource(opts.Source)
+		hc <- hashed{h, err}
+	}()
 	tc, err := gobuild.Find(ctx, opts.Settings.Go, opts.Environ, goVersion)
 	if err != nil {
 		return nil, err
@@ -194,7 +205,10 @@ func NewCompiler(ctx context.Context, opts CompileOptions) (*Compiler, error) {
 	if opts.Settings.BuildCPU < 0 || opts.Settings.BuildCPU > 0 && opts.Settings.BuildCPUWindow <= 0 {
 		return nil, fmt.Errorf("sandbox: --build-cpu %v over --build-cpu-window %v: give a budget of 0 (no limit) or more, over a window longer than 0", opts.Settings.BuildCPU, opts.Settings.BuildCPUWindow)
 	}
-	b, err := gobuild.New(gobuild.Options{Toolchain: tc, Source: opts.Source, Dir: opts.CacheDir, GoCache: opts.GoCache, Limits: limits, Logger: opts.Logger})
+	// A hash that failed is computed again by the first build, which
+	// reports why.
+	h := <-hc
+	b, err := gobuild.New(gobuild.Options{Toolchain: tc, Source: opts.Source, SourceHash: h.hash, Dir: opts.CacheDir, GoCache: opts.GoCache, Limits: limits, Logger: opts.Logger})
 	if err != nil {
 		return nil, err
 	}

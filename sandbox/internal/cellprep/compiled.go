@@ -34,6 +34,12 @@ const (
 	DataPath        = "github.com/sbirtools/sbir-kernel/award_data"
 )
 
+// DisplayRuntimePath is the package that sends a program's displays to
+// the supervisor, imported for its init into every program that imports
+// a package beyond the standard library (display, award_data, a module:
+// any of them may display); the others link neither it nor display.
+const DisplayRuntimePath = RuntimePath + "/celldisplay"
+
 // File names of a compiled cell's positions (package gotrace reads them
 // back from stack traces).
 const (

@@ -57,6 +57,14 @@ func (r *resolution) render() (src, noValue string, vline, vcol int) {
 	return src, noValue, vline, vcol
 }
 
+// isStd reports whether path is a package of the standard library, which
+// never imports display: its first element has no dot (the go command's
+// rule).
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
 // directive is a line directive: what follows it is at line:col of file.
 func directive(file string, line, col int) string {
 	return fmt.Sprintf("/*line %s:%d:%d*/", file, line, col)
@@ -65,14 +73,20 @@ func directive(file string, line, col int) string {
 func (r *resolution) writeImports(b *strings.Builder) {
 	b.WriteString("package main\n\nimport (\n")
 	fmt.Fprintf(b, "\t%s %q\n", RuntimeName, RuntimePath)
+	displays := false
 	for _, is := range r.own {
 		r.usesData = r.usesData || allowlist.RealPath(is.path) == DataPath
+		displays = displays || !isStd(allowlist.RealPath(is.path))
 	}
 	for _, p := range r.imports {
 		r.usesData = r.usesData || allowlist.RealPath(p) == DataPath
+		displays = displays || !isStd(allowlist.RealPath(p))
 	}
 	if r.usesData {
 		fmt.Fprintf(b, "\t_ %q\n", DataRuntimePath)
+	}
+	if displays {
+		fmt.Fprintf(b, "\t_ %q\n", DisplayRuntimePath)
 	}
 	for _, is := range r.own {
 		line, col := r.p.lt.pos(is.off)

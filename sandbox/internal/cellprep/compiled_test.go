@@ -158,3 +158,33 @@ func TestWantsCompile(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileLinksTheRuntimeItNeeds: a program links the display sink
+// (celldisplay) when it imports anything beyond the standard library,
+// which may display, and the data's runtime (celldata) when it uses
+// award_data; a program of the standard library alone links neither.
+func TestCompileLinksTheRuntimeItNeeds(t *testing.T) {
+	for _, tc := range []struct {
+		code          string
+		display, data bool
+	}{
+		{"func main() { fmt.Println(strings.ToUpper(\"x\")) }", false, false},
+		{"//sbir:compile\nfmt.Println(1)", false, false},
+		{"//sbir:compile\ndisplay.Markdown(\"**x**\")", true, false},
+		{"//sbir:compile\naward_data.Count()", true, true},
+		{"func main() { display.Markdown(\"x\") }", true, false},
+	} {
+		prog, err := compileAfter(t, nil, tc.code)
+		if err != nil {
+			t.Errorf("%q: %v", tc.code, err)
+			continue
+		}
+		src := prog.Source
+		if got := strings.Contains(src, `_ "`+DisplayRuntimePath+`"`); got != tc.display {
+			t.Errorf("%q: imports %s: %v, want %v:\n%s", tc.code, DisplayRuntimePath, got, tc.display, src)
+		}
+		if got := strings.Contains(src, `_ "`+DataRuntimePath+`"`); got != tc.data {
+			t.Errorf("%q: imports %s: %v, want %v:\n%s", tc.code, DataRuntimePath, got, tc.data, src)
+		}
+	}
+}

@@ -5,11 +5,15 @@
 // exec to the process (the launcher's one allowed exec was this program),
 // reads its configuration from the supervisor, lowers the address-space
 // limit (leaving room for the data when the supervisor passed it),
-// points the cell's os.Stderr and package log at the stderr pipe, sends
-// displays to the supervisor after the output written before them, and
+// points the cell's os.Stderr and package log at the stderr pipe, and
 // watches the heap. A program that uses award_data also links package
 // celldata, whose init, after this one's and before the cell's code, maps
-// the data from the descriptor it inherited and hands it to award_data.
+// the data from the descriptor it inherited and hands it to award_data;
+// one that imports anything beyond the standard library (display,
+// award_data, a module) links package celldisplay, whose init makes
+// Display the sink of package display. Neither is linked into a program
+// that does not need it: what every program links is what the first
+// answer of each waits for.
 // The program's main defers Finish, which reports the cell's end: its
 // value (Show), or its panic with the cell's frames.
 //
@@ -29,15 +33,14 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
-	"github.com/sbirtools/sbir-kernel/display"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/gotrace"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/valuefmt"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
-	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/isolate"
-	"golang.org/x/sys/unix"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/isolate/cellguard"
 )
 
 // cell is the runtime of this process's cell: nil outside a compiled
@@ -80,7 +83,7 @@ func init() {
 
 // start sets the process up for the cell.
 func start() (*runtimeState, error) {
-	if err := isolate.DenyExec(); err != nil {
+	if err := cellguard.DenyExec(); err != nil {
 		return nil, fmt.Errorf("forbidding exec: %w", err)
 	}
 	cfgPipe := os.NewFile(wire.RequestFD, "sbir-config")
@@ -103,13 +106,12 @@ func start() (*runtimeState, error) {
 	// Only now is the address space the program's own: its runtime
 	// started; the data, when passed, is mapped next (celldata), in room
 	// kept for it.
-	if err := isolate.TightenAddressSpace(cfg.HeapBytes, dataSize()); err != nil {
+	if err := cellguard.TightenAddressSpace(cfg.HeapBytes, dataSize()); err != nil {
 		return nil, fmt.Errorf("limiting the address space: %w", err)
 	}
 	c := &runtimeState{out: wire.NewConn(strings.NewReader(""), os.NewFile(wire.ReplyFD, "sbir-replies")), rows: cfg.Rows, crash: os.Stderr}
 	os.Stderr = os.NewFile(wire.ProgramStderrFD, "/dev/stderr")
 	log.SetOutput(os.Stderr)
-	display.SetSink(c.display)
 	c.watchHeap(cfg.HeapBytes)
 	return c, nil
 }
@@ -118,8 +120,8 @@ func start() (*runtimeState, error) {
 // wire.DataFD (it passes it only to a program that uses award_data), or
 // 0.
 func dataSize() int64 {
-	var st unix.Stat_t
-	if unix.Fstat(wire.DataFD, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	var st syscall.Stat_t
+	if syscall.Fstat(wire.DataFD, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return 0
 	}
 	return st.Size
@@ -263,20 +265,25 @@ func panicClass(v any) string {
 	return wire.ClassPanic
 }
 
-// display sends a display call of the cell to the supervisor once the
-// output written before it has left the pipes, and returns once the
-// supervisor has read it, so that output and displays arrive in the order
-// the cell made them (the supervisor reads the pipes in one loop).
-func (c *runtimeState) display(m display.Message) {
+// Display sends a display call of the cell (package celldisplay's sink) to
+// the supervisor once the output written before it has left the pipes,
+// and returns once the supervisor has read it, so that output and
+// displays arrive in the order the cell made them (the supervisor reads
+// the pipes in one loop). A clear is d nil, waiting for the next display
+// when wait is set. Outside a compiled cell's program it does nothing.
+func Display(d *wire.Display, wait bool) {
+	if cell == nil {
+		return
+	}
 	awaitDrained(1, drainWait)
 	awaitDrained(wire.ProgramStderrFD, drainWait)
 	defer awaitDrained(wire.ReplyFD, readWait)
-	if m.Clear {
-		_ = c.out.Send(&wire.Message{Op: wire.OpClear, Wait: m.Wait})
+	if d == nil {
+		_ = cell.out.Send(&wire.Message{Op: wire.OpClear, Wait: wait})
 		return
 	}
-	msg := &wire.Message{Op: wire.OpDisplay, Display: &wire.Display{Data: encode(m.Data), Metadata: encode(m.Metadata), DisplayID: m.DisplayID, Update: m.Update}}
-	if err := c.out.Send(msg); err != nil {
+	d.Data, d.Metadata = encode(d.Data), encode(d.Metadata)
+	if err := cell.out.Send(&wire.Message{Op: wire.OpDisplay, Display: d}); err != nil {
 		fmt.Fprintf(os.Stderr, "... [a display was dropped: %v]\n", err)
 	}
 }

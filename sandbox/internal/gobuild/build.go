@@ -29,6 +29,9 @@ type Options struct {
 	// Source holds go.mod, go.sum and the module's packages compiled cells
 	// link, as the kernel's binary carries them.
 	Source fs.FS
+	// SourceHash is HashSource(Source) when the caller computed it
+	// already; "" means the first build computes it.
+	SourceHash string
 	// Dir is the builder's cache: the source written out and the
 	// binaries.
 	Dir string
@@ -156,7 +159,10 @@ func New(opts Options) (*Builder, error) {
 // source writes the module source out once.
 func (b *Builder) source() (dir, hash string, err error) {
 	b.srcOnce.Do(func() {
-		b.srcHash, b.srcErr = hashSource(b.opts.Source)
+		b.srcHash = b.opts.SourceHash
+		if b.srcHash == "" {
+			b.srcHash, b.srcErr = hashSource(b.opts.Source)
+		}
 		if b.srcErr == nil {
 			b.srcDir, b.srcErr = materialise(b.opts.Source, filepath.Join(b.opts.Dir, "src"), b.srcHash)
 		}

@@ -35,6 +35,10 @@ func sourceFiles(fsys fs.FS) ([]string, error) {
 	return files, err
 }
 
+// HashSource returns the hash of the source fsys that Options.SourceHash
+// takes, for a caller that computes it while it finds the toolchain.
+func HashSource(fsys fs.FS) (string, error) { return hashSource(fsys) }
+
 // hashSource returns a hash of the files a build uses, naming the
 // directory they are written to: binaries of different sources never
 // share it.

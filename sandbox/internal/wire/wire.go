@@ -36,6 +36,7 @@ const (
 	OpInspect   = "inspect"
 	OpProbe     = "probe"     // attempt escapes and report (tests, doctor)
 	OpPreflight = "preflight" // load one third-party package (Code) in a fresh interpreter
+	OpExec      = "exec"      // a launcher's program is in ExecFD, sealed: execute it
 	// worker → supervisor
 	OpReady    = "ready"  // the worker is isolated and the interpreter is up
 	OpStream   = "stream" // batched stdout/stderr of the running cell
@@ -331,9 +332,11 @@ const (
 	ProbeArg = "__sbir_isolation_probe"
 	// LaunchArg is argv[1] of a launcher: the binary re-executed to run a
 	// compiled cell. It reads a Config (OpConfig) from RequestFD, applies
-	// the worker's isolation layers, sends OpReady with them on ReplyFD
-	// and executes the program in ExecFD, which reads a ProgramConfig
-	// (OpConfig, Program set) from RequestFD in turn. The program's
+	// the worker's isolation layers, sends OpReady with them on ReplyFD,
+	// waits for OpExec (the supervisor starts it while the program is
+	// built, and fills and seals ExecFD after) and executes the program
+	// in ExecFD, which reads a ProgramConfig (OpConfig, Program set) from
+	// RequestFD in turn. The program's
 	// standard output is the cell's stdout, ProgramStderrFD its stderr,
 	// standard error the Go runtime's own reports (panics), ReplyFD its
 	// displays and its end (OpResult), DataFD the data.

@@ -13,8 +13,9 @@ import (
 
 // launch is the process a compiled cell's program replaces (argv[1] is
 // wire.LaunchArg): it reads its configuration, applies the worker's
-// in-process isolation layers, reports them, and executes the program the
-// supervisor put in wire.ExecFD, which keeps every layer. It returns only
+// in-process isolation layers, reports them, waits for the supervisor's
+// wire.OpExec, and executes the program the supervisor put in
+// wire.ExecFD, which keeps every layer. It returns only
 // when it could not.
 func launch() int {
 	in := os.NewFile(wire.RequestFD, "sbir-requests")
@@ -39,6 +40,16 @@ func launch() int {
 		layers = isolate.ApplyForExec(*m.Config, wire.ExecFD)
 	}
 	if err := c.Send(&wire.Message{Op: wire.OpReady, Ready: &wire.Ready{Layers: layers}}); err != nil {
+		return wire.ExitSetup
+	}
+	// The supervisor started this process while it built the program; it
+	// says when the program is in ExecFD, sealed (a supervisor that
+	// refuses the layers, or whose build failed, ends it instead).
+	if m, err := wire.ReadFrame(in); err != nil || m.Op != wire.OpExec {
+		if err == nil {
+			err = fmt.Errorf("got %q", m.Op)
+		}
+		fmt.Fprintf(os.Stderr, "sbir-kernel launcher: expected the word to execute the program (%v)\n", err)
 		return wire.ExitSetup
 	}
 	unix.CloseOnExec(wire.ExecFD)

@@ -3,13 +3,9 @@
 package isolate
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"os"
-	"runtime/metrics"
 	"slices"
-	"strconv"
 	"strings"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
@@ -18,6 +14,7 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"github.com/sbirtools/sbir-kernel/internal/bytesize"
 	"github.com/sbirtools/sbir-kernel/sandbox/internal/wire"
+	"github.com/sbirtools/sbir-kernel/sandbox/internal/worker/isolate/cellguard"
 	"golang.org/x/sys/unix"
 )
 
@@ -57,44 +54,9 @@ func Apply(cfg wire.Config, reexecErr error) []wire.Layer {
 	return layers
 }
 
-// addressSpace is the worker's RLIMIT_AS: what it has mapped already (vm:
-// the runtime's fixed reservations, the heap so far, heap of them, the
-// data file) plus room for the heap to grow to 1.25 times its budget, and
-// AddressSpaceSlack. The Go runtime reserves address space for its heap as it grows
-// it (640 MB more heap took 656 MB more; its other reservations, ~1.2 GB,
-// are made at its start), so this is what holds the budget where memory
-// is taken: one allocation that would pass it (bytes.Buffer.Grow(3<<30),
-// which zeroes what it takes) fails in the runtime ("out of memory", a
-// MemoryError) before a page is touched, where the heap watchdog, which
-// looks every 10 ms, saw it only after 3.1 GB were resident (issue 30,
-// hole 3); and heap taken a piece at a time stops there however late the
-// watchdog runs. It was vm + twice the budget + the data's size (mapped
-// already, so counted twice) + 1 GiB.
-func addressSpace(vm, heap, heapBytes int64) uint64 {
-	room := max(heapBytes+heapBytes/4-heap, 0)
-	return uint64(vm+room+AddressSpaceSlack+(1<<20-1)) &^ (1<<20 - 1)
-}
-
 // AddressSpaceSlack is the address space RLIMIT_AS allows the worker
-// beyond 1.25 times its heap budget: the runtime's metadata for a heap
-// that grows, and in a cgo build (tests) the C library's stacks of the
-// threads it adds. It is the most the heap can pass 1.25 times its budget
-// by when the heap watchdog is late.
-const AddressSpaceSlack = 16<<20 + cgoThreadSlack
-
-// heapInUse is what the heap watchdog counts: objects and goroutine
-// stacks.
-func heapInUse() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
-	metrics.Read(s)
-	var n int64
-	for _, v := range s {
-		if v.Value.Kind() == metrics.KindUint64 {
-			n += int64(v.Value.Uint64())
-		}
-	}
-	return n
-}
+// beyond 1.25 times its heap budget (cellguard.AddressSpace).
+const AddressSpaceSlack = cellguard.AddressSpaceSlack
 
 // vmSize returns the worker's current address-space size.
 func vmSize() (int64, error) {
@@ -103,19 +65,7 @@ func vmSize() (int64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	return vmSizeIn(f)
-}
-
-// vmSizeIn reads VmSize from a /proc/<pid>/status at offset 0.
-func vmSizeIn(f io.ReaderAt) (int64, error) {
-	sc := bufio.NewScanner(io.NewSectionReader(f, 0, 1<<20))
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmSize:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, fmt.Errorf("no VmSize in /proc/self/status")
+	return cellguard.VMSizeIn(f)
 }
 
 // applyRlimits sets the worker's rlimits. With forExec the process is a
@@ -133,9 +83,9 @@ func applyRlimits(cfg wire.Config, forExec bool) wire.Layer {
 	}
 	var as uint64
 	if forExec {
-		as = addressSpace(vm+cfg.DataSize, 0, cfg.HeapBytes)
+		as = cellguard.AddressSpace(vm+cfg.DataSize, 0, cfg.HeapBytes)
 	} else {
-		as = addressSpace(vm, heapInUse(), cfg.HeapBytes)
+		as = cellguard.AddressSpace(vm, cellguard.HeapInUse(), cfg.HeapBytes)
 	}
 	type rlimit struct {
 		name     string

@@ -38,15 +38,9 @@ func Exec(int, []string, []string) error {
 	return errors.New("compiled cells run on Linux only")
 }
 
-// DenyExec does nothing: there is no seccomp.
-func DenyExec() error { return nil }
-
 // AddressSpaceSlack is 0: there is no address-space limit here (only the
 // heap watchdog).
 const AddressSpaceSlack = 0
 
 // OpenStatus does nothing: compiled cells run on Linux only.
 func OpenStatus() error { return nil }
-
-// TightenAddressSpace does nothing: there is no address-space limit here.
-func TightenAddressSpace(int64, int64) error { return nil }
