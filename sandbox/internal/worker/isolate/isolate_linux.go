@@ -259,12 +259,16 @@ func applySeccomp(noFiles bool, execFD int) []wire.Layer {
 			return []wire.Layer{sc, nnp}
 		}
 	}
+	if err := loadNativeOnly(); err != nil {
+		sc.Detail = "failed: " + err.Error()
+		return []wire.Layer{sc, nnp}
+	}
 	sc.Active = true
 	opens := ""
 	if noFiles {
 		opens = "opening files, "
 	}
-	sc.Detail = fmt.Sprintf("deny-list of %d system calls (%sexec, fork, sockets, ptrace, mount, namespaces, bpf, io_uring, keys, ...) fails with EPERM", len(denied)+1, opens)
+	sc.Detail = fmt.Sprintf("deny-list of %d system calls (%sexec, fork, sockets, ptrace, mount, namespaces, bpf, io_uring, keys, ...) fails with EPERM; a call through another architecture's entry point (int 0x80) kills the process", len(denied)+1, opens)
 	if execFD >= 0 {
 		sc.Detail += "; the one exec allowed is of the compiled cell's program, which forbids it to itself before the cell's code runs"
 	}
