@@ -32,10 +32,20 @@ var itypePtrType = reflect.TypeOf((*itype)(nil))
 // type rt, after IValue, hold methods: all but an IType field.
 func wrapperMethodFields(rt reflect.Type) int {
 	n := rt.NumField() - 1
-	if n > 0 && rt.Field(rt.NumField()-1).Type == itypePtrType {
+	if n > 0 && isITypeField(rt.Field(rt.NumField()-1)) {
 		n--
 	}
 	return n
+}
+
+// isITypeField reports whether f is the field of an interface wrapper
+// that records the interpreted type of the value it holds: *itype in the
+// interpreter's own error wrappers (patch 65), interface{} named IType in
+// the wrappers the extractor writes for compiled interfaces such as
+// fmt.Stringer and sort.Interface (sbir patch 93), which cannot name the
+// interpreter's unexported type.
+func isITypeField(f reflect.StructField) bool {
+	return f.Type == itypePtrType || f.Name == "IType" && f.Type == emptyInterfaceType
 }
 
 // wrappedValue returns the value an interface wrapper v holds and its
@@ -49,7 +59,7 @@ func wrappedValue(v reflect.Value) (reflect.Value, *itype, bool) {
 	}
 	rt := v.Type()
 	last := rt.NumField() - 1
-	if last < 1 || rt.Field(0).Name != "IValue" || rt.Field(last).Type != itypePtrType {
+	if last < 1 || rt.Field(0).Name != "IValue" || !isITypeField(rt.Field(last)) {
 		return reflect.Value{}, nil, false
 	}
 	t, _ := v.Field(last).Interface().(*itype)
