@@ -412,6 +412,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 		n.exec = func(f *frame) bltn {
 			valf := value(f)
 			v, ok := valf.Interface().(valueInterface)
+			if !ok {
+				// sbir patch 95: an error of an interpreted type held in
+				// its wrapper implements the interpreted interface typ.
+				if wv, wok := wrappedAsInterface(valf, typ, n.interp); wok {
+					v, ok = wv.Interface().(valueInterface)
+				}
+			}
 			if setStatus {
 				defer func() {
 					value1(f).SetBool(ok)
@@ -3727,6 +3734,10 @@ func _case(n *node) {
 						destValue(f).Set(held) // sbir patch 88
 						return tnext
 					}
+					if vi, ok := wrappedAsInterface(v, typ, n.interp); ok {
+						destValue(f).Set(vi) // sbir patch 95
+						return tnext
+					}
 					rtyp := typ.TypeOf()
 					if rtyp == nil {
 						return fnext
@@ -3773,6 +3784,10 @@ func _case(n *node) {
 						}
 						if held, ok := wrappedCase(val, typ); ok {
 							destValue(f).Set(held) // sbir patch 88
+							return tnext
+						}
+						if _, ok := wrappedAsInterface(val, typ, n.interp); ok {
+							destValue(f).Set(val) // sbir patch 95: e has the operand's type
 							return tnext
 						}
 						rtyp := typ.TypeOf()

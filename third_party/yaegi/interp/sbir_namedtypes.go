@@ -114,6 +114,9 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 			if err = checkCodecCall(n); err == nil { // sbir patch 64
 				err = c.contextKey(n)
 			}
+			if err == nil {
+				err = checkErrorsAsTarget(n) // sbir patch 95
+			}
 		}
 		return err == nil
 	}, nil)
