@@ -764,12 +764,17 @@ func assignFromCall(n *node) {
 	}
 	dvalue := make([]func(*frame) reflect.Value, l)
 	mapSet := make([]func(*frame, reflect.Value), l)
+	convs := make([]func(*frame) reflect.Value, l) // sbir patch 97
 	for i := range dvalue {
 		if n.child[i].ident == "_" {
 			continue
 		}
+		if writtenByCall(ncall, i, n.child[i].typ) {
+			continue // sbir patch 97
+		}
 		dvalue[i] = genValue(n.child[i])
 		mapSet[i] = genMapEntrySet(n.child[i])
+		convs[i] = genResultConversion(ncall, i, n.child[i].typ)
 	}
 	next := getExec(n.tnext)
 	n.exec = func(f *frame) bltn {
@@ -778,6 +783,9 @@ func assignFromCall(n *node) {
 				continue
 			}
 			s := f.data[ncall.findex+i]
+			if conv := convs[i]; conv != nil {
+				s = conv(f)
+			}
 			if set := mapSet[i]; set != nil {
 				set(f, s) // sbir patch 35
 				continue
@@ -1344,7 +1352,12 @@ func isMethodExpr(n, def *node) bool {
 }
 
 func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
-	value := genValue(n)
+	return genInterfaceWrapperOf(n, typ, genValue(n))
+}
+
+// genInterfaceWrapperOf is genInterfaceWrapper for the value that value
+// returns, of n's type (sbir patch 97: a call's result).
+func genInterfaceWrapperOf(n *node, typ reflect.Type, value func(*frame) reflect.Value) func(*frame) reflect.Value {
 	if typ == nil || typ.Kind() != reflect.Interface || typ.NumMethod() == 0 || n.typ.cat == valueT {
 		return value
 	}
@@ -1581,7 +1594,10 @@ func call(n *node) {
 			switch {
 			case c.ident == "_":
 				// Skip assigning return value to blank var.
-			case isInterfaceSrc(c.typ) && !isEmptyInterface(c.typ) && !isInterfaceSrc(rtypes[i]):
+			case isInterfaceSrc(c.typ) && !isEmptyInterface(c.typ) && !isInterfaceSrc(rtypes[i]) && n.anc.kind == defineXStmt:
+				// sbir patch 97: for an assignment, the result goes to its
+				// slot, and assignFromCall wraps it with its type (the
+				// valueInterface set here had no type: "method not found").
 				rvalues[i] = genValueInterfaceValue(c)
 			default:
 				j := n.findex + i
