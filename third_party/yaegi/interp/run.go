@@ -1569,7 +1569,11 @@ func call(n *node) {
 				convertLiteralValue(c, argType)
 			}
 			switch {
-			case hasVariadicArgs:
+			case hasVariadicArgs && (variadic < 0 || i >= variadic):
+				// The slice spread with ... (sbir patch 98: only that
+				// one; the arguments before it are converted as in any
+				// call: a declared function passed to a func-typed
+				// parameter reached the callee as its *node).
 				values = append(values, genValue(c))
 			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
 				values = append(values, genValueInterface(c))
