@@ -2034,6 +2034,7 @@ func callBin(n *node) {
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
+	spreadFmt := isFmtFunc(n.interp, c0.rval) && n.action == aCallSlice // sbir patch 98b
 	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
 	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
 	// sbir patch 65: error operands of a function making an error
@@ -2128,6 +2129,8 @@ func callBin(n *node) {
 			// may be.
 			operand := goFormat && variadic >= 0 && i+rcvrOffset >= variadic
 			switch {
+			case spreadFmt && variadic >= 0 && i+rcvrOffset >= variadic && isEmptyInterfaceSlice(c.typ):
+				values = append(values, genGoFormatSpread(c, wrapErr)) // sbir patch 98b
 			case operand && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
 			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):

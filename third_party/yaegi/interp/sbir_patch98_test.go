@@ -87,3 +87,58 @@ oops: disk: a, b
 		t.Errorf("output:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestSbirSpreadAnySliceToFmt checks sbir patch 98b: a []any spread into
+// fmt's ...any (fmt.Println(xs...)) prints each element as it prints the
+// same operand passed alone (the want text is go run's). Without the
+// patch an element of a type with methods printed as the interpreter's
+// struct ("{0xc000... {0x... 130}}").
+func TestSbirSpreadAnySliceToFmt(t *testing.T) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	src := `package main
+
+import (
+	"errors"
+	"fmt"
+)
+
+type Level int
+
+func (l Level) String() string { return [...]string{"low", "mid", "high"}[l] }
+
+type point struct{ x, y int }
+
+type oops struct{ what string }
+
+func (o *oops) Error() string { return "oops: " + o.what }
+
+func main() {
+	xs := []any{Level(2), point{1, 2}, &point{3, 4}, 5, "s", nil}
+	fmt.Println(xs...)
+	fmt.Printf("%v|%+v|%v|%d|%q|%v\n", xs...)
+	fmt.Print(xs[:2]...)
+	fmt.Println()
+	s := fmt.Sprint(xs[0], xs[1])
+	fmt.Println(s, fmt.Sprintln(xs[:1]...))
+	errs := []any{&oops{"a"}, errors.New("b")}
+	fmt.Println(errs...)
+}
+`
+	if _, err := i.Eval(src); err != nil {
+		t.Fatal(err)
+	}
+	want := `high {1 2} &{3 4} 5 s <nil>
+high|{x:1 y:2}|&{3 4}|5|"s"|<nil>
+high {1 2}
+high {1 2} high
+
+oops: a b
+`
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+}
