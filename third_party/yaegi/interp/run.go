@@ -2035,8 +2035,8 @@ func callBin(n *node) {
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
 	spreadFmt := isFmtFunc(n.interp, c0.rval) && n.action == aCallSlice // sbir patch 98b
-	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
-	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
+	xmlFunc := isXMLFunc(n.interp, c0)                                  // sbir patch 36
+	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval)               // sbir patch 9a
 	// sbir patch 65: error operands of a function making an error
 	// (fmt.Errorf) stay errors for %w, whatever the host's MapTypes say.
 	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
