@@ -37,6 +37,22 @@ func TestCompiledCellEndToEnd(t *testing.T) {
 	}
 }
 
+// TestCompiledCrashReportOutlivesCollections: the runtime reports a
+// fatal error on descriptor 2, which must stay open however many
+// collections came before (the File os.Stderr held before cellrt
+// replaced it was closed by its cleanup, and the report lost: the cell
+// ended as "exit status 2" with nothing to say why).
+func TestCompiledCrashReportOutlivesCollections(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	const code = "//sbir:compile\nvar sink []byte\nfor i := 0; i < 4000; i++ {\n\tsink = make([]byte, 64<<10)\n}\n_ = sink\nch := make(chan int)\nch <- 1"
+	for range 3 {
+		res := run(t, s, code)
+		if res.ErrorName != ClassDeadlock || !slices.Contains(res.Traceback, "  at line 8, in the cell") {
+			t.Fatalf("%s: %s %q; want the runtime's deadlock report at line 8", res.ErrorName, res.ErrorMessage, res.Traceback)
+		}
+	}
+}
+
 // TestCompiledCellEnds: every way a compiled cell ends is reported with
 // the class an interpreted cell's would have, at the cell's lines, and
 // nothing of it outlives the cell.

@@ -49,6 +49,15 @@ var cell *runtimeState
 type runtimeState struct {
 	out  *wire.Conn      // ReplyFD: displays, the end, the heap watchdog's report
 	rows *wire.RowWindow // the frame rows results carry as records (celldata)
+	// crash is the File of descriptor 2, where the runtime writes its
+	// report of a fatal error (the supervisor reads it as the crash
+	// report). os.Stderr is the program's own standard error; the File
+	// it held before must stay reachable: a File nobody references is
+	// closed by its cleanup after a collection, and the report of a
+	// heap grown past the address-space limit (after many collections)
+	// was then written to a closed descriptor, or to whatever took its
+	// number, and lost.
+	crash *os.File
 
 	mu    sync.Mutex
 	value []any // what Show captured
@@ -97,7 +106,7 @@ func start() (*runtimeState, error) {
 	if err := isolate.TightenAddressSpace(cfg.HeapBytes, dataSize()); err != nil {
 		return nil, fmt.Errorf("limiting the address space: %w", err)
 	}
-	c := &runtimeState{out: wire.NewConn(strings.NewReader(""), os.NewFile(wire.ReplyFD, "sbir-replies")), rows: cfg.Rows}
+	c := &runtimeState{out: wire.NewConn(strings.NewReader(""), os.NewFile(wire.ReplyFD, "sbir-replies")), rows: cfg.Rows, crash: os.Stderr}
 	os.Stderr = os.NewFile(wire.ProgramStderrFD, "/dev/stderr")
 	log.SetOutput(os.Stderr)
 	display.SetSink(c.display)

@@ -229,9 +229,11 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				}
 				interp.declareMethod(rcvrtype, n)
 				rtn.typ = rcvrtype
-				if rcvrtype.cat == genericT {
+				if sym.typ.cat == genericT {
 					// generate methods for already instantiated receivers
-					for _, it := range rcvrtype.instance {
+					// (sbir patch 90: of a pointer receiver too, whose
+					// rcvrtype is the pointer type)
+					for _, it := range sym.typ.instance {
 						if err = genMethod(interp, sc, it, n, it.node.anc.param); err != nil {
 							return false
 						}

@@ -2040,6 +2040,15 @@ func callBin(n *node) {
 	// sbir patch 65: error operands of a function making an error
 	// (fmt.Errorf) stay errors for %w, whatever the host's MapTypes say.
 	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
+	// sbir patch 89: encoding/json sees the interpreted methods.
+	jsonArgPos, jsonDecode := jsonCallArg(n.interp, c0)
+	var jsonRecv func(*frame) reflect.Value // the *json.Decoder of Decode
+	if jsonArgPos >= 0 && n.action != aCallSlice {
+		callFn = jsonUnwrapped(jsonDecode && jsonArgPos == 1, callFn)
+		if jsonDecode && jsonArgPos == 0 {
+			jsonRecv = genValue(c0.child[0])
+		}
+	}
 	// sbir patches 75 to 77: errors that name the script's types.
 	callFn, reworded := rewordedErrors(n, callFn)
 	if goFormat {
@@ -2071,6 +2080,10 @@ func callBin(n *node) {
 			// Handle nested function calls: pass returned values as arguments
 			for j, rt := range c.child[0].typ.ret {
 				ind := c.findex + j
+				if i+j == jsonArgPos && n.action != aCallSlice && (isInterface(rt) || needsInterpJSON(rt)) {
+					values = append(values, genJSONResult(n.interp, ind, rt, jsonDecode, jsonRecv)) // sbir patch 89
+					continue
+				}
 				if goFormat {
 					// sbir patch 9a: results go to fmt as operands do.
 					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr))
@@ -2114,6 +2127,11 @@ func callBin(n *node) {
 				if rt := getMapType(c.typ); rt != nil {
 					defType = rt
 				}
+			}
+
+			if i == jsonArgPos && n.action != aCallSlice && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ) || needsInterpJSON(c.typ)) {
+				values = append(values, genJSONArg(c, jsonDecode, jsonRecv)) // sbir patch 89
+				break
 			}
 
 			if xmlFunc {

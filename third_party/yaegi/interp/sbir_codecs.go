@@ -9,11 +9,12 @@ import (
 // values of defined non-struct types, refused when
 // Options.RefuseIndistinctTypes is set.
 //
-// encoding/json and encoding/xml see the reflect type the interpreter
-// builds for a value: the methods of interpreted types reach them only
-// for the value passed itself (MapTypes wraps it), not for the values
-// nested in it, so a struct field of a type with MarshalJSON was encoded
-// as its underlying type. And context.WithValue compares keys as compiled
+// encoding/xml sees the reflect type the interpreter builds for a value:
+// the methods of interpreted types reach it only for the value passed
+// itself (MapTypes wraps it), not for the values nested in it, so a
+// struct field of a type with MarshalXML was encoded as its underlying
+// type. (encoding/json no longer: patch 89 gives it the interpreted
+// methods at every depth.) And context.WithValue compares keys as compiled
 // code does: a key of type `type key string` is a plain string there, so
 // ctx.Value("language") found the value stored under key("language").
 
@@ -23,14 +24,12 @@ var codecMethods = []string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "Unma
 
 // codecCalls are the compiled functions and methods that encode or decode
 // their argument by reflection, by package path or receiver type, then
-// name, with the argument encoded or decoded.
+// name, with the argument encoded or decoded. encoding/json's are not
+// here: patch 89 shows it the interpreted methods.
 var codecCalls = map[string]map[string]int{
-	"encoding/json": {"Marshal": 0, "MarshalIndent": 0, "Unmarshal": 1},
-	"*json.Encoder": {"Encode": 0},
-	"*json.Decoder": {"Decode": 0},
-	"encoding/xml":  {"Marshal": 0, "MarshalIndent": 0, "Unmarshal": 1},
-	"*xml.Encoder":  {"Encode": 0},
-	"*xml.Decoder":  {"Decode": 0},
+	"encoding/xml": {"Marshal": 0, "MarshalIndent": 0, "Unmarshal": 1},
+	"*xml.Encoder": {"Encode": 0},
+	"*xml.Decoder": {"Decode": 0},
 }
 
 // contextKeyCalls are the context calls that take a key, by package path
@@ -59,7 +58,7 @@ func calleeName(n *node) (string, string) {
 	return "", ""
 }
 
-// checkCodecCall refuses a call to encoding/json or encoding/xml whose
+// checkCodecCall refuses a call to encoding/xml whose
 // argument holds, below its top level, a value of an interpreted type
 // with a method the encoder calls.
 func checkCodecCall(n *node) error {

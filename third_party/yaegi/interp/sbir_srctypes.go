@@ -17,8 +17,9 @@ import (
 // srcTypes is the interpreter's map from the reflect type of each named
 // struct type it declared to that type.
 type srcTypes struct {
-	mu sync.Mutex
-	m  map[reflect.Type]*itype // nil: types printed differently share the reflect type
+	mu  sync.Mutex
+	m   map[reflect.Type]*itype   // nil: types printed differently share the reflect type
+	all map[reflect.Type][]*itype // sbir patch 89: every type declared with the reflect type
 }
 
 // add records the named struct type t, whose reflect type is built. Two
@@ -32,6 +33,10 @@ func (s *srcTypes) add(t *itype) {
 	defer s.mu.Unlock()
 	if s.m == nil {
 		s.m = map[reflect.Type]*itype{}
+		s.all = map[reflect.Type][]*itype{}
+	}
+	if len(s.all[t.rtype]) < 64 {
+		s.all[t.rtype] = append(s.all[t.rtype], t)
 	}
 	old, seen := s.m[t.rtype]
 	switch {
@@ -42,6 +47,18 @@ func (s *srcTypes) add(t *itype) {
 	default:
 		s.m[t.rtype] = nil
 	}
+}
+
+// declared returns the named struct types declared with the reflect type
+// rt (at most 64), for patch 89 to tell when it cannot know which one a
+// value has.
+func (s *srcTypes) declared(rt reflect.Type) []*itype {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*itype(nil), s.all[rt]...)
 }
 
 // of returns the interpreted type of a value of reflect type rt when rt

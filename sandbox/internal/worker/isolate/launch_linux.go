@@ -64,7 +64,7 @@ func TightenAddressSpace(heapBytes, reserve int64) error {
 	if err != nil {
 		return fmt.Errorf("reading the address space: %w", err)
 	}
-	as := addressSpace(vm+programSlack+max(0, reserve), heapInUse(), heapBytes)
+	as := addressSpace(vm+max(0, reserve), heapInUse(), heapBytes)
 	var cur unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_AS, &cur); err != nil {
 		return err
@@ -74,12 +74,6 @@ func TightenAddressSpace(heapBytes, reserve int64) error {
 	}
 	return unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: as, Max: as})
 }
-
-// programSlack is what a compiled cell's program may map beyond the
-// worker's formula: with less, a heap grown a piece at a time sometimes
-// met the limit inside the runtime, which then ended with status 2 and
-// no report, before the heap watchdog's MemoryError.
-const programSlack = 64 << 20
 
 // Exec executes the program in descriptor fd (execveat with AT_EMPTY_PATH)
 // with argv and env. It returns only when the exec failed.
