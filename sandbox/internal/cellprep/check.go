@@ -164,6 +164,7 @@ func (c *checker) markTopLevel(f *ast.File) {
 	}
 	if fd, ok := f.Decls[len(f.Decls)-1].(*ast.FuncDecl); ok && fd.Body != nil {
 		c.topList = fd.Body.List
+		c.checkBlockTypes(fd.Body.List)
 		for _, s := range fd.Body.List {
 			// A defer in a block, loop or if at the top level is the
 			// cell's too: it runs when the cell ends.
@@ -185,6 +186,37 @@ func (c *checker) markTopLevel(f *ast.File) {
 				return true
 			})
 		}
+	}
+}
+
+// checkBlockTypes refuses a type declared inside a block, if, for, switch
+// or select body among the cell's top-level statements. The interpreter
+// declares the types of the statements it runs at the top level for the
+// whole package, not for their block, and cannot compile the block's own
+// uses of them ("undefined: U", "undefined type"), or takes a
+// declaration of the same name elsewhere for it; gc scopes the type to
+// its block. The message says how to write it instead.
+func (c *checker) checkBlockTypes(top []ast.Stmt) {
+	for _, s := range top {
+		if _, ok := s.(*ast.DeclStmt); ok {
+			continue // a type of the top level itself
+		}
+		ast.Inspect(s, func(n ast.Node) bool {
+			if c.err != nil {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // a function's types are its own
+			case *ast.TypeSpec:
+				name := n.Name.Name
+				c.fail(n.Pos(), "type "+name+" declared inside a block at the top level of a cell",
+					"the interpreter cannot keep a type to a block of a cell's top-level statements (gc does); declare "+name+
+						" at the top level of the cell, under a name no other declaration uses, or move the block into a function")
+				return false
+			}
+			return true
+		})
 	}
 }
 

@@ -46,6 +46,7 @@ type _compress_flate_Reader struct {
 	IValue    interface{}
 	WRead     func(p []byte) (n int, err error)
 	WReadByte func() (byte, error)
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _compress_flate_Reader) Read(p []byte) (n int, err error) {
@@ -59,6 +60,7 @@ func (W _compress_flate_Reader) ReadByte() (byte, error) {
 type _compress_flate_Resetter struct {
 	IValue interface{}
 	WReset func(r io.Reader, dict []byte) error
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _compress_flate_Resetter) Reset(r io.Reader, dict []byte) error {

@@ -43,6 +43,7 @@ func init() {
 type _compress_zlib_Resetter struct {
 	IValue interface{}
 	WReset func(r io.Reader, dict []byte) error
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _compress_zlib_Resetter) Reset(r io.Reader, dict []byte) error {

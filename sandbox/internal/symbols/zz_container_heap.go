@@ -35,6 +35,7 @@ type _container_heap_Interface struct {
 	WPop   func() any
 	WPush  func(x any)
 	WSwap  func(i int, j int)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _container_heap_Interface) Len() int {

@@ -45,6 +45,7 @@ type _context_Context struct {
 	WDone     func() <-chan struct{}
 	WErr      func() error
 	WValue    func(key any) any
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _context_Context) Deadline() (deadline time.Time, ok bool) {

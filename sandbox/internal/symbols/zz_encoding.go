@@ -34,6 +34,7 @@ func init() {
 type _encoding_BinaryAppender struct {
 	IValue        interface{}
 	WAppendBinary func(b []byte) ([]byte, error)
+	IType         interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_BinaryAppender) AppendBinary(b []byte) ([]byte, error) {
@@ -44,6 +45,7 @@ func (W _encoding_BinaryAppender) AppendBinary(b []byte) ([]byte, error) {
 type _encoding_BinaryMarshaler struct {
 	IValue         interface{}
 	WMarshalBinary func() (data []byte, err error)
+	IType          interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_BinaryMarshaler) MarshalBinary() (data []byte, err error) {
@@ -54,6 +56,7 @@ func (W _encoding_BinaryMarshaler) MarshalBinary() (data []byte, err error) {
 type _encoding_BinaryUnmarshaler struct {
 	IValue           interface{}
 	WUnmarshalBinary func(data []byte) error
+	IType            interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_BinaryUnmarshaler) UnmarshalBinary(data []byte) error {
@@ -64,6 +67,7 @@ func (W _encoding_BinaryUnmarshaler) UnmarshalBinary(data []byte) error {
 type _encoding_TextAppender struct {
 	IValue      interface{}
 	WAppendText func(b []byte) ([]byte, error)
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_TextAppender) AppendText(b []byte) ([]byte, error) {
@@ -74,6 +78,7 @@ func (W _encoding_TextAppender) AppendText(b []byte) ([]byte, error) {
 type _encoding_TextMarshaler struct {
 	IValue       interface{}
 	WMarshalText func() (text []byte, err error)
+	IType        interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_TextMarshaler) MarshalText() (text []byte, err error) {
@@ -84,6 +89,7 @@ func (W _encoding_TextMarshaler) MarshalText() (text []byte, err error) {
 type _encoding_TextUnmarshaler struct {
 	IValue         interface{}
 	WUnmarshalText func(text []byte) error
+	IType          interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_TextUnmarshaler) UnmarshalText(text []byte) error {

@@ -53,6 +53,7 @@ type _encoding_binary_AppendByteOrder struct {
 	WAppendUint32 func(a0 []byte, a1 uint32) []byte
 	WAppendUint64 func(a0 []byte, a1 uint64) []byte
 	WString       func() string
+	IType         interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_binary_AppendByteOrder) AppendUint16(a0 []byte, a1 uint16) []byte {
@@ -81,6 +82,7 @@ type _encoding_binary_ByteOrder struct {
 	WUint16    func(a0 []byte) uint16
 	WUint32    func(a0 []byte) uint32
 	WUint64    func(a0 []byte) uint64
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_binary_ByteOrder) PutUint16(a0 []byte, a1 uint16) {

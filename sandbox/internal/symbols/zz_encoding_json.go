@@ -52,6 +52,7 @@ func init() {
 type _encoding_json_Marshaler struct {
 	IValue       interface{}
 	WMarshalJSON func() ([]byte, error)
+	IType        interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_json_Marshaler) MarshalJSON() ([]byte, error) {
@@ -61,12 +62,14 @@ func (W _encoding_json_Marshaler) MarshalJSON() ([]byte, error) {
 // _encoding_json_Token is an interface wrapper for Token type
 type _encoding_json_Token struct {
 	IValue interface{}
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 // _encoding_json_Unmarshaler is an interface wrapper for Unmarshaler type
 type _encoding_json_Unmarshaler struct {
 	IValue         interface{}
 	WUnmarshalJSON func(a0 []byte) error
+	IType          interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_json_Unmarshaler) UnmarshalJSON(a0 []byte) error {

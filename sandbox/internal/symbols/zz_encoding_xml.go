@@ -64,6 +64,7 @@ func init() {
 type _encoding_xml_Marshaler struct {
 	IValue      interface{}
 	WMarshalXML func(e *xml.Encoder, start xml.StartElement) error
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_xml_Marshaler) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
@@ -74,6 +75,7 @@ func (W _encoding_xml_Marshaler) MarshalXML(e *xml.Encoder, start xml.StartEleme
 type _encoding_xml_MarshalerAttr struct {
 	IValue          interface{}
 	WMarshalXMLAttr func(name xml.Name) (xml.Attr, error)
+	IType           interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_xml_MarshalerAttr) MarshalXMLAttr(name xml.Name) (xml.Attr, error) {
@@ -83,12 +85,14 @@ func (W _encoding_xml_MarshalerAttr) MarshalXMLAttr(name xml.Name) (xml.Attr, er
 // _encoding_xml_Token is an interface wrapper for Token type
 type _encoding_xml_Token struct {
 	IValue interface{}
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 // _encoding_xml_TokenReader is an interface wrapper for TokenReader type
 type _encoding_xml_TokenReader struct {
 	IValue interface{}
 	WToken func() (xml.Token, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_xml_TokenReader) Token() (xml.Token, error) {
@@ -99,6 +103,7 @@ func (W _encoding_xml_TokenReader) Token() (xml.Token, error) {
 type _encoding_xml_Unmarshaler struct {
 	IValue        interface{}
 	WUnmarshalXML func(d *xml.Decoder, start xml.StartElement) error
+	IType         interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_xml_Unmarshaler) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
@@ -109,6 +114,7 @@ func (W _encoding_xml_Unmarshaler) UnmarshalXML(d *xml.Decoder, start xml.StartE
 type _encoding_xml_UnmarshalerAttr struct {
 	IValue            interface{}
 	WUnmarshalXMLAttr func(attr xml.Attr) error
+	IType             interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _encoding_xml_UnmarshalerAttr) UnmarshalXMLAttr(attr xml.Attr) error {

@@ -59,6 +59,7 @@ func init() {
 type _fmt_Formatter struct {
 	IValue  interface{}
 	WFormat func(f fmt.State, verb rune)
+	IType   interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _fmt_Formatter) Format(f fmt.State, verb rune) {
@@ -69,6 +70,7 @@ func (W _fmt_Formatter) Format(f fmt.State, verb rune) {
 type _fmt_GoStringer struct {
 	IValue    interface{}
 	WGoString func() string
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _fmt_GoStringer) GoString() string {
@@ -84,6 +86,7 @@ type _fmt_ScanState struct {
 	WToken      func(skipSpace bool, f func(rune) bool) (token []byte, err error)
 	WUnreadRune func() error
 	WWidth      func() (wid int, ok bool)
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _fmt_ScanState) Read(buf []byte) (n int, err error) {
@@ -109,6 +112,7 @@ func (W _fmt_ScanState) Width() (wid int, ok bool) {
 type _fmt_Scanner struct {
 	IValue interface{}
 	WScan  func(state fmt.ScanState, verb rune) error
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _fmt_Scanner) Scan(state fmt.ScanState, verb rune) error {
@@ -122,6 +126,7 @@ type _fmt_State struct {
 	WPrecision func() (prec int, ok bool)
 	WWidth     func() (wid int, ok bool)
 	WWrite     func(b []byte) (n int, err error)
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _fmt_State) Flag(c int) bool {
@@ -141,6 +146,7 @@ func (W _fmt_State) Write(b []byte) (n int, err error) {
 type _fmt_Stringer struct {
 	IValue  interface{}
 	WString func() string
+	IType   interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _fmt_Stringer) String() string {

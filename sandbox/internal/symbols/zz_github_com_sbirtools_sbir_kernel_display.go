@@ -37,6 +37,7 @@ func init() {
 type _github_com_sbirtools_sbir_kernel_display_Bundler struct {
 	IValue      interface{}
 	WMIMEBundle func() map[string]any
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _github_com_sbirtools_sbir_kernel_display_Bundler) MIMEBundle() map[string]any {

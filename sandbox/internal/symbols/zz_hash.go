@@ -37,6 +37,7 @@ type _hash_Cloner struct {
 	WSize      func() int
 	WSum       func(b []byte) []byte
 	WWrite     func(p []byte) (n int, err error)
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _hash_Cloner) BlockSize() int {
@@ -66,6 +67,7 @@ type _hash_Hash struct {
 	WSize      func() int
 	WSum       func(b []byte) []byte
 	WWrite     func(p []byte) (n int, err error)
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _hash_Hash) BlockSize() int {
@@ -93,6 +95,7 @@ type _hash_Hash32 struct {
 	WSum       func(b []byte) []byte
 	WSum32     func() uint32
 	WWrite     func(p []byte) (n int, err error)
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _hash_Hash32) BlockSize() int {
@@ -123,6 +126,7 @@ type _hash_Hash64 struct {
 	WSum       func(b []byte) []byte
 	WSum64     func() uint64
 	WWrite     func(p []byte) (n int, err error)
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _hash_Hash64) BlockSize() int {
@@ -151,6 +155,7 @@ type _hash_XOF struct {
 	WRead      func(p []byte) (n int, err error)
 	WReset     func()
 	WWrite     func(p []byte) (n int, err error)
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _hash_XOF) BlockSize() int {

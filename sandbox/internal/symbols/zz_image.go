@@ -80,6 +80,7 @@ type _image_Image struct {
 	WAt         func(x int, y int) color.Color
 	WBounds     func() image.Rectangle
 	WColorModel func() color.Model
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _image_Image) At(x int, y int) color.Color {
@@ -99,6 +100,7 @@ type _image_PalettedImage struct {
 	WBounds       func() image.Rectangle
 	WColorIndexAt func(x int, y int) uint8
 	WColorModel   func() color.Model
+	IType         interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _image_PalettedImage) At(x int, y int) color.Color {
@@ -121,6 +123,7 @@ type _image_RGBA64Image struct {
 	WBounds     func() image.Rectangle
 	WColorModel func() color.Model
 	WRGBA64At   func(x int, y int) color.RGBA64
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _image_RGBA64Image) At(x int, y int) color.Color {

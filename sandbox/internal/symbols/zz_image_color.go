@@ -60,6 +60,7 @@ func init() {
 type _image_color_Color struct {
 	IValue interface{}
 	WRGBA  func() (r uint32, g uint32, b uint32, a uint32)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _image_color_Color) RGBA() (r uint32, g uint32, b uint32, a uint32) {
@@ -70,6 +71,7 @@ func (W _image_color_Color) RGBA() (r uint32, g uint32, b uint32, a uint32) {
 type _image_color_Model struct {
 	IValue   interface{}
 	WConvert func(c color.Color) color.Color
+	IType    interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _image_color_Model) Convert(c color.Color) color.Color {

@@ -100,6 +100,7 @@ func init() {
 type _io_ByteReader struct {
 	IValue    interface{}
 	WReadByte func() (byte, error)
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ByteReader) ReadByte() (byte, error) {
@@ -111,6 +112,7 @@ type _io_ByteScanner struct {
 	IValue      interface{}
 	WReadByte   func() (byte, error)
 	WUnreadByte func() error
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ByteScanner) ReadByte() (byte, error) {
@@ -124,6 +126,7 @@ func (W _io_ByteScanner) UnreadByte() error {
 type _io_ByteWriter struct {
 	IValue     interface{}
 	WWriteByte func(c byte) error
+	IType      interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ByteWriter) WriteByte(c byte) error {
@@ -134,6 +137,7 @@ func (W _io_ByteWriter) WriteByte(c byte) error {
 type _io_Closer struct {
 	IValue interface{}
 	WClose func() error
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_Closer) Close() error {
@@ -145,6 +149,7 @@ type _io_ReadCloser struct {
 	IValue interface{}
 	WClose func() error
 	WRead  func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReadCloser) Close() error {
@@ -160,6 +165,7 @@ type _io_ReadSeekCloser struct {
 	WClose func() error
 	WRead  func(p []byte) (n int, err error)
 	WSeek  func(offset int64, whence int) (int64, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReadSeekCloser) Close() error {
@@ -177,6 +183,7 @@ type _io_ReadSeeker struct {
 	IValue interface{}
 	WRead  func(p []byte) (n int, err error)
 	WSeek  func(offset int64, whence int) (int64, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReadSeeker) Read(p []byte) (n int, err error) {
@@ -192,6 +199,7 @@ type _io_ReadWriteCloser struct {
 	WClose func() error
 	WRead  func(p []byte) (n int, err error)
 	WWrite func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReadWriteCloser) Close() error {
@@ -210,6 +218,7 @@ type _io_ReadWriteSeeker struct {
 	WRead  func(p []byte) (n int, err error)
 	WSeek  func(offset int64, whence int) (int64, error)
 	WWrite func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReadWriteSeeker) Read(p []byte) (n int, err error) {
@@ -227,6 +236,7 @@ type _io_ReadWriter struct {
 	IValue interface{}
 	WRead  func(p []byte) (n int, err error)
 	WWrite func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReadWriter) Read(p []byte) (n int, err error) {
@@ -240,6 +250,7 @@ func (W _io_ReadWriter) Write(p []byte) (n int, err error) {
 type _io_Reader struct {
 	IValue interface{}
 	WRead  func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_Reader) Read(p []byte) (n int, err error) {
@@ -250,6 +261,7 @@ func (W _io_Reader) Read(p []byte) (n int, err error) {
 type _io_ReaderAt struct {
 	IValue  interface{}
 	WReadAt func(p []byte, off int64) (n int, err error)
+	IType   interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReaderAt) ReadAt(p []byte, off int64) (n int, err error) {
@@ -260,6 +272,7 @@ func (W _io_ReaderAt) ReadAt(p []byte, off int64) (n int, err error) {
 type _io_ReaderFrom struct {
 	IValue    interface{}
 	WReadFrom func(r io.Reader) (n int64, err error)
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_ReaderFrom) ReadFrom(r io.Reader) (n int64, err error) {
@@ -270,6 +283,7 @@ func (W _io_ReaderFrom) ReadFrom(r io.Reader) (n int64, err error) {
 type _io_RuneReader struct {
 	IValue    interface{}
 	WReadRune func() (r rune, size int, err error)
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_RuneReader) ReadRune() (r rune, size int, err error) {
@@ -281,6 +295,7 @@ type _io_RuneScanner struct {
 	IValue      interface{}
 	WReadRune   func() (r rune, size int, err error)
 	WUnreadRune func() error
+	IType       interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_RuneScanner) ReadRune() (r rune, size int, err error) {
@@ -294,6 +309,7 @@ func (W _io_RuneScanner) UnreadRune() error {
 type _io_Seeker struct {
 	IValue interface{}
 	WSeek  func(offset int64, whence int) (int64, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_Seeker) Seek(offset int64, whence int) (int64, error) {
@@ -304,6 +320,7 @@ func (W _io_Seeker) Seek(offset int64, whence int) (int64, error) {
 type _io_StringWriter struct {
 	IValue       interface{}
 	WWriteString func(s string) (n int, err error)
+	IType        interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_StringWriter) WriteString(s string) (n int, err error) {
@@ -315,6 +332,7 @@ type _io_WriteCloser struct {
 	IValue interface{}
 	WClose func() error
 	WWrite func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_WriteCloser) Close() error {
@@ -329,6 +347,7 @@ type _io_WriteSeeker struct {
 	IValue interface{}
 	WSeek  func(offset int64, whence int) (int64, error)
 	WWrite func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_WriteSeeker) Seek(offset int64, whence int) (int64, error) {
@@ -342,6 +361,7 @@ func (W _io_WriteSeeker) Write(p []byte) (n int, err error) {
 type _io_Writer struct {
 	IValue interface{}
 	WWrite func(p []byte) (n int, err error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_Writer) Write(p []byte) (n int, err error) {
@@ -352,6 +372,7 @@ func (W _io_Writer) Write(p []byte) (n int, err error) {
 type _io_WriterAt struct {
 	IValue   interface{}
 	WWriteAt func(p []byte, off int64) (n int, err error)
+	IType    interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_WriterAt) WriteAt(p []byte, off int64) (n int, err error) {
@@ -362,6 +383,7 @@ func (W _io_WriterAt) WriteAt(p []byte, off int64) (n int, err error) {
 type _io_WriterTo struct {
 	IValue   interface{}
 	WWriteTo func(w io.Writer) (n int64, err error)
+	IType    interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_WriterTo) WriteTo(w io.Writer) (n int64, err error) {

@@ -87,6 +87,7 @@ type _io_fs_DirEntry struct {
 	WIsDir func() bool
 	WName  func() string
 	WType  func() fs.FileMode
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_DirEntry) Info() (fs.FileInfo, error) {
@@ -106,6 +107,7 @@ func (W _io_fs_DirEntry) Type() fs.FileMode {
 type _io_fs_FS struct {
 	IValue interface{}
 	WOpen  func(name string) (fs.File, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_FS) Open(name string) (fs.File, error) {
@@ -118,6 +120,7 @@ type _io_fs_File struct {
 	WClose func() error
 	WRead  func(a0 []byte) (int, error)
 	WStat  func() (fs.FileInfo, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_File) Close() error {
@@ -139,6 +142,7 @@ type _io_fs_FileInfo struct {
 	WName    func() string
 	WSize    func() int64
 	WSys     func() any
+	IType    interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_FileInfo) IsDir() bool {
@@ -165,6 +169,7 @@ type _io_fs_GlobFS struct {
 	IValue interface{}
 	WGlob  func(pattern string) ([]string, error)
 	WOpen  func(name string) (fs.File, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_GlobFS) Glob(pattern string) ([]string, error) {
@@ -179,6 +184,7 @@ type _io_fs_ReadDirFS struct {
 	IValue   interface{}
 	WOpen    func(name string) (fs.File, error)
 	WReadDir func(name string) ([]fs.DirEntry, error)
+	IType    interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_ReadDirFS) Open(name string) (fs.File, error) {
@@ -195,6 +201,7 @@ type _io_fs_ReadDirFile struct {
 	WRead    func(a0 []byte) (int, error)
 	WReadDir func(n int) ([]fs.DirEntry, error)
 	WStat    func() (fs.FileInfo, error)
+	IType    interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_ReadDirFile) Close() error {
@@ -215,6 +222,7 @@ type _io_fs_ReadFileFS struct {
 	IValue    interface{}
 	WOpen     func(name string) (fs.File, error)
 	WReadFile func(name string) ([]byte, error)
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_ReadFileFS) Open(name string) (fs.File, error) {
@@ -230,6 +238,7 @@ type _io_fs_ReadLinkFS struct {
 	WLstat    func(name string) (fs.FileInfo, error)
 	WOpen     func(name string) (fs.File, error)
 	WReadLink func(name string) (string, error)
+	IType     interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_ReadLinkFS) Lstat(name string) (fs.FileInfo, error) {
@@ -247,6 +256,7 @@ type _io_fs_StatFS struct {
 	IValue interface{}
 	WOpen  func(name string) (fs.File, error)
 	WStat  func(name string) (fs.FileInfo, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_StatFS) Open(name string) (fs.File, error) {
@@ -261,6 +271,7 @@ type _io_fs_SubFS struct {
 	IValue interface{}
 	WOpen  func(name string) (fs.File, error)
 	WSub   func(dir string) (fs.FS, error)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _io_fs_SubFS) Open(name string) (fs.File, error) {

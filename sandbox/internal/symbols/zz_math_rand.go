@@ -50,6 +50,7 @@ type _math_rand_Source struct {
 	IValue interface{}
 	WInt63 func() int64
 	WSeed  func(seed int64)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _math_rand_Source) Int63() int64 {
@@ -65,6 +66,7 @@ type _math_rand_Source64 struct {
 	WInt63  func() int64
 	WSeed   func(seed int64)
 	WUint64 func() uint64
+	IType   interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _math_rand_Source64) Int63() int64 {

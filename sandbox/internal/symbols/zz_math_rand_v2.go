@@ -52,6 +52,7 @@ func init() {
 type _math_rand_v2_Source struct {
 	IValue  interface{}
 	WUint64 func() uint64
+	IType   interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _math_rand_v2_Source) Uint64() uint64 {

@@ -49,6 +49,7 @@ type _sort_Interface struct {
 	WLen   func() int
 	WLess  func(i int, j int) bool
 	WSwap  func(i int, j int)
+	IType  interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _sort_Interface) Len() int {

@@ -36,6 +36,7 @@ type _sync_Locker struct {
 	IValue  interface{}
 	WLock   func()
 	WUnlock func()
+	IType   interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 }
 
 func (W _sync_Locker) Lock() {

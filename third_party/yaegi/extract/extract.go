@@ -79,7 +79,8 @@ func init() {
 		IValue interface{}
 		{{range $m := $value.Method -}}
 		W{{$m.Name}} func{{$m.Param}} {{$m.Result}}
-		{{end}}
+		{{end -}}
+		IType interface{} // the interpreted type of IValue, set by the interpreter (sbir patch 93)
 	}
 	{{range $m := $value.Method -}}
 		func (W {{$value.Name}}) {{$m.Name}}{{$m.Param}} {{$m.Result}} {

@@ -1346,6 +1346,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						n.findex = sc.add(n.typ)
 						break
 					}
+					if convertsToCompiledInterface(c0.typ, c1.typ) {
+						// sbir patch 96: error(x), fmt.Stringer(x) of an
+						// interpreted value wrap it as assignments do.
+						n.gen = convertToCompiledInterface
+						n.typ = c0.typ
+						n.findex = sc.add(n.typ)
+						break
+					}
 					n.gen = nop
 					n.typ = &t
 					n.typ.val = c1.typ

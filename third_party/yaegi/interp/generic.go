@@ -225,6 +225,26 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 			paramTypes[cc.ident] = typ
 		}
 	}
+	// sbir patch 99: the parameters' types below name the type
+	// parameters, which the scope (the caller's, or one where a declared
+	// type of the same name took its place back) may not hold: put them
+	// there while the types are computed, then take them out again.
+	hidden := map[string]*symbol{}
+	defer func() {
+		for name, sym := range hidden {
+			if sym == nil {
+				delete(sc.sym, name)
+			} else {
+				sc.sym[name] = sym
+			}
+		}
+	}()
+	for name, typ := range paramTypes {
+		if sym := sc.sym[name]; sym == nil || sym.kind != varTypeSym {
+			hidden[name] = sym
+			sc.sym[name] = &symbol{index: -1, kind: varTypeSym, typ: typ}
+		}
+	}
 
 	var inferTypes func(*itype, *itype) ([]*itype, error)
 	inferTypes = func(param, input *itype) ([]*itype, error) {

@@ -763,3 +763,52 @@ func embeddedName(t *itype) string {
 	}
 	return t.name
 }
+
+// isEmptyInterfaceSlice reports whether t is a slice of an empty
+// interface type ([]any).
+func isEmptyInterfaceSlice(t *itype) bool {
+	t = resolveLinked(t)
+	return t != nil && (t.cat == sliceT || t.cat == variadicT) && t.val != nil && isEmptyInterface(resolveLinked(t.val))
+}
+
+// genGoFormatSpread passes a []any spread into fmt's ...any
+// (fmt.Println(xs...)) with each element given as genGoFormatInterface
+// gives an operand (sbir patch 98b): an element holding a valueInterface
+// (a value of a type with methods) printed as the interpreter's struct,
+// `{0xc000... {0x... 130}}`, where gc prints the value.
+func genGoFormatSpread(n *node, wrapsErrors bool) func(*frame) reflect.Value {
+	value := genValue(n)
+	src := &n.interp.srcTypes
+	return func(f *frame) reflect.Value {
+		s := value(f)
+		if !s.IsValid() || s.Kind() != reflect.Slice || s.IsNil() {
+			return s
+		}
+		out := reflect.MakeSlice(s.Type(), s.Len(), s.Len())
+		for i := 0; i < s.Len(); i++ {
+			e := s.Index(i)
+			for e.IsValid() && e.Kind() == reflect.Interface && !e.IsNil() {
+				e = e.Elem()
+			}
+			switch {
+			case !e.IsValid() || !e.CanInterface():
+				out.Index(i).Set(s.Index(i))
+				continue
+			}
+			if vi, ok := e.Interface().(valueInterface); ok {
+				if vi.node != nil && vi.node.typ != nil && useGoFormat(vi.node.typ, wrapsErrors) {
+					out.Index(i).Set(reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ, f: f, src: src}))
+				} else if vi.value.IsValid() && vi.value.CanInterface() {
+					out.Index(i).Set(reflect.ValueOf(vi.value.Interface()))
+				}
+				continue
+			}
+			if t := src.of(e.Type(), 0); t != nil && useGoFormat(t, wrapsErrors) {
+				out.Index(i).Set(reflect.ValueOf(goValue{v: e, t: t, f: f, src: src}))
+				continue
+			}
+			out.Index(i).Set(s.Index(i))
+		}
+		return out
+	}
+}

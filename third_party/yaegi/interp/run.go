@@ -412,6 +412,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 		n.exec = func(f *frame) bltn {
 			valf := value(f)
 			v, ok := valf.Interface().(valueInterface)
+			if !ok {
+				// sbir patch 95: an error of an interpreted type held in
+				// its wrapper implements the interpreted interface typ.
+				if wv, wok := wrappedAsInterface(valf, typ, n.interp); wok {
+					v, ok = wv.Interface().(valueInterface)
+				}
+			}
 			if setStatus {
 				defer func() {
 					value1(f).SetBool(ok)
@@ -757,12 +764,17 @@ func assignFromCall(n *node) {
 	}
 	dvalue := make([]func(*frame) reflect.Value, l)
 	mapSet := make([]func(*frame, reflect.Value), l)
+	convs := make([]func(*frame) reflect.Value, l) // sbir patch 97
 	for i := range dvalue {
 		if n.child[i].ident == "_" {
 			continue
 		}
+		if writtenByCall(ncall, i, n.child[i].typ) {
+			continue // sbir patch 97
+		}
 		dvalue[i] = genValue(n.child[i])
 		mapSet[i] = genMapEntrySet(n.child[i])
+		convs[i] = genResultConversion(ncall, i, n.child[i].typ)
 	}
 	next := getExec(n.tnext)
 	n.exec = func(f *frame) bltn {
@@ -771,6 +783,9 @@ func assignFromCall(n *node) {
 				continue
 			}
 			s := f.data[ncall.findex+i]
+			if conv := convs[i]; conv != nil {
+				s = conv(f)
+			}
 			if set := mapSet[i]; set != nil {
 				set(f, s) // sbir patch 35
 				continue
@@ -1337,7 +1352,12 @@ func isMethodExpr(n, def *node) bool {
 }
 
 func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
-	value := genValue(n)
+	return genInterfaceWrapperOf(n, typ, genValue(n))
+}
+
+// genInterfaceWrapperOf is genInterfaceWrapper for the value that value
+// returns, of n's type (sbir patch 97: a call's result).
+func genInterfaceWrapperOf(n *node, typ reflect.Type, value func(*frame) reflect.Value) func(*frame) reflect.Value {
 	if typ == nil || typ.Kind() != reflect.Interface || typ.NumMethod() == 0 || n.typ.cat == valueT {
 		return value
 	}
@@ -1549,7 +1569,11 @@ func call(n *node) {
 				convertLiteralValue(c, argType)
 			}
 			switch {
-			case hasVariadicArgs:
+			case hasVariadicArgs && (variadic < 0 || i >= variadic):
+				// The slice spread with ... (sbir patch 98: only that
+				// one; the arguments before it are converted as in any
+				// call: a declared function passed to a func-typed
+				// parameter reached the callee as its *node).
 				values = append(values, genValue(c))
 			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
 				values = append(values, genValueInterface(c))
@@ -1574,7 +1598,10 @@ func call(n *node) {
 			switch {
 			case c.ident == "_":
 				// Skip assigning return value to blank var.
-			case isInterfaceSrc(c.typ) && !isEmptyInterface(c.typ) && !isInterfaceSrc(rtypes[i]):
+			case isInterfaceSrc(c.typ) && !isEmptyInterface(c.typ) && !isInterfaceSrc(rtypes[i]) && n.anc.kind == defineXStmt:
+				// sbir patch 97: for an assignment, the result goes to its
+				// slot, and assignFromCall wraps it with its type (the
+				// valueInterface set here had no type: "method not found").
 				rvalues[i] = genValueInterfaceValue(c)
 			default:
 				j := n.findex + i
@@ -2007,8 +2034,9 @@ func callBin(n *node) {
 	}
 	// sbir patch 7: fmt functions format interpreted types as gc does.
 	goFormat := isFmtFunc(n.interp, c0.rval) && n.action != aCallSlice
-	xmlFunc := isXMLFunc(n.interp, c0)                    // sbir patch 36
-	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval) // sbir patch 9a
+	spreadFmt := isFmtFunc(n.interp, c0.rval) && n.action == aCallSlice // sbir patch 98b
+	xmlFunc := isXMLFunc(n.interp, c0)                                  // sbir patch 36
+	wrapErr := goFormat && wrapsErrors(n.interp, c0.rval)               // sbir patch 9a
 	// sbir patch 65: error operands of a function making an error
 	// (fmt.Errorf) stay errors for %w, whatever the host's MapTypes say.
 	keepErr := wrapErr || goFormat && funcType.NumOut() == 1 && funcType.Out(0) == errorRType
@@ -2119,6 +2147,8 @@ func callBin(n *node) {
 			// may be.
 			operand := goFormat && variadic >= 0 && i+rcvrOffset >= variadic
 			switch {
+			case spreadFmt && variadic >= 0 && i+rcvrOffset >= variadic && isEmptyInterfaceSlice(c.typ):
+				values = append(values, genGoFormatSpread(c, wrapErr)) // sbir patch 98b
 			case operand && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
 			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
@@ -3745,6 +3775,10 @@ func _case(n *node) {
 						destValue(f).Set(held) // sbir patch 88
 						return tnext
 					}
+					if vi, ok := wrappedAsInterface(v, typ, n.interp); ok {
+						destValue(f).Set(vi) // sbir patch 95
+						return tnext
+					}
 					rtyp := typ.TypeOf()
 					if rtyp == nil {
 						return fnext
@@ -3791,6 +3825,10 @@ func _case(n *node) {
 						}
 						if held, ok := wrappedCase(val, typ); ok {
 							destValue(f).Set(held) // sbir patch 88
+							return tnext
+						}
+						if _, ok := wrappedAsInterface(val, typ, n.interp); ok {
+							destValue(f).Set(val) // sbir patch 95: e has the operand's type
 							return tnext
 						}
 						rtyp := typ.TypeOf()

@@ -32,10 +32,20 @@ var itypePtrType = reflect.TypeOf((*itype)(nil))
 // type rt, after IValue, hold methods: all but an IType field.
 func wrapperMethodFields(rt reflect.Type) int {
 	n := rt.NumField() - 1
-	if n > 0 && rt.Field(rt.NumField()-1).Type == itypePtrType {
+	if n > 0 && isITypeField(rt.Field(rt.NumField()-1)) {
 		n--
 	}
 	return n
+}
+
+// isITypeField reports whether f is the field of an interface wrapper
+// that records the interpreted type of the value it holds: *itype in the
+// interpreter's own error wrappers (patch 65), interface{} named IType in
+// the wrappers the extractor writes for compiled interfaces such as
+// fmt.Stringer and sort.Interface (sbir patch 93), which cannot name the
+// interpreter's unexported type.
+func isITypeField(f reflect.StructField) bool {
+	return f.Type == itypePtrType || f.Name == "IType" && f.Type == emptyInterfaceType
 }
 
 // wrappedValue returns the value an interface wrapper v holds and its
@@ -49,7 +59,7 @@ func wrappedValue(v reflect.Value) (reflect.Value, *itype, bool) {
 	}
 	rt := v.Type()
 	last := rt.NumField() - 1
-	if last < 1 || rt.Field(0).Name != "IValue" || rt.Field(last).Type != itypePtrType {
+	if last < 1 || rt.Field(0).Name != "IValue" || !isITypeField(rt.Field(last)) {
 		return reflect.Value{}, nil, false
 	}
 	t, _ := v.Field(last).Interface().(*itype)
@@ -134,4 +144,44 @@ func wrappedCase(v reflect.Value, typ *itype) (reflect.Value, bool) {
 		}
 	}
 	return held, held.IsValid()
+}
+
+// wrappedAsInterface returns, when v is an interface wrapper recording an
+// interpreted type that implements the interpreted interface typ, the
+// value it holds as a valueInterface, which is what a variable of typ
+// holds. sbir patch 95: `switch e := err.(type) { case Temporary: }` and
+// `err.(Coder)` with Temporary and Coder declared by the program missed
+// the program's own errors, which the wrapper hides from the assertion.
+func wrappedAsInterface(v reflect.Value, typ *itype, interp *Interpreter) (reflect.Value, bool) {
+	if typ == nil || !isInterfaceSrc(typ) || isEmptyInterface(typ) {
+		return reflect.Value{}, false
+	}
+	held, t, ok := wrappedValue(v)
+	if !ok || !held.IsValid() || !interpretedImplements(t, typ) {
+		return reflect.Value{}, false
+	}
+	if held.CanInterface() {
+		if vi, ok := held.Interface().(valueInterface); ok {
+			return reflect.ValueOf(vi), true
+		}
+	}
+	return reflect.ValueOf(valueInterface{&node{typ: t, interp: interp}, held}), true
+}
+
+// checkErrorsAsTarget refuses errors.As with a target that points to an
+// interface type the program declares (sbir patch 95): the compiled
+// errors.As (and the kernel's replacement) sees a variable of such a type
+// as a struct the interpreter made, which no error is assignable to, and
+// answered false where gc finds the error.
+func checkErrorsAsTarget(n *node) error {
+	if pkg, name := calleeName(n); pkg != "errors" || name != "As" || len(n.child) != 3 {
+		return nil
+	}
+	t := resolveLinked(n.child[2].typ)
+	if t == nil || t.cat != ptrT || t.val == nil || !isInterfaceSrc(t.val) || isEmptyInterface(t.val) {
+		return nil
+	}
+	name := t.val.id()
+	return n.child[2].cfgErrorf("errors.As with a target of type *%s: this interpreter cannot set a variable of an interface type the program declares from errors.As; walk the chain yourself: for e := err; e != nil; e = errors.Unwrap(e) { if v, ok := e.(%s); ok { ... } }",
+		name, t.val.name)
 }

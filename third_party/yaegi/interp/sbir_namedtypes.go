@@ -23,6 +23,8 @@ import (
 type indistinctTypes struct {
 	declared map[reflect.Type][]*itype
 	keys     map[reflect.Type]string // context key types (patch 64)
+	stored   map[reflect.Type]*node  // bare defined values stored in empty interfaces (patch 94)
+	asserted map[reflect.Type]bool   // types asserted from empty interfaces (patch 94)
 }
 
 // indistinctCheck is the check of one evaluation: what it declares and
@@ -32,6 +34,7 @@ type indistinctCheck struct {
 	interp   *Interpreter
 	declared map[reflect.Type][]*itype
 	keys     map[reflect.Type]string
+	flows    underlyingFlows // patch 94
 }
 
 // isIndistinctDefined reports whether t is a defined type of interpreted
@@ -87,18 +90,23 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 	if interp.indistinct.declared == nil {
 		interp.indistinct = indistinctTypes{declared: map[reflect.Type][]*itype{}, keys: map[reflect.Type]string{}}
 	}
-	c := &indistinctCheck{interp: interp, declared: map[reflect.Type][]*itype{}, keys: map[reflect.Type]string{}}
+	c := &indistinctCheck{interp: interp, declared: map[reflect.Type][]*itype{}, keys: map[reflect.Type]string{},
+		flows: underlyingFlows{stored: map[reflect.Type]*node{}, asserted: map[reflect.Type]*node{}}}
 	var err error
 	root.Walk(func(n *node) bool {
 		if err != nil {
 			return false
 		}
+		c.noteStore(n) // sbir patch 94
 		switch n.kind {
 		case typeSpec:
 			c.declare(n, importPath)
 		case typeAssertExpr:
 			if len(n.child) == 2 && assertsFromBareInterface(n.child[0].typ) {
 				err = c.assert(n.child[1], isEmptyInterface(n.child[0].typ), "type assertion to")
+				if isEmptyInterface(n.child[0].typ) {
+					c.noteAssert(n.child[1]) // sbir patch 94
+				}
 			}
 		case typeSwitch:
 			err = c.switchCases(n)
@@ -106,9 +114,15 @@ func (interp *Interpreter) checkIndistinctTypes(root *node, importPath string) e
 			if err = checkCodecCall(n); err == nil { // sbir patch 64
 				err = c.contextKey(n)
 			}
+			if err == nil {
+				err = checkErrorsAsTarget(n) // sbir patch 95
+			}
 		}
 		return err == nil
 	}, nil)
+	if err == nil {
+		err = c.checkFlows() // sbir patch 94
+	}
 	if err != nil {
 		return err
 	}
@@ -166,6 +180,9 @@ func (c *indistinctCheck) switchCases(n *node) error {
 		for _, t := range cl.child[:len(cl.child)-1] {
 			if err := c.assert(t, empty, "type switch case"); err != nil {
 				return err
+			}
+			if empty {
+				c.noteAssert(t) // sbir patch 94
 			}
 		}
 	}

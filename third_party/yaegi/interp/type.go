@@ -743,6 +743,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		var incomplete bool
 
 		// Handle type parameters.
+		// sbir patch 99: they are in scope for the signature only; the
+		// symbols they hide (a package-level `type T struct{}` beside
+		// `func F[T any](x T) T`) are put back after it, or every later
+		// use of T in the package was the type parameter ("undefined
+		// type" for T{1}).
+		hidden := map[string]*symbol{}
+		defer restoreTypeParamScope(sc, hidden)
 		for _, arg := range n.child[0].child {
 			cl := len(arg.child) - 1
 			typ, err := nodeType2(interp, sc, arg.child[cl], seen)
@@ -750,6 +757,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				return nil, err
 			}
 			for _, c := range arg.child[:cl] {
+				if _, done := hidden[c.ident]; !done {
+					hidden[c.ident] = sc.sym[c.ident]
+				}
 				sc.sym[c.ident] = &symbol{index: -1, kind: varTypeSym, typ: typ}
 			}
 			incomplete = incomplete || typ.incomplete
@@ -2844,4 +2854,17 @@ func embeddableStruct(t *itype, rt reflect.Type) bool {
 	}
 	return t.cat == structT && rt.Kind() == reflect.Struct &&
 		rt.NumMethod() == 0 && reflect.PointerTo(rt).NumMethod() == 0
+}
+
+// restoreTypeParamScope puts back in sc the declared types that the type
+// parameters of a generic function's signature hid, once the signature's
+// type is made (sbir patch 99). A type parameter that hid nothing stays
+// in the scope, as upstream leaves it: the generic's body is compiled
+// later, per instance, and finds it there.
+func restoreTypeParamScope(sc *scope, hidden map[string]*symbol) {
+	for name, sym := range hidden {
+		if sym != nil && sym.kind == typeSym && sym.typ != nil && !sym.typ.incomplete && sym.typ.cat != genericT {
+			sc.sym[name] = sym
+		}
+	}
 }

@@ -237,8 +237,12 @@ func genValueRangeArray(n *node) func(*frame) reflect.Value {
 }
 
 func genValueInterface(n *node) func(*frame) reflect.Value {
-	value := genValue(n)
+	return genValueInterfaceOf(n, genValue(n))
+}
 
+// genValueInterfaceOf is genValueInterface for the value that value
+// returns, of n's type (sbir patch 97: a call's result).
+func genValueInterfaceOf(n *node, value func(*frame) reflect.Value) func(*frame) reflect.Value {
 	return func(f *frame) reflect.Value {
 		v := value(f)
 		nod := n
