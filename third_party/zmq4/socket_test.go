@@ -267,10 +267,14 @@ type transportMock struct {
 	dialCalledCount int
 	errOnDial       bool
 	conn            net.Conn
+	onDial          func(n int) // called with the count after each Dial, if set
 }
 
 func (t *transportMock) Dial(ctx context.Context, dialer transport.Dialer, addr string) (net.Conn, error) {
 	t.dialCalledCount++
+	if t.onDial != nil {
+		t.onDial(t.dialCalledCount)
+	}
 	if t.errOnDial {
 		return nil, errors.New("test error")
 	}
@@ -303,21 +307,31 @@ func TestConnMaxRetries(t *testing.T) {
 }
 
 func TestConnMaxRetriesInfinite(t *testing.T) {
-	timeout := time.Millisecond
 	retryTime := time.Nanosecond
+	atLeastExpectedRetries := 100
 
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	// The context ends after the 100th dial, not after a millisecond of
+	// the wall clock, which held 12 dials on a loaded machine; the
+	// minute only bounds a socket that stopped retrying.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	socket := zmq4.NewSub(ctx, zmq4.WithDialerRetry(retryTime), zmq4.WithDialerMaxRetries(-1))
-	transport := &transportMock{errOnDial: true}
-	transportName := "test-infiniteretries"
-	zmq4.RegisterTransport(transportName, transport)
+	transport := &transportMock{errOnDial: true, onDial: func(n int) {
+		if n == atLeastExpectedRetries {
+			cancel()
+		}
+	}}
+	// A name of its own per run: a second registration of a name is
+	// refused, and -count=N would dial the first run's mock.
+	transportName := fmt.Sprintf("test-infiniteretries-%d", time.Now().UnixNano())
+	if err := zmq4.RegisterTransport(transportName, transport); err != nil {
+		t.Fatal(err)
+	}
 	err := socket.Dial(transportName + "://test")
 	if err == nil {
 		t.Fatal("expected error")
 	}
 
-	atLeastExpectedRetries := 100
 	if transport.dialCalledCount < atLeastExpectedRetries {
 		t.Fatalf("Dial called %d times, expected  at least %d", transport.dialCalledCount, atLeastExpectedRetries)
 	}
