@@ -56,6 +56,21 @@ func TestCompiledCrashReportOutlivesCollections(t *testing.T) {
 	}
 }
 
+// TestCompiledCellKeepsBlockTypes: a type declared in a block of a
+// cell's top-level statements, which the interpreter refuses, runs as gc
+// scopes it when the cell is compiled.
+func TestCompiledCellKeepsBlockTypes(t *testing.T) {
+	s := newCompiledSession(t, nil)
+	res := run(t, s, "//sbir:compile\nfor i := 0; i < 2; i++ {\n\ttype P struct{ N int }\n\tfmt.Println(P{i})\n}")
+	if !res.Success || res.Stdout != "{0}\n{1}\n" {
+		t.Fatalf("%s: %s; stdout %q, want gc's {0} and {1}", res.ErrorName, res.ErrorMessage, res.Stdout)
+	}
+	res = run(t, s, "if true {\n\ttype U string\n\tfmt.Println(U(\"u\"))\n}")
+	if res.ErrorName != ClassNotAllowed || !strings.Contains(res.ErrorMessage, "type U declared inside a block") {
+		t.Fatalf("interpreted: %s: %s; want the refusal", res.ErrorName, res.ErrorMessage)
+	}
+}
+
 // TestCompiledCellEnds: every way a compiled cell ends is reported with
 // the class an interpreted cell's would have, at the cell's lines, and
 // nothing of it outlives the cell.

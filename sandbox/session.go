@@ -219,6 +219,11 @@ func (s *Session) Run(ctx context.Context, code string, h *Handlers) (*Result, e
 		res.Stderr = pre.String() + res.Stderr
 		return res, nil
 	}
+	if ce := prep.InterpreterOnly; ce != nil {
+		res := failed(wire.ClassNotAllowed, ce.Error())
+		res.Stderr = pre.String()
+		return res, nil
+	}
 	if len(prep.Chunks) == 0 {
 		return &Result{Success: true, Stderr: pre.String()}, nil
 	}

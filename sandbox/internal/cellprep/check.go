@@ -98,10 +98,13 @@ type checker struct {
 	// uses of functions reading cap after append refused, by name (stackbuf.go)
 	inlineRefused map[ast.Node]string
 
-	err     *CheckError
-	edits   []edit
-	sites   []site
-	imports []string
+	err *CheckError
+	// interpOnly refuses what only the interpreter cannot run
+	// (Prepared.InterpreterOnly): gc builds a compiled cell as it is.
+	interpOnly *CheckError
+	edits      []edit
+	sites      []site
+	imports    []string
 	// renames are the cell offsets of the identifiers main renamed to
 	// mainName: the one edit a compiled cell's text keeps.
 	renames   []int
@@ -189,8 +192,9 @@ func (c *checker) markTopLevel(f *ast.File) {
 	}
 }
 
-// checkBlockTypes refuses a type declared inside a block, if, for, switch
-// or select body among the cell's top-level statements. The interpreter
+// checkBlockTypes refuses, when the cell runs interpreted, a type
+// declared inside a block, if, for, switch or select body among the
+// cell's top-level statements. The interpreter
 // declares the types of the statements it runs at the top level for the
 // whole package, not for their block, and cannot compile the block's own
 // uses of them ("undefined: U", "undefined type"), or takes a
@@ -202,17 +206,16 @@ func (c *checker) checkBlockTypes(top []ast.Stmt) {
 			continue // a type of the top level itself
 		}
 		ast.Inspect(s, func(n ast.Node) bool {
-			if c.err != nil {
-				return false
-			}
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				return false // a function's types are its own
 			case *ast.TypeSpec:
 				name := n.Name.Name
-				c.fail(n.Pos(), "type "+name+" declared inside a block at the top level of a cell",
-					"the interpreter cannot keep a type to a block of a cell's top-level statements (gc does); declare "+name+
-						" at the top level of the cell, under a name no other declaration uses, or move the block into a function")
+				if c.interpOnly == nil {
+					c.interpOnly = c.checkError(n.Pos(), "type "+name+" declared inside a block at the top level of a cell",
+						"the interpreter cannot keep a type to a block of a cell's top-level statements (gc does); declare "+name+
+							" at the top level of the cell, under a name no other declaration uses, move the block into a function, or compile the cell (//sbir:compile)")
+				}
 				return false
 			}
 			return true
@@ -234,15 +237,19 @@ func (c *checker) off(p token.Pos) int {
 }
 
 func (c *checker) fail(p token.Pos, construct, reason string) {
-	if c.err != nil {
-		return
+	if c.err == nil {
+		c.err = c.checkError(p, construct, reason)
 	}
+}
+
+// checkError is the refusal of construct at p, positioned in the cell.
+func (c *checker) checkError(p token.Pos, construct, reason string) *CheckError {
 	o := c.off(p)
 	if o < 0 {
 		o = c.base
 	}
 	line, col := c.lines.pos(o)
-	c.err = &CheckError{Line: line, Column: col, Construct: construct, Reason: reason}
+	return &CheckError{Line: line, Column: col, Construct: construct, Reason: reason}
 }
 
 // textOf returns the cell source of node n.

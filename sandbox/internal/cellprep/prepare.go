@@ -84,10 +84,14 @@ func (st *State) Names() []string {
 
 // Prepared is a checked, rewritten, split cell.
 type Prepared struct {
-	Chunks   []wire.Chunk
-	declared []string // top-level names the cell declares
-	intNames []string // of which integers
-	imports  []string // renamed imports it adds
+	Chunks []wire.Chunk
+	// InterpreterOnly, when set, refuses the cell if it runs interpreted:
+	// a construct the interpreter would get wrong and gc builds as
+	// written (a compiled cell runs).
+	InterpreterOnly *CheckError
+	declared        []string // top-level names the cell declares
+	intNames        []string // of which integers
+	imports         []string // renamed imports it adds
 	typeDecls
 	capFuncs []string // functions it declares that read cap after append (stackbuf.go)
 
@@ -225,6 +229,9 @@ func prepare(code string, st *State, combined bool) (*Prepared, error) {
 		c.finish()
 		if c.err != nil {
 			return nil, c.err
+		}
+		if p.InterpreterOnly == nil {
+			p.InterpreterOnly = c.interpOnly
 		}
 		ps.edits = c.edits
 		ps.renames = c.renames
