@@ -178,8 +178,9 @@ func newFrame(anc *frame, length int, id uint64) *frame {
 // (sbir patch S2). It is made when the function is compiled and filled in
 // at the first call.
 type frameShape struct {
-	once sync.Once
-	typ  reflect.Type // struct{ F0 T0; F1 T1; ... }, or nil: one allocation per value
+	once   sync.Once
+	typ    reflect.Type // struct{ F0 T0; F1 T1; ... }, or nil: one allocation per value
+	frames framePool    // frames calls may use again (sbir patch S8)
 }
 
 // newFrameValues stores in d new zero values of types, settable and

@@ -246,9 +246,17 @@ func callDeferred(val []reflect.Value) (p interface{}, ok bool) {
 // raise again with pending.
 func runFrame(n *node, f *frame, funcNode, callNode *node) (pending interface{}, panicking bool) {
 	var exec bltn
+	simple := noDeferredCalls(funcNode) // sbir patch S8
 	defer func() {
+		rec := recover()
+		if rec == nil && simple {
+			// sbir patch S8: a frame that can have no deferred call and
+			// no recovered panic has nothing to do here, and its lock
+			// (twice) was a tenth of a recursive call's cost.
+			return
+		}
 		f.mutex.Lock()
-		f.recovered = recover()
+		f.recovered = rec
 		deferred := f.deferred
 		// sbir patch 11b: an exit runs no deferred function (so no
 		// recover sees it) and prints no panic trace.
@@ -1519,6 +1527,7 @@ func call(n *node) {
 	goroutine := n.anc.kind == goStmt
 	c0 := n.child[0]
 	value := genValue(c0)
+	encl := enclosingFunc(n) // sbir patch S8
 	var values []func(*frame) reflect.Value
 
 	numRet := len(c0.typ.ret)
@@ -1656,13 +1665,20 @@ func call(n *node) {
 		anc := f
 		var bf reflect.Value
 		if def == nil {
-			f.mutex.Lock()
+			// sbir patch S8: a frame used again is the running call's
+			// alone (no closure, goroutine or deferred call has it).
+			locked := !noDeferredCalls(encl)
+			if locked {
+				f.mutex.Lock()
+			}
 			bf = value(f)
 			var ok bool
 			if def, ok = bf.Interface().(*node); ok {
 				bf = def.rval
 			}
-			f.mutex.Unlock()
+			if locked {
+				f.mutex.Unlock()
+			}
 			if ok && def.latest != nil {
 				// sbir patch 52: a call of a function or method calls its
 				// latest declaration. (Outside the lock: it panics on
@@ -1729,9 +1745,6 @@ func call(n *node) {
 			return tnext
 		}
 
-		nf := newFrame(anc, len(def.types), anc.runid())
-		var vararg reflect.Value
-
 		// Init local frame values (sbir patch S2: in one allocation),
 		// results included. sbir patch 24: each call starts with zero
 		// results of its own, copied to their destinations when it
@@ -1740,7 +1753,18 @@ func call(n *node) {
 		// read as "neg" after a call that set them, and a function that
 		// recovered returned the previous call's value), and a variable
 		// assigned the call's result changed while the call ran.
-		newFrameValues(nf.data, def.types, def.shape)
+		// sbir patch S8: a frame used before when def allows it, given
+		// back below once the results are copied; a goroutine's frame is
+		// its own.
+		var nf *frame
+		var pf *pooledFrame
+		if goroutine {
+			nf = newFrame(anc, len(def.types), anc.runid())
+			newFrameValues(nf.data, def.types, def.shape)
+		} else {
+			nf, pf = callFrame(anc, def)
+		}
+		var vararg reflect.Value
 
 		if method != nil {
 			setReceiver(nf.data[numRet], rcvr(f))
@@ -1805,10 +1829,12 @@ func call(n *node) {
 		}
 
 		// Handle branching according to boolean result
+		next := tnext
 		if fnext != nil && !nf.data[0].Bool() {
-			return fnext
+			next = fnext
 		}
-		return tnext
+		releaseFrame(def, pf) // sbir patch S8
+		return next
 	}
 }
 

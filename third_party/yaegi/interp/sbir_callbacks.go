@@ -57,17 +57,18 @@ func (c *callback) fits(t reflect.Type) bool {
 // enter returns a new frame for a call of the function's latest
 // declaration (sbir patch 52: a later evaluation may have declared it
 // again, with the same signature), with the receiver in place.
-func (c *callback) enter() (*frame, *node) {
+// The frame may be one used before (sbir patch S8): the typed function
+// gives it back with releaseFrame once it has read the results.
+func (c *callback) enter() (*frame, *node, *pooledFrame) {
 	def := c.def
 	if def.latest != nil {
 		def = currentDecl(def)
 	}
-	fr := newFrame(c.anc, len(def.types), c.anc.runid())
-	newFrameValues(fr.data, def.types, def.shape)
+	fr, pf := callFrame(c.anc, def)
 	if c.rcvr != nil {
 		setReceiver(fr.data[c.numRet], c.rcvr(c.anc))
 	}
-	return fr, def
+	return fr, def, pf
 }
 
 // run runs the body of def, the declaration enter returned, in fr.
@@ -82,63 +83,80 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 	switch t {
 	case typeRuneBool:
 		fn = func(r rune) bool {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)
-			return fr.data[0].Bool()
+			res := fr.data[0].Bool()
+			releaseFrame(def, pf)
+			return res
 		}
 	case typeRuneRune:
 		fn = func(r rune) rune {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)
-			return rune(fr.data[0].Int())
+			res := rune(fr.data[0].Int())
+			releaseFrame(def, pf)
+			return res
 		}
 	case typeIntIntBool:
 		fn = func(i, j int) bool {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(i))
 			fr.data[a+1].SetInt(int64(j))
 			c.run(fr, def)
-			return fr.data[0].Bool()
+			res := fr.data[0].Bool()
+			releaseFrame(def, pf)
+			return res
 		}
 	case typeIntInt:
 		fn = func(i, j int) {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(i))
 			fr.data[a+1].SetInt(int64(j))
 			c.run(fr, def)
+			releaseFrame(def, pf)
 		}
 	case typeIntBool:
 		fn = func(i int) bool {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(i))
 			c.run(fr, def)
-			return fr.data[0].Bool()
+			res := fr.data[0].Bool()
+			releaseFrame(def, pf)
+			return res
 		}
 	case typeNoneInt:
 		fn = func() int {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			c.run(fr, def)
-			return int(fr.data[0].Int())
+			res := int(fr.data[0].Int())
+			releaseFrame(def, pf)
+			return res
 		}
 	case typeStringString:
 		fn = func(s string) string {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			fr.data[a].SetString(s)
 			c.run(fr, def)
-			return fr.data[0].String()
+			res := fr.data[0].String()
+			releaseFrame(def, pf)
+			return res
 		}
 	case typeStringBool:
 		fn = func(s string) bool {
-			fr, def := c.enter()
+			fr, def, pf := c.enter()
 			fr.data[a].SetString(s)
 			c.run(fr, def)
-			return fr.data[0].Bool()
+			res := fr.data[0].Bool()
+			releaseFrame(def, pf)
+			return res
 		}
 	case typeNone:
 		fn = func() {
-			c.run(c.enter())
+			fr, def, pf := c.enter()
+			c.run(fr, def)
+			releaseFrame(def, pf)
 		}
 	default:
 		return reflect.Value{}, false

@@ -1,0 +1,143 @@
+package interp
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+)
+
+// sbir patch S8: the frames of a function that nothing can hold after
+// its call returns are used again by its later calls.
+//
+// Each call of an interpreted function used to allocate its frame (the
+// frame, its slice of Values, and the values themselves: two objects
+// since S2) and drop it when the call returned: in a recursive fib that
+// was most of the call's cost, and the collector's work that followed it
+// most of the rest. A frame can be used again when no reference to it,
+// or to the values it holds, outlives the call. The function's body
+// decides that, once, at its first call (reusableFrames): nothing in it
+// may make a closure (which keeps the frame), start a goroutine or defer
+// a call (which run after or beside it), take an address (&x, a slice of
+// an array, a method called on an addressable value: pointers into the
+// values), use a function or method as a value (a wrapper keeping the
+// frame as its ancestor), range over a function (a yield closure), call
+// recover, or hold an interface anywhere in the types it touches (the
+// interpreter's interface values may refer to the value they were made
+// from, not a copy). Anything else reads and writes its values through
+// the frame's slots, and copies what it hands on: results, arguments,
+// elements and fields are set with reflect.Value.Set.
+//
+// A frame is taken from the function's pool at the call and given back
+// after the caller has copied its results, with its values zeroed (a
+// new call starts from zero values, as gc's locals do) and its slots
+// restored to them (the interpreter sometimes points a slot at another
+// value rather than setting it). A call that panics does not give its
+// frame back. Recursion takes a frame per level; goroutines calling the
+// same function take frames of their own (sync.Pool).
+
+// Whether a function's frames can be used again: reuseUnknown until its
+// first call.
+const (
+	reuseUnknown uint32 = iota
+	reuseYes
+	reuseNo
+)
+
+// framePool holds the frames of one function that calls may use again.
+type framePool struct {
+	state atomic.Uint32 // reuseUnknown, reuseYes, reuseNo
+	pool  sync.Pool     // of *pooledFrame
+}
+
+// pooledFrame is a frame that goes back to its function's pool.
+type pooledFrame struct {
+	frame
+	init  []reflect.Value // the slots as allocated: restored before reuse
+	store reflect.Value   // the struct holding the values (S2), or invalid
+}
+
+// reusable reports whether the frames of def, whose shape s is, can be
+// used again, deciding it at the first call.
+func (s *frameShape) reusable(def *node) bool {
+	switch s.frames.state.Load() {
+	case reuseYes:
+		return true
+	case reuseNo:
+		return false
+	}
+	st := reuseNo
+	if reusableFrames(def) {
+		st = reuseYes
+	}
+	s.frames.state.Store(st)
+	return st == reuseYes
+}
+
+// noDeferredCalls reports whether a frame of def can have no deferred
+// call and no recovered panic of its own: frames of functions whose
+// frames are used again (runFrame skips its locks for them).
+func noDeferredCalls(def *node) bool {
+	return def != nil && def.shape != nil && def.shape.frames.state.Load() == reuseYes
+}
+
+// callFrame returns a frame, with zero values, for a call of def whose
+// frame descends from anc: one used before when def allows it (pf is then
+// the frame to give back with releaseFrame once the results are copied).
+func callFrame(anc *frame, def *node) (f *frame, pf *pooledFrame) {
+	s := def.shape
+	if s == nil || !s.reusable(def) {
+		f = newFrame(anc, len(def.types), anc.runid())
+		newFrameValues(f.data, def.types, s)
+		return f, nil
+	}
+	pf, _ = s.frames.pool.Get().(*pooledFrame)
+	if pf == nil {
+		pf = newPooledFrame(def.types, s)
+	}
+	f = &pf.frame
+	f.anc, f.root, f.done, f.id = anc, anc.root, anc.done, anc.runid()
+	return f, pf
+}
+
+// newPooledFrame allocates a frame for the values of types.
+func newPooledFrame(types []reflect.Type, s *frameShape) *pooledFrame {
+	slots := make([]reflect.Value, 2*len(types))
+	pf := &pooledFrame{init: slots[len(types):]}
+	pf.data = slots[:len(types):len(types)]
+	newFrameValues(pf.init, types, s)
+	if s.typ != nil && len(types) > 1 {
+		// The values are the fields of one struct (S2): zeroed at once.
+		pf.store = reflect.NewAt(s.typ, pf.init[0].Addr().UnsafePointer()).Elem()
+	}
+	copy(pf.data, pf.init)
+	return pf
+}
+
+// releaseFrame gives pf, a frame callFrame returned for def, back to
+// def's pool, its values zeroed. A nil pf is a frame of its own.
+func releaseFrame(def *node, pf *pooledFrame) {
+	if pf == nil {
+		return
+	}
+	if pf.store.IsValid() {
+		pf.store.SetZero()
+	} else {
+		for _, v := range pf.init {
+			v.SetZero()
+		}
+	}
+	copy(pf.data, pf.init)
+	pf.anc, pf.root, pf.done = nil, nil, reflect.SelectCase{}
+	def.shape.frames.pool.Put(pf)
+}
+
+// enclosingFunc returns the function declaration or literal whose body
+// holds n, or nil at the top level.
+func enclosingFunc(n *node) *node {
+	for a := n.anc; a != nil; a = a.anc {
+		if a.kind == funcDecl || a.kind == funcLit {
+			return a
+		}
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package interp_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// TestSbirFrameReuseKeepsValues runs programs whose functions use their
+// frames again (sbir patch S8) and checks that every value a call made
+// is still the one it made once later calls have run: results, appended
+// and stored structs, arrays, named results and variables that start
+// from zero, frames of recursive and concurrent calls, a call that
+// panicked, and callbacks from compiled code. The wanted outputs are
+// go run's.
+func TestSbirFrameReuseKeepsValues(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"results and stored values", `
+type point struct{ x, y int }
+var saved []point
+var byName = map[string]point{}
+func mk(i int) point { p := point{i, 2 * i}; p.x++; return p }
+func keep(p point) { saved = append(saved, p) }
+func put(k string, i int) { p := mk(i); byName[k] = p }
+func arr(k int) [3]int { var a [3]int; a[0], a[2] = k, -k; return a }
+func main() {
+	var got []point
+	var arrs [][3]int
+	for i := 0; i < 5; i++ {
+		got = append(got, mk(i))
+		keep(mk(10 * i))
+		put(string(rune('a'+i)), 100*i)
+		arrs = append(arrs, arr(i))
+	}
+	fmt.Println(got, saved, byName["a"], byName["e"], arrs)
+}`, "[{1 0} {2 2} {3 4} {4 6} {5 8}] [{1 0} {11 20} {21 40} {31 60} {41 80}] {1 0} {401 800} [[0 0 0] [1 0 -1] [2 0 -2] [3 0 -3] [4 0 -4]]\n"},
+		{"zero values at each call", `
+func named(x int) (r int) { if x > 0 { r = x }; return }
+func local(b bool) int { var x int; if b { x = 7 }; return x }
+func text(b bool) string { var s string; if b { s = "set" }; return s }
+func main() {
+	fmt.Println(named(5), named(-1), local(true), local(false), text(true), text(false) == "")
+}`, "5 0 7 0 set true\n"},
+		{"recursion", `
+func fib(n int) int { if n < 2 { return n }; return fib(n-1) + fib(n-2) }
+func even(n int) bool { if n == 0 { return true }; return odd(n - 1) }
+func odd(n int) bool { if n == 0 { return false }; return even(n - 1) }
+func ack(m, n int) int {
+	if m == 0 { return n + 1 }
+	if n == 0 { return ack(m-1, 1) }
+	return ack(m-1, ack(m, n-1))
+}
+func main() { fmt.Println(fib(20), even(101), odd(101), ack(2, 3)) }`, "6765 false true 9\n"},
+		{"a call that panicked", `
+func div(a, b int) int { q := a / b; return q }
+func safe(a, b int) (q int, err error) {
+	defer func() {
+		if r := recover(); r != nil { err = fmt.Errorf("%v", r) }
+	}()
+	return div(a, b), nil
+}
+func main() {
+	fmt.Println(div(9, 3))
+	fmt.Println(safe(1, 0))
+	fmt.Println(div(8, 2), div(7, 7))
+}`, "3\n0 runtime error: integer divide by zero\n4 1\n"},
+		{"concurrent calls", `
+func sq(i int) int { r := i * i; return r }
+func main() {
+	var wg sync.WaitGroup
+	sums := make([]int, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 2000; i++ { sums[g] += sq(i + g) }
+		}(g)
+	}
+	wg.Wait()
+	fmt.Println(sums)
+}`, "[2664667000 2668667000 2672671000 2676679000]\n"},
+		{"callbacks", `
+type rec struct{ id, score int }
+func main() {
+	recs := []rec{{1, 5}, {2, 9}, {3, 5}, {4, 1}, {5, 9}}
+	sort.Slice(recs, func(i, j int) bool {
+		if recs[i].score != recs[j].score { return recs[i].score > recs[j].score }
+		return recs[i].id < recs[j].id
+	})
+	n := 0
+	words := strings.FieldsFunc("a-b c,,dd e", func(r rune) bool {
+		if r == ' ' || r == ',' { n++; return true }
+		return false
+	})
+	up := strings.Map(func(r rune) rune { if r == 'a' { return 'A' }; return r }, "banana")
+	fmt.Println(recs, words, n, up)
+}`, "[{2 9} {5 9} {1 5} {3 5} {4 1}] [a-b c dd e] 4 bAnAnA\n"},
+		{"slots that alias what they read", `
+type point struct{ x, y int }
+func first(xs []point) point { p := xs[0]; p.x = 99; return xs[0] }
+func bump(xs []point, i int) { xs[i].x++ }
+func main() {
+	xs := []point{{1, 2}, {3, 4}}
+	a := first(xs)
+	bump(xs, 0)
+	b := first(xs)
+	bump(xs, 1)
+	fmt.Println(a, b, xs)
+}`, "{1 2} {2 2} [{2 2} {4 4}]\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, stderr bytes.Buffer
+			i := interp.New(interp.Options{Stdout: &out, Stderr: &stderr})
+			if err := i.Use(stdlib.Symbols); err != nil {
+				t.Fatal(err)
+			}
+			src := "package main\nimport (\"fmt\"; \"sort\"; \"strings\"; \"sync\")\nvar _, _, _ = sort.Ints, strings.Fields, sync.NewCond\n" + tt.src
+			if _, err := i.Eval(src); err != nil {
+				t.Fatalf("%v\n%s%s", err, out.String(), stderr.String())
+			}
+			if got := out.String(); got != tt.want {
+				t.Errorf("output:\n%s\nwant (go run's):\n%s", got, tt.want)
+			}
+			if interp.FramesReused(i) == 0 && !strings.Contains(tt.name, "callbacks") {
+				t.Errorf("no function of the program used its frames again: the test tests nothing")
+			}
+		})
+	}
+}
