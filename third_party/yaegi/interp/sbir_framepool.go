@@ -114,9 +114,15 @@ func newPooledFrame(types []reflect.Type, s *frameShape) *pooledFrame {
 }
 
 // releaseFrame gives pf, a frame callFrame returned for def, back to
-// def's pool, its values zeroed. A nil pf is a frame of its own.
+// def's pool, its values zeroed. A nil pf is a frame of its own. Under
+// a test that spoils frames, pf is spoiled and dropped instead.
 func releaseFrame(def *node, pf *pooledFrame) {
 	if pf == nil {
+		return
+	}
+	if spoil := def.interp.spoilFrame; spoil != nil {
+		spoil(pf.init)
+		pf.anc, pf.root = nil, nil
 		return
 	}
 	if pf.store.IsValid() {
