@@ -120,8 +120,8 @@ func releaseFrame(def *node, pf *pooledFrame) {
 	if pf == nil {
 		return
 	}
-	if spoil := def.interp.spoilFrame; spoil != nil {
-		spoil(pf.init)
+	if def.interp != nil && def.interp.spoilFrame != nil {
+		def.interp.spoilFrame(pf.init)
 		pf.anc, pf.root = nil, nil
 		return
 	}
