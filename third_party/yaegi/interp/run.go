@@ -1798,7 +1798,7 @@ func call(n *node) {
 					// sbir patch S2: only a pointer or an interface can
 					// hold a *node; boxing any other value allocates.
 					if k := val.Kind(); k != reflect.Ptr && k != reflect.Interface {
-						dest[i].Set(val)
+						setSameKind(dest[i], val) // sbir patch S8
 						continue
 					}
 					if nod, ok := val.Interface().(*node); ok && nod.recv != nil {
@@ -1824,7 +1824,7 @@ func call(n *node) {
 		runCfg(def.child[3].start, nf, def, n)
 		for i, v := range rvalues {
 			if v != nil {
-				v(f).Set(nf.data[i])
+				setSameKind(v(f), nf.data[i]) // sbir patch S8
 			}
 		}
 

@@ -126,7 +126,13 @@ func releaseFrame(def *node, pf *pooledFrame) {
 			v.SetZero()
 		}
 	}
-	copy(pf.data, pf.init)
+	for i, v := range pf.init {
+		// Most slots still hold their value: comparing is cheaper than
+		// copying Values with write barriers.
+		if pf.data[i] != v {
+			pf.data[i] = v
+		}
+	}
 	pf.anc, pf.root, pf.done = nil, nil, reflect.SelectCase{}
 	def.shape.frames.pool.Put(pf)
 }
@@ -140,4 +146,30 @@ func enclosingFunc(n *node) *node {
 		}
 	}
 	return nil
+}
+
+// setSameKind sets dst to src, as dst.Set(src) does. When both are ints,
+// float64s, strings or bools it uses the setter of the kind: the type
+// checker has made them the same type, and Set's assignability check and
+// move through the type's descriptor were a tenth of a call's cost (an
+// argument and a result).
+func setSameKind(dst, src reflect.Value) {
+	k := src.Kind()
+	if dst.Kind() == k {
+		switch k {
+		case reflect.Int, reflect.Int64:
+			dst.SetInt(src.Int())
+			return
+		case reflect.Float64:
+			dst.SetFloat(src.Float())
+			return
+		case reflect.String:
+			dst.SetString(src.String())
+			return
+		case reflect.Bool:
+			dst.SetBool(src.Bool())
+			return
+		}
+	}
+	dst.Set(src)
 }
