@@ -1528,6 +1528,7 @@ func call(n *node) {
 	c0 := n.child[0]
 	value := genValue(c0)
 	encl := enclosingFunc(n) // sbir patch S8
+	var spare spareFrame     // sbir patch S8
 	var values []func(*frame) reflect.Value
 
 	numRet := len(c0.typ.ret)
@@ -1762,7 +1763,7 @@ func call(n *node) {
 			nf = newFrame(anc, len(def.types), anc.runid())
 			newFrameValues(nf.data, def.types, def.shape)
 		} else {
-			nf, pf = callFrame(anc, def)
+			nf, pf = callFrameAt(&spare, anc, def)
 		}
 		var vararg reflect.Value
 
@@ -1833,7 +1834,7 @@ func call(n *node) {
 		if fnext != nil && !nf.data[0].Bool() {
 			next = fnext
 		}
-		releaseFrame(def, pf) // sbir patch S8
+		releaseFrameAt(&spare, def, pf) // sbir patch S8
 		return next
 	}
 }
