@@ -24,6 +24,7 @@ type callback struct {
 	anc    *frame                     // the frame the call's frame descends from
 	rcvr   func(*frame) reflect.Value // the method value's receiver, or nil
 	numRet int                        // results; the arguments follow them (and the receiver)
+	spare  spareFrame                 // a frame for the next call (sbir patch S8)
 }
 
 // first returns the index of the first argument's slot.
@@ -58,13 +59,13 @@ func (c *callback) fits(t reflect.Type) bool {
 // declaration (sbir patch 52: a later evaluation may have declared it
 // again, with the same signature), with the receiver in place.
 // The frame may be one used before (sbir patch S8): the typed function
-// gives it back with releaseFrame once it has read the results.
+// gives it back with releaseFrameAt once it has read the results.
 func (c *callback) enter() (*frame, *node, *pooledFrame) {
 	def := c.def
 	if def.latest != nil {
 		def = currentDecl(def)
 	}
-	fr, pf := callFrame(c.anc, def)
+	fr, pf := callFrameAt(&c.spare, c.anc, def)
 	if c.rcvr != nil {
 		setReceiver(fr.data[c.numRet], c.rcvr(c.anc))
 	}
@@ -87,7 +88,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 			return res
 		}
 	case typeRuneRune:
@@ -96,7 +97,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)
 			res := rune(fr.data[0].Int())
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 			return res
 		}
 	case typeIntIntBool:
@@ -106,7 +107,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a+1].SetInt(int64(j))
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 			return res
 		}
 	case typeIntInt:
@@ -115,7 +116,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(i))
 			fr.data[a+1].SetInt(int64(j))
 			c.run(fr, def)
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 		}
 	case typeIntBool:
 		fn = func(i int) bool {
@@ -123,7 +124,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(i))
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 			return res
 		}
 	case typeNoneInt:
@@ -131,7 +132,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr, def, pf := c.enter()
 			c.run(fr, def)
 			res := int(fr.data[0].Int())
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 			return res
 		}
 	case typeStringString:
@@ -140,7 +141,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetString(s)
 			c.run(fr, def)
 			res := fr.data[0].String()
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 			return res
 		}
 	case typeStringBool:
@@ -149,14 +150,14 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetString(s)
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 			return res
 		}
 	case typeNone:
 		fn = func() {
 			fr, def, pf := c.enter()
 			c.run(fr, def)
-			releaseFrame(def, pf)
+			releaseFrameAt(&c.spare, def, pf)
 		}
 	default:
 		return reflect.Value{}, false

@@ -52,8 +52,44 @@ type framePool struct {
 // pooledFrame is a frame that goes back to its function's pool.
 type pooledFrame struct {
 	frame
+	def   *node           // the function whose frame it is
 	init  []reflect.Value // the slots as allocated: restored before reuse
 	store reflect.Value   // the struct holding the values (S2), or invalid
+}
+
+// spareFrame is the frame a call site (or a callback) keeps for its next
+// call: taking and giving back a frame there is an atomic swap, where a
+// sync.Pool's Get and Put were a tenth of a call's cost. A site whose
+// spare is taken (by a recursive call through the same site, or another
+// goroutine) uses the function's pool.
+type spareFrame = atomic.Pointer[pooledFrame]
+
+// callFrameAt is callFrame for a call site with a spare frame.
+func callFrameAt(spare *spareFrame, anc *frame, def *node) (*frame, *pooledFrame) {
+	if pf := spare.Swap(nil); pf != nil {
+		if pf.def == def {
+			f := &pf.frame
+			f.anc, f.root, f.done, f.id = anc, anc.root, anc.done, anc.runid()
+			return f, pf
+		}
+		// The site calls another function now (a function value, or a
+		// declaration made again): the frame goes back to its own.
+		pf.def.shape.frames.pool.Put(pf)
+	}
+	return callFrame(anc, def)
+}
+
+// releaseFrameAt is releaseFrame for a call site with a spare frame: pf
+// becomes the site's spare, or goes back to def's pool (or, under a test
+// that spoils frames, is spoiled and dropped).
+func releaseFrameAt(spare *spareFrame, def *node, pf *pooledFrame) {
+	if pf == nil || spoiled(def, pf) {
+		return
+	}
+	clearFrame(pf)
+	if !spare.CompareAndSwap(nil, pf) {
+		def.shape.frames.pool.Put(pf)
+	}
 }
 
 // reusable reports whether the frames of def, whose shape s is, can be
@@ -92,17 +128,18 @@ func callFrame(anc *frame, def *node) (f *frame, pf *pooledFrame) {
 	}
 	pf, _ = s.frames.pool.Get().(*pooledFrame)
 	if pf == nil {
-		pf = newPooledFrame(def.types, s)
+		pf = newPooledFrame(def, s)
 	}
 	f = &pf.frame
 	f.anc, f.root, f.done, f.id = anc, anc.root, anc.done, anc.runid()
 	return f, pf
 }
 
-// newPooledFrame allocates a frame for the values of types.
-func newPooledFrame(types []reflect.Type, s *frameShape) *pooledFrame {
+// newPooledFrame allocates a frame for the values of def.
+func newPooledFrame(def *node, s *frameShape) *pooledFrame {
+	types := def.types
 	slots := make([]reflect.Value, 2*len(types))
-	pf := &pooledFrame{init: slots[len(types):]}
+	pf := &pooledFrame{def: def, init: slots[len(types):]}
 	pf.data = slots[:len(types):len(types)]
 	newFrameValues(pf.init, types, s)
 	if s.typ != nil && len(types) > 1 {
@@ -117,14 +154,26 @@ func newPooledFrame(types []reflect.Type, s *frameShape) *pooledFrame {
 // def's pool, its values zeroed. A nil pf is a frame of its own. Under
 // a test that spoils frames, pf is spoiled and dropped instead.
 func releaseFrame(def *node, pf *pooledFrame) {
-	if pf == nil {
+	if pf == nil || spoiled(def, pf) {
 		return
 	}
-	if def.interp != nil && def.interp.spoilFrame != nil {
-		def.interp.spoilFrame(pf.init)
-		pf.anc, pf.root = nil, nil
-		return
+	clearFrame(pf)
+	def.shape.frames.pool.Put(pf)
+}
+
+// spoiled reports whether a test had pf, a frame given back by a call of
+// def, spoiled rather than used again (Interpreter.spoilFrame).
+func spoiled(def *node, pf *pooledFrame) bool {
+	if def.interp == nil || def.interp.spoilFrame == nil {
+		return false
 	}
+	def.interp.spoilFrame(pf.init)
+	pf.anc, pf.root = nil, nil
+	return true
+}
+
+// clearFrame zeroes the values of pf and points its slots at them again.
+func clearFrame(pf *pooledFrame) {
 	if pf.store.IsValid() {
 		pf.store.SetZero()
 	} else {
@@ -132,9 +181,14 @@ func releaseFrame(def *node, pf *pooledFrame) {
 			v.SetZero()
 		}
 	}
-	copy(pf.data, pf.init)
+	for i, v := range pf.init {
+		// Most slots still hold their value: comparing is cheaper than
+		// copying Values with write barriers.
+		if pf.data[i] != v {
+			pf.data[i] = v
+		}
+	}
 	pf.anc, pf.root, pf.done = nil, nil, reflect.SelectCase{}
-	def.shape.frames.pool.Put(pf)
 }
 
 // enclosingFunc returns the function declaration or literal whose body
@@ -146,4 +200,30 @@ func enclosingFunc(n *node) *node {
 		}
 	}
 	return nil
+}
+
+// setSameKind sets dst to src, as dst.Set(src) does. When both are ints,
+// float64s, strings or bools it uses the setter of the kind: the type
+// checker has made them the same type, and Set's assignability check and
+// move through the type's descriptor were a tenth of a call's cost (an
+// argument and a result).
+func setSameKind(dst, src reflect.Value) {
+	k := src.Kind()
+	if dst.Kind() == k {
+		switch k {
+		case reflect.Int, reflect.Int64:
+			dst.SetInt(src.Int())
+			return
+		case reflect.Float64:
+			dst.SetFloat(src.Float())
+			return
+		case reflect.String:
+			dst.SetString(src.String())
+			return
+		case reflect.Bool:
+			dst.SetBool(src.Bool())
+			return
+		}
+	}
+	dst.Set(src)
 }

@@ -197,3 +197,39 @@ func h(p *pt) int { return p.sum() }`,
 		}
 	}
 }
+
+// TestSbirFrameReuseAllocatesNothing checks that a call whose frame is
+// used again (sbir patch S8) allocates nothing: a declared function, a
+// recursive one, a method through a pointer, and a callback from
+// compiled code. Each allocated its frame and its values before.
+func TestSbirFrameReuseAllocatesNothing(t *testing.T) {
+	const decls = `
+import "sort"
+type acct struct{ n int }
+func (a *acct) add(x int) { a.n += x }
+func add(a, b int) int { return a + b }
+func fib(n int) int { if n < 2 { return n }; return fib(n-1) + fib(n-2) }
+var xs = make([]int, 64)
+var ac = &acct{}
+`
+	tests := []struct {
+		name, body string
+		max        float64
+	}{
+		{"declared function", `func() { s := 0; for i := 0; i < N; i++ { s = add(s, i) } }()`, 0.05},
+		{"recursion", `func() { s := 0; for i := 0; i < N; i++ { s += fib(3) } }()`, 0.05},
+		{"method through a pointer", `func() { for i := 0; i < N; i++ { ac.add(i) } }()`, 0.05},
+		// 63 calls of less per call of SliceIsSorted, which allocates a
+		// few objects of its own: well under one per call of less, where
+		// each call allocated two before.
+		{"callback", `func() { less := func(i, j int) bool { return xs[i] < xs[j] }; for i := 0; i < N/64; i++ { sort.SliceIsSorted(xs, less) } }()`, 0.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			per := allocsPerIteration(t, decls, tt.body)
+			if per > tt.max {
+				t.Errorf("%.2f allocations per call, want at most %.2f", per, tt.max)
+			}
+		})
+	}
+}

@@ -70,15 +70,27 @@ type funcKey struct {
 	record *funcRecord
 }
 
+// funcCache holds a call site's last records, which save the map lookup
+// when the site calls the same function values again: a few of them, as a
+// site calling one of a slice of closures (handlers[k](x)) looked each up
+// in the map (sbir patch S8).
+type funcCache [16]atomic.Pointer[funcRecord]
+
+// slot returns the entry of the closure object at p.
+func (c *funcCache) slot(p unsafe.Pointer) *atomic.Pointer[funcRecord] {
+	// Fibonacci hashing: closure objects lie a size class apart.
+	return &c[(uint64(uintptr(p))*0x9E3779B97F4A7C15)>>60]
+}
+
 // lookupFunc returns the function and the frame that calling the func
 // value v runs, if v is one the interpreter recorded and it is alive.
-// cache is the call site's last record, which saves the map lookup when
-// a site calls the same function value again.
-func (interp *Interpreter) lookupFunc(v reflect.Value, cache *atomic.Pointer[funcRecord]) (*node, *frame) {
+// cache is the call site's.
+func (interp *Interpreter) lookupFunc(v reflect.Value, c *funcCache) (*node, *frame) {
 	p := funcObject(v)
 	if p == nil {
 		return nil, nil
 	}
+	cache := c.slot(p)
 	r := cache.Load()
 	if r == nil || r.self.Value() != (*byte)(p) {
 		e, ok := interp.funcs.Load(uintptr(p))
