@@ -792,8 +792,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if src.typ.untyped && !dest.typ.untyped {
 						src.typ = dest.typ
 					}
-				case src.action == aRecv:
-					// Assign by reading from a receiving channel.
+				case src.action == aRecv && !enclosingFrameLevel(level):
+					// Assign by reading from a receiving channel (sbir
+					// patch 100: not into a variable a closure captured,
+					// which the receive does not share a slot with).
 					n.gen = nop
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
@@ -805,6 +807,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					if dest.action == aGetIndex || dest.action == aStar {
 						// Skip optimization, as it does not work when assigning to a struct field or a dereferenced pointer.
+						break
+					}
+					if enclosingFrameLevel(level) {
+						// sbir patch 100: a struct literal points the
+						// destination's slot at a new value, which in a
+						// closure's copy of the frame it captured left
+						// the variable itself unchanged.
 						break
 					}
 					n.gen = nop
@@ -2392,7 +2401,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			case n.rval.IsValid():
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 &&
+				!(n.action == aRecv && enclosingFrameLevel(n.anc.child[childPos(n)-n.anc.nright].level)):
+				// sbir patch 100: a receive points the slot at the value
+				// received; into a variable a closure captured it gets a
+				// slot of its own, and the assignment sets the variable.
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex

@@ -315,6 +315,12 @@ type Interpreter struct {
 	// declares again, old then new (sbir patch 52).
 	redefs []*node
 
+	// spoilFrame, set only by tests, receives the values of each frame
+	// given back instead of to its pool (sbir patch S8). It fills them
+	// with what no program computes, so that a value read after its call
+	// returned shows.
+	spoilFrame func(values []reflect.Value)
+
 	hooks *hooks // symbol hooks
 
 	debugger *Debugger

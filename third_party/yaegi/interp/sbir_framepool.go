@@ -80,9 +80,10 @@ func callFrameAt(spare *spareFrame, anc *frame, def *node) (*frame, *pooledFrame
 }
 
 // releaseFrameAt is releaseFrame for a call site with a spare frame: pf
-// becomes the site's spare, or goes back to def's pool.
+// becomes the site's spare, or goes back to def's pool (or, under a test
+// that spoils frames, is spoiled and dropped).
 func releaseFrameAt(spare *spareFrame, def *node, pf *pooledFrame) {
-	if pf == nil {
+	if pf == nil || spoiled(def, pf) {
 		return
 	}
 	clearFrame(pf)
@@ -150,13 +151,25 @@ func newPooledFrame(def *node, s *frameShape) *pooledFrame {
 }
 
 // releaseFrame gives pf, a frame callFrame returned for def, back to
-// def's pool, its values zeroed. A nil pf is a frame of its own.
+// def's pool, its values zeroed. A nil pf is a frame of its own. Under
+// a test that spoils frames, pf is spoiled and dropped instead.
 func releaseFrame(def *node, pf *pooledFrame) {
-	if pf == nil {
+	if pf == nil || spoiled(def, pf) {
 		return
 	}
 	clearFrame(pf)
 	def.shape.frames.pool.Put(pf)
+}
+
+// spoiled reports whether a test had pf, a frame given back by a call of
+// def, spoiled rather than used again (Interpreter.spoilFrame).
+func spoiled(def *node, pf *pooledFrame) bool {
+	if def.interp == nil || def.interp.spoilFrame == nil {
+		return false
+	}
+	def.interp.spoilFrame(pf.init)
+	pf.anc, pf.root = nil, nil
+	return true
 }
 
 // clearFrame zeroes the values of pf and points its slots at them again.

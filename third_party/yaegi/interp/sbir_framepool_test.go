@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // frameReuseSymbols are the compiled functions the decisions below call.
@@ -13,16 +14,81 @@ var frameReuseSymbols = Exports{
 	"strings/strings": {"Fields": reflect.ValueOf(strings.Fields)},
 }
 
-// FramesReused returns how many functions of i's main package use their
-// frames again (sbir patch S8), for the tests of package interp_test.
+// FramesReused returns how many functions and methods of i's main
+// package use their frames again (sbir patch S8), for the tests of
+// package interp_test.
 func FramesReused(i *Interpreter) int {
+	reused := func(n *node) bool {
+		return n != nil && n.shape != nil && n.shape.frames.state.Load() == reuseYes
+	}
 	n := 0
 	for _, s := range i.scopes[mainID].sym {
-		if s.node != nil && s.node.shape != nil && s.node.shape.frames.state.Load() == reuseYes {
+		if reused(s.node) {
 			n++
+		}
+		if s.kind == typeSym && s.typ != nil {
+			for _, m := range s.typ.method {
+				if reused(m) {
+					n++
+				}
+			}
 		}
 	}
 	return n
+}
+
+// SpoilReleasedFrames makes i fill the values of each frame a call gives
+// back with values no program computes, and drop the frame rather than
+// use it again (sbir patch S8): a program that still reads a value of a
+// call that returned, which reuse would change only when a later call
+// wrote a different one, then reads garbage at once.
+func SpoilReleasedFrames(i *Interpreter) {
+	i.spoilFrame = func(values []reflect.Value) {
+		for _, v := range values {
+			spoil(v)
+		}
+	}
+}
+
+// spoil sets v, and each of its elements or fields, to a value unlikely
+// to be a program's: odd numbers, a marked string, negated booleans.
+// Pointers, slices, maps, channels, functions and interfaces become nil.
+func spoil(v reflect.Value) {
+	if !v.CanSet() {
+		v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem() // an unexported field
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x := int64(-1234567)
+		for v.OverflowInt(x) {
+			x /= 100
+		}
+		v.SetInt(x)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		x := uint64(7654321)
+		for v.OverflowUint(x) {
+			x /= 100
+		}
+		v.SetUint(x)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(-777.5)
+	case reflect.Complex64, reflect.Complex128:
+		v.SetComplex(complex(-7, 7))
+	case reflect.String:
+		v.SetString("<spoiled>")
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			spoil(v.Index(i))
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			spoil(v.Field(i))
+		}
+	default:
+		v.SetZero()
+	}
 }
 
 // TestSbirFrameReuseDecision checks which functions sbir patch S8 lets

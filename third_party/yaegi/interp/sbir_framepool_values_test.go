@@ -14,8 +14,9 @@ import (
 // is still the one it made once later calls have run: results, appended
 // and stored structs, arrays, named results and variables that start
 // from zero, frames of recursive and concurrent calls, a call that
-// panicked, and callbacks from compiled code. The wanted outputs are
-// go run's.
+// panicked, and callbacks from compiled code, and the programs of
+// frameReuseRegressions. Each runs twice: with frames used again, and
+// with frames spoiled when given back. The wanted outputs are go run's.
 func TestSbirFrameReuseKeepsValues(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"results and stored values", `
@@ -111,24 +112,89 @@ func main() {
 	fmt.Println(a, b, xs)
 }`, "{1 2} {2 2} [{2 2} {4 4}]\n"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var out, stderr bytes.Buffer
-			i := interp.New(interp.Options{Stdout: &out, Stderr: &stderr})
-			if err := i.Use(stdlib.Symbols); err != nil {
-				t.Fatal(err)
+	for _, tt := range append(tests, frameReuseRegressions...) {
+		t.Run(tt.name, func(t *testing.T) { runFrameReuseCase(t, tt.name, tt.src, tt.want, false) })
+		t.Run(tt.name+" (frames spoiled)", func(t *testing.T) { runFrameReuseCase(t, tt.name, tt.src, tt.want, true) })
+	}
+}
+
+// runFrameReuseCase runs src, a program's declarations after its imports,
+// and checks that it prints want and that some function of it used its
+// frames again. With spoil, each frame a call gives back is filled with
+// garbage and dropped instead (interp.SpoilReleasedFrames): a value read
+// after its call returned shows even where reuse would have written the
+// same value again.
+func runFrameReuseCase(t *testing.T, name, src, want string, spoil bool) {
+	var out, stderr bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out, Stderr: &stderr})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if spoil {
+		interp.SpoilReleasedFrames(i)
+	}
+	src = "package main\nimport (\"fmt\"; \"sort\"; \"strings\"; \"sync\")\nvar _, _, _ = sort.Ints, strings.Fields, sync.NewCond\n" + src
+	if _, err := i.Eval(src); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), stderr.String())
+	}
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant (go run's):\n%s", got, want)
+	}
+	if interp.FramesReused(i) == 0 && !strings.Contains(name, "callbacks") {
+		t.Errorf("no function of the program used its frames again: the test tests nothing")
+	}
+}
+
+// TestSbirFrameReuseRedeclared evaluates a function and a method, calls
+// them, declares them again (sbir patch 52) with other frames, and calls
+// them through the calls compiled against the first declarations: each
+// declaration uses frames of its own. The wanted output is go run's for
+// the same program with function variables in place of the declarations.
+func TestSbirFrameReuseRedeclared(t *testing.T) {
+	cells := []string{
+		`import "fmt"
+type pt struct{ x, y int }
+func f(i int) pt { p := pt{i, i}; return p }
+var keep []pt
+func use(n int) { for i := 0; i < n; i++ { keep = append(keep, f(i)) } }
+func g(i int) int { return f(i).x }`,
+		`use(2); fmt.Println(keep, g(5))`,
+		`func f(i int) pt { var a [5]pt; a[i%5] = pt{-i, i * 100}; q := a[i%5]; q.y++; return q }`,
+		`use(3); fmt.Println(keep, g(6))`,
+		`func f(i int) pt { return pt{7, 7} }`,
+		`use(1); fmt.Println(keep, g(1))`,
+		`func (p pt) sum() int { return p.x + p.y }
+func h(p *pt) int { return p.sum() }`,
+		`fmt.Println(h(&keep[0]), h(&keep[5]))`,
+		`func (p pt) sum() int { var z [3]int; z[1] = p.x * p.y; return z[1] }`,
+		`fmt.Println(h(&keep[0]), h(&keep[5]), h(&pt{3, 4}))`,
+	}
+	const want = `[{0 0} {1 1}] 5
+[{0 0} {1 1} {0 1} {-1 101} {-2 201}] -6
+[{0 0} {1 1} {0 1} {-1 101} {-2 201} {7 7}] 7
+0 14
+0 49 12
+`
+	for _, spoil := range []bool{false, true} {
+		var out bytes.Buffer
+		i := interp.New(interp.Options{Stdout: &out, Stderr: &out})
+		if err := i.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if spoil {
+			interp.SpoilReleasedFrames(i)
+		}
+		for _, c := range cells {
+			if _, err := i.Eval(c); err != nil {
+				t.Fatalf("%s: %v\n%s", c, err, out.String())
 			}
-			src := "package main\nimport (\"fmt\"; \"sort\"; \"strings\"; \"sync\")\nvar _, _, _ = sort.Ints, strings.Fields, sync.NewCond\n" + tt.src
-			if _, err := i.Eval(src); err != nil {
-				t.Fatalf("%v\n%s%s", err, out.String(), stderr.String())
-			}
-			if got := out.String(); got != tt.want {
-				t.Errorf("output:\n%s\nwant (go run's):\n%s", got, tt.want)
-			}
-			if interp.FramesReused(i) == 0 && !strings.Contains(tt.name, "callbacks") {
-				t.Errorf("no function of the program used its frames again: the test tests nothing")
-			}
-		})
+		}
+		if got := out.String(); got != want {
+			t.Errorf("spoiled frames %v: output:\n%s\nwant:\n%s", spoil, got, want)
+		}
+		if interp.FramesReused(i) == 0 {
+			t.Errorf("no function of the program used its frames again: the test tests nothing")
+		}
 	}
 }
 
