@@ -400,16 +400,27 @@ async function main() {
         await isCurrent(step / 6).catch(async () => {
           await page.bringToFront();
           // The kernel dialog of a reopened notebook (below) is modal:
-          // while it shows, it takes the click and the focus (CI once
-          // timed out clicking the tab behind it, currentWidget null).
-          const accept = page.locator('.jp-Dialog .jp-mod-accept');
-          if (await accept.count() > 0) {
-            await accept.first().click();
-            note += ' (the kernel dialog was accepted before the reopened notebook was made current)';
+          // while it shows, it takes the click and the focus. It can
+          // show after a first look found none (CI once timed out
+          // clicking the tab behind it, currentWidget null), so each
+          // attempt looks again, clicks with a short timeout, and the
+          // attempts go on until the step's own time is spent.
+          const deadline = Date.now() + step;
+          for (let i = 1; ; i++) {
+            const accept = page.locator('.jp-Dialog .jp-mod-accept');
+            if (await accept.count() > 0) {
+              await accept.first().click({ timeout: step / 6 }).catch(() => {});
+              note += ' (a kernel dialog was accepted before the reopened notebook was made current)';
+            }
+            try {
+              await page.locator(`.lm-TabBar-tab[data-id="${openedId}"]`).first().click({ timeout: step / 6 });
+              await isCurrent(step / 6);
+              note += ` (the reopened notebook was made current by clicking its tab, attempt ${i})`;
+              return;
+            } catch (e) {
+              if (Date.now() > deadline) throw e;
+            }
           }
-          await page.locator(`.lm-TabBar-tab[data-id="${openedId}"]`).first().click();
-          note += ' (the reopened notebook was made current by clicking its tab)';
-          await isCurrent(step);
         });
       } catch (e) {
         const seen = await page.evaluate(() => {
@@ -417,7 +428,7 @@ async function main() {
           const name = (w) => w.id + ':' + (w.context ? w.context.path : '-') + (w.isDisposed ? ' (disposed)' : '');
           return { current: shell.currentWidget ? name(shell.currentWidget) : null, main: [...shell.widgets('main')].map(name) };
         });
-        throw new Error(`${e.message.split('\n')[0]}; opened ${openedId}; shell ${JSON.stringify(seen)}`);
+        throw new Error(`${e.message.split('\n').slice(0, 4).join(' | ')}; opened ${openedId}; shell ${JSON.stringify(seen)}`);
       }
       stage = 'waiting for the saved table and chart';
       const table = page.locator(`${activeNotebook} .jp-OutputArea-output table`);
