@@ -110,13 +110,21 @@ type checker struct {
 	renames   []int
 	types     map[string]ast.Expr
 	callsMain bool
-	// localInts are names declared as integers anywhere in the cell so
-	// far (parameters, := and var inside functions), ignoring scopes.
+	// localInts are the names declared in the cell so far (parameters,
+	// := and var inside functions, range variables), true for integers.
+	// Scopes are not followed: the latest declaration met wins, so that
+	// a name declared again as something else (s an int in one function,
+	// a string parameter in the next) is no longer taken for an integer.
 	localInts map[string]bool
 }
 
 // intName reports whether name is known to be an integer.
-func (c *checker) intName(name string) bool { return c.localInts[name] || c.isInt(name) }
+func (c *checker) intName(name string) bool {
+	if isInt, ok := c.localInts[name]; ok {
+		return isInt
+	}
+	return c.isInt(name)
+}
 
 // noteInts records integer declarations met while walking.
 func (c *checker) noteInts(n ast.Node) {
@@ -127,35 +135,41 @@ func (c *checker) noteInts(n ast.Node) {
 				continue
 			}
 			for _, f := range fl.List {
-				if isIntType(f.Type) {
-					for _, id := range f.Names {
-						c.noteInt(id.Name)
-					}
+				for _, id := range f.Names {
+					c.noteInt(id.Name, isIntType(f.Type))
 				}
 			}
 		}
 	case *ast.AssignStmt:
-		if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+		if n.Tok == token.DEFINE {
 			for i, l := range n.Lhs {
-				if id, ok := l.(*ast.Ident); ok && isIntExpr(n.Rhs[i], c.intName) {
-					c.noteInt(id.Name)
+				if id, ok := l.(*ast.Ident); ok {
+					c.noteInt(id.Name, len(n.Lhs) == len(n.Rhs) && isIntExpr(n.Rhs[i], c.intName))
+				}
+			}
+		}
+	case *ast.RangeStmt:
+		if n.Tok == token.DEFINE {
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					c.noteInt(id.Name, false) // its type is not known here
 				}
 			}
 		}
 	case *ast.ValueSpec:
 		for i, id := range n.Names {
-			if isIntType(n.Type) || n.Type == nil && len(n.Values) == len(n.Names) && isIntExpr(n.Values[i], c.intName) {
-				c.noteInt(id.Name)
-			}
+			c.noteInt(id.Name, isIntType(n.Type) || n.Type == nil && len(n.Values) == len(n.Names) && isIntExpr(n.Values[i], c.intName))
 		}
 	}
 }
 
-func (c *checker) noteInt(name string) {
+// noteInt records a declaration of name: an integer or not (which hides
+// an integer of that name from earlier cells too).
+func (c *checker) noteInt(name string, isInt bool) {
 	if c.localInts == nil {
 		c.localInts = map[string]bool{}
 	}
-	c.localInts[name] = true
+	c.localInts[name] = isInt
 }
 
 // markTopLevel records the statements of a statement segment that are at
