@@ -1666,9 +1666,9 @@ func call(n *node) {
 		var bf reflect.Value
 		if def == nil {
 			// sbir patch S8: a frame used again is the running call's
-			// alone (no closure, goroutine or deferred call has it).
-			// The call only reads the slot: a read lock keeps writers out
-			// as well, for half the cost (sbir patch S8).
+			// alone (no closure, goroutine or deferred call has it); for
+			// the others, the call only reads the slot, and a read lock
+			// keeps writers out as well, for half the cost.
 			locked := !noDeferredCalls(encl)
 			if locked {
 				f.mutex.RLock()
@@ -1761,8 +1761,7 @@ func call(n *node) {
 		var nf *frame
 		var pf *pooledFrame
 		if goroutine {
-			nf = newFrame(anc, len(def.types), anc.runid())
-			newFrameValues(nf.data, def.types, def.shape)
+			nf = newCallFrame(anc, def)
 		} else {
 			nf, pf = callFrameAt(&spare, anc, def)
 		}

@@ -59,7 +59,7 @@ func (c *callback) fits(t reflect.Type) bool {
 // declaration (sbir patch 52: a later evaluation may have declared it
 // again, with the same signature), with the receiver in place.
 // The frame may be one used before (sbir patch S8): the typed function
-// gives it back with releaseFrameAt once it has read the results.
+// gives it back with leave once it has read the results.
 func (c *callback) enter() (*frame, *node, *pooledFrame) {
 	def := c.def
 	if def.latest != nil {
@@ -70,6 +70,12 @@ func (c *callback) enter() (*frame, *node, *pooledFrame) {
 		setReceiver(fr.data[c.numRet], c.rcvr(c.anc))
 	}
 	return fr, def, pf
+}
+
+// leave gives back the frame enter returned for def, once its results
+// are read.
+func (c *callback) leave(def *node, pf *pooledFrame) {
+	releaseFrameAt(&c.spare, def, pf)
 }
 
 // run runs the body of def, the declaration enter returned, in fr.
@@ -88,7 +94,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 			return res
 		}
 	case typeRuneRune:
@@ -97,7 +103,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)
 			res := rune(fr.data[0].Int())
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 			return res
 		}
 	case typeIntIntBool:
@@ -107,7 +113,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a+1].SetInt(int64(j))
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 			return res
 		}
 	case typeIntInt:
@@ -116,7 +122,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(i))
 			fr.data[a+1].SetInt(int64(j))
 			c.run(fr, def)
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 		}
 	case typeIntBool:
 		fn = func(i int) bool {
@@ -124,7 +130,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetInt(int64(i))
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 			return res
 		}
 	case typeNoneInt:
@@ -132,7 +138,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr, def, pf := c.enter()
 			c.run(fr, def)
 			res := int(fr.data[0].Int())
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 			return res
 		}
 	case typeStringString:
@@ -141,7 +147,7 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetString(s)
 			c.run(fr, def)
 			res := fr.data[0].String()
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 			return res
 		}
 	case typeStringBool:
@@ -150,14 +156,14 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 			fr.data[a].SetString(s)
 			c.run(fr, def)
 			res := fr.data[0].Bool()
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 			return res
 		}
 	case typeNone:
 		fn = func() {
 			fr, def, pf := c.enter()
 			c.run(fr, def)
-			releaseFrameAt(&c.spare, def, pf)
+			c.leave(def, pf)
 		}
 	default:
 		return reflect.Value{}, false

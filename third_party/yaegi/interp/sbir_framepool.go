@@ -68,9 +68,7 @@ type spareFrame = atomic.Pointer[pooledFrame]
 func callFrameAt(spare *spareFrame, anc *frame, def *node) (*frame, *pooledFrame) {
 	if pf := spare.Swap(nil); pf != nil {
 		if pf.def == def {
-			f := &pf.frame
-			f.anc, f.root, f.done, f.id = anc, anc.root, anc.done, anc.runid()
-			return f, pf
+			return pf.descend(anc), pf
 		}
 		// The site calls another function now (a function value, or a
 		// declaration made again): the frame goes back to its own.
@@ -79,9 +77,10 @@ func callFrameAt(spare *spareFrame, anc *frame, def *node) (*frame, *pooledFrame
 	return callFrame(anc, def)
 }
 
-// releaseFrameAt is releaseFrame for a call site with a spare frame: pf
-// becomes the site's spare, or goes back to def's pool (or, under a test
-// that spoils frames, is spoiled and dropped).
+// releaseFrameAt gives back pf, a frame callFrameAt returned for def, its
+// values zeroed: it becomes the site's spare, or goes back to def's pool
+// (or, under a test that spoils frames, is spoiled and dropped). A nil pf
+// is a frame of its own.
 func releaseFrameAt(spare *spareFrame, def *node, pf *pooledFrame) {
 	if pf == nil || spoiled(def, pf) {
 		return
@@ -118,21 +117,33 @@ func noDeferredCalls(def *node) bool {
 
 // callFrame returns a frame, with zero values, for a call of def whose
 // frame descends from anc: one used before when def allows it (pf is then
-// the frame to give back with releaseFrame once the results are copied).
-func callFrame(anc *frame, def *node) (f *frame, pf *pooledFrame) {
+// the frame to give back with releaseFrameAt once the results are copied).
+func callFrame(anc *frame, def *node) (*frame, *pooledFrame) {
 	s := def.shape
 	if s == nil || !s.reusable(def) {
-		f = newFrame(anc, len(def.types), anc.runid())
-		newFrameValues(f.data, def.types, s)
-		return f, nil
+		return newCallFrame(anc, def), nil
 	}
-	pf, _ = s.frames.pool.Get().(*pooledFrame)
+	pf, _ := s.frames.pool.Get().(*pooledFrame)
 	if pf == nil {
 		pf = newPooledFrame(def, s)
 	}
-	f = &pf.frame
+	return pf.descend(anc), pf
+}
+
+// newCallFrame allocates a frame, with zero values, for a call of def
+// whose frame descends from anc.
+func newCallFrame(anc *frame, def *node) *frame {
+	f := newFrame(anc, len(def.types), anc.runid())
+	newFrameValues(f.data, def.types, def.shape)
+	return f
+}
+
+// descend makes pf's frame descend from anc, as newFrame does, and
+// returns it.
+func (pf *pooledFrame) descend(anc *frame) *frame {
+	f := &pf.frame
 	f.anc, f.root, f.done, f.id = anc, anc.root, anc.done, anc.runid()
-	return f, pf
+	return f
 }
 
 // newPooledFrame allocates a frame for the values of def.
@@ -148,17 +159,6 @@ func newPooledFrame(def *node, s *frameShape) *pooledFrame {
 	}
 	copy(pf.data, pf.init)
 	return pf
-}
-
-// releaseFrame gives pf, a frame callFrame returned for def, back to
-// def's pool, its values zeroed. A nil pf is a frame of its own. Under
-// a test that spoils frames, pf is spoiled and dropped instead.
-func releaseFrame(def *node, pf *pooledFrame) {
-	if pf == nil || spoiled(def, pf) {
-		return
-	}
-	clearFrame(pf)
-	def.shape.frames.pool.Put(pf)
 }
 
 // spoiled reports whether a test had pf, a frame given back by a call of
