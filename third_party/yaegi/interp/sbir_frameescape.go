@@ -99,36 +99,54 @@ func calleeKeepsNoReference(n *node) bool {
 
 // holdsInterface reports whether a value of type t holds or reaches an
 // interface value (or, for a function type, passes or returns one).
-// seen records the types already decided, and those being decided
-// (false until they are: a type that reaches itself adds nothing).
+// seen records the types decided.
 func holdsInterface(t reflect.Type, seen map[reflect.Type]bool) bool {
+	r, _ := holdsInterfaceIn(t, seen, map[reflect.Type]bool{})
+	return r
+}
+
+// holdsInterfaceIn is holdsInterface with open, the types being decided.
+// A type that reaches one of them counts it as holding none for now; its
+// own answer is then provisional (cyclic), and not recorded in seen: in
+// `A struct{ B *B; X any }`, B reaches A before A's X is seen.
+func holdsInterfaceIn(t reflect.Type, seen, open map[reflect.Type]bool) (r, cyclic bool) {
 	if t == valueInterfaceType {
-		return true
+		return true, false
 	}
 	if r, ok := seen[t]; ok {
-		return r
+		return r, false
 	}
-	seen[t] = false
-	r := false
+	if open[t] {
+		return false, true
+	}
+	open[t] = true
+	defer delete(open, t)
+	holds := func(u reflect.Type) bool {
+		ur, uc := holdsInterfaceIn(u, seen, open)
+		cyclic = cyclic || uc
+		return ur
+	}
 	switch t.Kind() {
 	case reflect.Interface:
 		r = true
 	case reflect.Array, reflect.Slice, reflect.Chan, reflect.Pointer:
-		r = holdsInterface(t.Elem(), seen)
+		r = holds(t.Elem())
 	case reflect.Map:
-		r = holdsInterface(t.Key(), seen) || holdsInterface(t.Elem(), seen)
+		r = holds(t.Key()) || holds(t.Elem())
 	case reflect.Struct:
 		for i := 0; i < t.NumField() && !r; i++ {
-			r = holdsInterface(t.Field(i).Type, seen)
+			r = holds(t.Field(i).Type)
 		}
 	case reflect.Func:
 		for i := 0; i < t.NumIn() && !r; i++ {
-			r = holdsInterface(t.In(i), seen)
+			r = holds(t.In(i))
 		}
 		for i := 0; i < t.NumOut() && !r; i++ {
-			r = holdsInterface(t.Out(i), seen)
+			r = holds(t.Out(i))
 		}
 	}
-	seen[t] = r
-	return r
+	if r || !cyclic {
+		seen[t] = r
+	}
+	return r, cyclic && !r
 }

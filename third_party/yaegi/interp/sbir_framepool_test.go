@@ -148,3 +148,32 @@ func other(x int) int { return x }
 		})
 	}
 }
+
+// TestSbirHoldsInterfaceThroughCycles checks that a type reaching an
+// interface only through a type that refers back to it is still found
+// to hold one, however the types are first met (sbir patch S8).
+func TestSbirHoldsInterfaceThroughCycles(t *testing.T) {
+	type a struct {
+		B *struct {
+			A *a
+			N int
+		}
+		X any
+	}
+	ta := reflect.TypeOf(a{})
+	tb := ta.Field(0).Type.Elem()
+	seen := map[reflect.Type]bool{}
+	if !holdsInterface(ta, seen) {
+		t.Errorf("holdsInterface(%v) = false, want true", ta)
+	}
+	if !holdsInterface(tb, seen) {
+		t.Errorf("holdsInterface(%v) after %v = false, want true (it reaches X through A)", tb, ta)
+	}
+	type plain struct {
+		Next *plain
+		N    int
+	}
+	if holdsInterface(reflect.TypeOf(plain{}), seen) {
+		t.Errorf("holdsInterface(plain) = true, want false")
+	}
+}
