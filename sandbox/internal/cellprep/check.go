@@ -126,7 +126,7 @@ func (c *checker) intName(name string) bool {
 	return c.isInt(name)
 }
 
-// noteInts records integer declarations met while walking.
+// noteInts records the declarations met while walking: integers or not.
 func (c *checker) noteInts(n ast.Node) {
 	switch n := n.(type) {
 	case *ast.FuncType:
