@@ -53,6 +53,9 @@ func (interp *Interpreter) recordFunc(v reflect.Value, def *node, anc *frame) {
 	if p == nil || def == nil || len(def.child) < 4 || def.child[3].start == nil {
 		return
 	}
+	if d, a, known := interp.directCallee(p); known && d == def && a == anc {
+		return // sbir patch S12: call reads it from the value
+	}
 	r := &funcRecord{self: weak.Make((*byte)(p)), def: def, anc: weak.Make(anc)}
 	key := uintptr(p)
 	interp.funcs.Store(key, r)
@@ -89,6 +92,9 @@ func (interp *Interpreter) lookupFunc(v reflect.Value, c *funcCache) (*node, *fr
 	p := funcObject(v)
 	if p == nil {
 		return nil, nil
+	}
+	if d, a, known := interp.directCallee(p); known {
+		return d, a // sbir patch S12
 	}
 	cache := c.slot(p)
 	r := cache.Load()
