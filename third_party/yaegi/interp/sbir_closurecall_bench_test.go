@@ -45,7 +45,8 @@ func closures(n int) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
+	b.ResetTimer()
+	for j := 0; j < b.N; j++ {
 		v, err := i.Execute(prog)
 		if err != nil {
 			b.Fatal(err)
