@@ -1675,8 +1675,12 @@ func call(n *node) {
 			}
 			bf = value(f)
 			var ok bool
-			if def, ok = bf.Interface().(*node); ok {
-				bf = def.rval
+			// sbir patch S12: a func (a function value) is no *node:
+			// no boxing to find out.
+			if bf.Kind() != reflect.Func {
+				if def, ok = bf.Interface().(*node); ok {
+					bf = def.rval
+				}
 			}
 			if locked {
 				f.mutex.RUnlock()

@@ -85,12 +85,12 @@ func (c *callback) makeFuncValue(t reflect.Type, body func([]reflect.Value) []re
 func madeCallback(p unsafe.Pointer) *callback {
 	l := &closures
 	code := codeOf(p)
-	for _, c := range l.typed {
-		if c == code {
-			return (*callback)(word(p, 1))
-		}
-	}
 	if code != l.stub || l.fnWord == 0 {
+		for _, c := range l.typed {
+			if c == code {
+				return (*callback)(word(p, 1))
+			}
+		}
 		return nil
 	}
 	body := word(p, l.fnWord)

@@ -40,6 +40,11 @@ func funcObject(v reflect.Value) unsafe.Pointer {
 	if v.Kind() != reflect.Func || v.IsNil() || !v.CanInterface() {
 		return nil
 	}
+	if v.CanAddr() {
+		// sbir patch S12: a variable, an element or a field holds the
+		// pointer itself; read it rather than box the value.
+		return *(*unsafe.Pointer)(unsafe.Pointer(v.UnsafeAddr()))
+	}
 	i := v.Interface()
 	// A func is pointer-shaped: the interface's data word is the pointer
 	// to the closure object.
