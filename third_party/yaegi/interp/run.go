@@ -3191,7 +3191,7 @@ func _return(n *node) {
 			// Regular return: store the value to return at to start of the frame.
 			v := values[0]
 			n.exec = func(f *frame) bltn {
-				f.data[0].Set(v(f))
+				setSameKind(f.data[0], v(f)) // sbir patch S12c
 				return nil
 			}
 		}
