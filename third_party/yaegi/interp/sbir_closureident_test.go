@@ -126,3 +126,40 @@ func TestSbirClosureMakingAllocates(t *testing.T) {
 		}
 	})
 }
+
+// TestSbirClosureReadingAgreesWithRecords runs cells that declare
+// functions again (sbir patch 52) around closures made before and after,
+// with sbir patch S12 reading function values and with S3's records: the
+// answers are the same.
+func TestSbirClosureReadingAgreesWithRecords(t *testing.T) {
+	cells := []string{
+		`func mk() func() int { n := 0; return func() int { n++; return n } }`,
+		`func twice(x int) int { return 2 * x }`,
+		`f := mk(); g := twice; h := func(x int) int { return twice(x) + f() }; keep := map[string]func(int) int{"g": g, "h": h}`,
+		`func mk() func() int { return func() int { return 100 } }`,
+		`func twice(x int) int { return 20 * x }`,
+		`f2 := mk(); var self func(int) int; self = func(k int) int { if k == 0 { return f() }; return self(k-1) + keep["h"](k) }`,
+		`r := []int{f(), f2(), g(1), h(1), keep["g"](2), keep["h"](3), self(3)}`,
+	}
+	run := func(t *testing.T) string {
+		i := New(Options{})
+		for _, c := range cells {
+			if _, err := i.Eval(c); err != nil {
+				t.Fatalf("%s: %v", c, err)
+			}
+		}
+		v, err := i.Eval(`r`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(v.Interface())
+	}
+	read := run(t)
+	t.Run("recorded", func(t *testing.T) {
+		withoutClosureReading(t)
+		if recorded := run(t); recorded != read {
+			t.Errorf("read from the values: %s; recorded: %s", read, recorded)
+		}
+		t.Logf("%s", read)
+	})
+}
