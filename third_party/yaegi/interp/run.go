@@ -2418,6 +2418,11 @@ func getIndexArray(n *node) {
 	} else {
 		value1 := genValueInt(n.child[1]) // array index
 
+		// sbir patch S10b: s[i].f in one step.
+		if fusedIndexField(n, value0, value1) {
+			return
+		}
+
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
