@@ -3191,6 +3191,10 @@ func _return(n *node) {
 		default:
 			// Regular return: store the value to return at to start of the frame.
 			v := values[0]
+			if exec, ok := constantReturn(child[0], def.typ.ret[0], v); ok { // sbir patch S10c
+				n.exec = exec
+				break
+			}
 			n.exec = func(f *frame) bltn {
 				f.data[0].Set(v(f))
 				return nil
