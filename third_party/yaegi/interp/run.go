@@ -2787,7 +2787,7 @@ func getIndexSeq(n *node) {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			r := v.FieldByIndex(index)
+			r := fieldByIndexChecked(v, index) // sbir patch 101
 			getFrame(f, l).data[i] = r
 			if r.Bool() {
 				return tnext
@@ -2797,7 +2797,7 @@ func getIndexSeq(n *node) {
 	} else {
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			getFrame(f, l).data[i] = v.FieldByIndex(index)
+			getFrame(f, l).data[i] = fieldByIndexChecked(v, index) // sbir patch 101
 			return tnext
 		}
 	}

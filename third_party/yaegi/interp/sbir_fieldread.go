@@ -43,7 +43,7 @@ func fusedIndexField(n *node, value0 func(*frame) reflect.Value, value1 func(*fr
 		_, vi := value1(f)
 		r := indexChecked(value0(f), int(vi)) // sbir patch 10c
 		getFrame(f, l).data[i] = r
-		getFrame(f, pl).data[pi] = r.FieldByIndex(index)
+		getFrame(f, pl).data[pi] = fieldByIndexChecked(r, index) // sbir patch 101
 		return tnext
 	}
 	return true
