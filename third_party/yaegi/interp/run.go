@@ -1675,8 +1675,12 @@ func call(n *node) {
 			}
 			bf = value(f)
 			var ok bool
-			if def, ok = bf.Interface().(*node); ok {
-				bf = def.rval
+			// sbir patch S12: a func (a function value) is no *node:
+			// no boxing to find out.
+			if bf.Kind() != reflect.Func {
+				if def, ok = bf.Interface().(*node); ok {
+					bf = def.rval
+				}
 			}
 			if locked {
 				f.mutex.RUnlock()
@@ -2418,6 +2422,11 @@ func getIndexArray(n *node) {
 	} else {
 		value1 := genValueInt(n.child[1]) // array index
 
+		// sbir patch S10b: s[i].f in one step.
+		if fusedIndexField(n, value0, value1) {
+			return
+		}
+
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
@@ -2782,7 +2791,7 @@ func getIndexSeq(n *node) {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			r := v.FieldByIndex(index)
+			r := fieldByIndexChecked(v, index) // sbir patch 101
 			getFrame(f, l).data[i] = r
 			if r.Bool() {
 				return tnext
@@ -2792,7 +2801,7 @@ func getIndexSeq(n *node) {
 	} else {
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			getFrame(f, l).data[i] = v.FieldByIndex(index)
+			getFrame(f, l).data[i] = fieldByIndexChecked(v, index) // sbir patch 101
 			return tnext
 		}
 	}
@@ -3186,8 +3195,12 @@ func _return(n *node) {
 		default:
 			// Regular return: store the value to return at to start of the frame.
 			v := values[0]
+			if exec, ok := constantReturn(child[0], def.typ.ret[0], v); ok { // sbir patch S10c
+				n.exec = exec
+				break
+			}
 			n.exec = func(f *frame) bltn {
-				f.data[0].Set(v(f))
+				setSameKind(f.data[0], v(f)) // sbir patch S12c
 				return nil
 			}
 		}
