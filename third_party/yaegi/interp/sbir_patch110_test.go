@@ -9,10 +9,10 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 )
 
-// generatedProgram is a program of the differential generator
-// (sandbox/internal/progen) as it found patch 110's bug: go run prints
-// "7327694 9223372036854775806"; the interpreter printed "0 0", since
-// t10 := (!(t9) && ...) ended f2 with a zero result.
+// generatedProgram is the random program with which a program generator
+// found patch 110's bug: go run prints "7327694 9223372036854775806"; the
+// interpreter printed "0 0", since t10 := (!(t9) && ...) ended f2 with a
+// zero result.
 const generatedProgram = `
 package main
 import ("fmt"; "math")
