@@ -1847,6 +1847,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			setFNext(n.child[0], n)
 			n.child[1].tnext = n
 			n.typ = n.child[0].typ
+			if logicalConst(n) {
+				// sbir patch 111: both operands are constants, and so is
+				// the result, which nothing runs to compute.
+				n.start, n.gen, n.findex = n, nop, notInFrame
+				break
+			}
 			n.findex = sc.add(n.typ)
 			if startIsOperand(n.child[0]) {
 				n.start.gen = branch
@@ -1862,6 +1868,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			setFNext(n.child[0], n.child[1].start)
 			n.child[1].tnext = n
 			n.typ = n.child[0].typ
+			if logicalConst(n) {
+				// sbir patch 111: both operands are constants, and so is
+				// the result, which nothing runs to compute.
+				n.start, n.gen, n.findex = n, nop, notInFrame
+				break
+			}
 			n.findex = sc.add(n.typ)
 			if startIsOperand(n.child[0]) {
 				n.start.gen = branch

@@ -74,6 +74,32 @@ func constBool(n *node) (value, ok bool) {
 	return false, false
 }
 
+// logicalConst folds && or || of two constants (sbir patch 111), as
+// compareConst folds comparisons: the operator had no constant folding, so
+// a constant declared with one (const debug = true || verbose, const ok =
+// 1 < 2 && 2 < 3) had no value and read as false, as did the constants
+// declared from it (const quiet = !debug). It reports whether n now holds
+// its value in n.rval.
+func logicalConst(n *node) bool {
+	b0, ok0 := constBool(n.child[0])
+	b1, ok1 := constBool(n.child[1])
+	if !ok0 || !ok1 || isInterface(n.typ) {
+		return false
+	}
+	b := b0 && b1
+	if n.action == aLor {
+		b = b0 || b1
+	}
+	// The users of a boolean constant read it as a bool (constBool, if
+	// statements), of the operands' type when it is a defined one.
+	v := reflect.ValueOf(b)
+	if t := n.typ.TypeOf(); t != nil && t.Kind() == reflect.Bool {
+		v = v.Convert(t)
+	}
+	n.rval = v
+	return true
+}
+
 // uintConstant converts an untyped integer constant to the unsigned type
 // t exactly: convertConstantValue goes through int64, which holds no
 // value above 1<<63 - 1 (sbir patch 45).
