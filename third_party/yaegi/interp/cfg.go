@@ -1846,7 +1846,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.child[0].tnext = n.child[1].start
 			setFNext(n.child[0], n)
 			n.child[1].tnext = n
-			n.typ = n.child[0].typ
+			n.typ = logicalType(n) // sbir patch 112
 			if logicalConst(n) {
 				// sbir patch 111: both operands are constants, and so is
 				// the result, which nothing runs to compute.
@@ -1867,7 +1867,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.child[0].tnext = n
 			setFNext(n.child[0], n.child[1].start)
 			n.child[1].tnext = n
-			n.typ = n.child[0].typ
+			n.typ = logicalType(n) // sbir patch 112
 			if logicalConst(n) {
 				// sbir patch 111: both operands are constants, and so is
 				// the result, which nothing runs to compute.

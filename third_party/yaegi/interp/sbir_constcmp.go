@@ -100,6 +100,43 @@ func logicalConst(n *node) bool {
 	return true
 }
 
+// logicalType is the type of x && y or x || y, n (sbir patch 112): the
+// operands' type, which is the typed one's when the other is untyped
+// (true && f, a < b || f, with f of a defined type Flag, are Flags, as in
+// gc). The left operand's type was taken alone, so true && f was a bool:
+// %T printed bool, and a method of Flag was not found on it.
+func logicalType(n *node) *itype {
+	typeOf := func(c *node) *itype { return c.typ }
+	c0, c1 := n.child[0], n.child[1]
+	if c1.typ != nil && isUntypedBoolExpr(c0, typeOf) && !isUntypedBoolExpr(c1, typeOf) {
+		return c1.typ
+	}
+	return c0.typ
+}
+
+// isUntypedBoolExpr reports whether the boolean expression n is untyped in Go:
+// a comparison, or !, && or || of untyped operands, which the interpreter
+// may have typed bool; else whether typeOf, its type, says so.
+func isUntypedBoolExpr(n *node, typeOf func(*node) *itype) bool {
+	for n.kind == parenExpr {
+		n = n.lastChild()
+	}
+	switch n.kind {
+	case binaryExpr:
+		if _, ok := compareTokens[n.action]; ok {
+			return true
+		}
+	case unaryExpr:
+		if n.action == aNot {
+			return isUntypedBoolExpr(n.child[0], typeOf)
+		}
+	case landExpr, lorExpr:
+		return isUntypedBoolExpr(n.child[0], typeOf) && isUntypedBoolExpr(n.child[1], typeOf)
+	}
+	t := typeOf(n)
+	return t != nil && t.untyped
+}
+
 // uintConstant converts an untyped integer constant to the unsigned type
 // t exactly: convertConstantValue goes through int64, which holds no
 // value above 1<<63 - 1 (sbir patch 45).
