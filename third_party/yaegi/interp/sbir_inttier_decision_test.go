@@ -39,7 +39,7 @@ func (p *pt) get() int { return p.x }
 		want      bool
 	}{
 		{"ints", `func f(a, b int) int { for a > 0 { a -= b; if a == 3 { break } }; return a * k }`, true},
-		{"int64 and a defined int", `func f(a int64, c celsius) int64 { return a << 2 + int64(0) * 0 }`, false},
+		{"int64", `func f(a, b int64) int64 { return a<<2 | b }`, true},
 		{"defined int", `func f(c celsius) celsius { return c*9/5 + 32 }`, true},
 		{"bools", `func f(a bool, n int) bool { return !a || n > 2 && a == (n < 9) }`, true},
 		{"calls", `func f(n int) int { if n == 0 { return other(n) }; return f(n-1) + other(n) }`, true},

@@ -312,15 +312,15 @@ func TestSbirIntTierRedeclared(t *testing.T) {
 	}
 }
 
-// TestSbirIntTierInterrupted checks that a loop and a recursion that
-// never end in the int tier stop when their evaluation's context is
-// done, as the interpreter stops at its next node, and that the
-// interpreter runs the next evaluation.
+// TestSbirIntTierInterrupted checks that a loop that never ends and a
+// recursion of 2^61 calls in the int tier stop when their evaluation's
+// context is done, as the interpreter stops at its next node, and that
+// the interpreter runs the next evaluation.
 func TestSbirIntTierInterrupted(t *testing.T) {
 	i, out, errs := intTierInterp(t, true)
 	if _, err := i.Eval(`
 func spin(n int) int { for n >= 0 { n++; if n > 1<<40 { n = 0 } }; return n }
-func grow(n int) int { if n < 0 { return 0 }; return grow(n+1) - grow(n+1) }
+func grow(n int) int { if n > 60 { return 1 }; return grow(n+1) + grow(n+1) }
 func sq(n int) int { return n * n }`); err != nil {
 		t.Fatal(err)
 	}
