@@ -52,13 +52,15 @@ func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
 		if !ok {
 			return nil, false
 		}
-		if k, ok := intConst(n.child[1]); ok && n.child[1].typ != nil {
+		var b intExpr
+		if k, ok := intConst(n.child[1]); ok {
 			if f := arithConst(n.action, a, k); f != nil {
 				return f, true
 			}
-		}
-		b, ok := c.intExpr(n.child[1])
-		if !ok {
+			// A constant shift count may be typed uint: its value is
+			// what counts.
+			b = func([]int64, *intRun) int64 { return k }
+		} else if b, ok = c.intExpr(n.child[1]); !ok {
 			return nil, false
 		}
 		f := arith(n.action, a, b)
