@@ -44,6 +44,7 @@ func (p *pt) get() int { return p.x }
 		{"bools", `func f(a bool, n int) bool { return !a || n > 2 && a == (n < 9) }`, true},
 		{"calls", `func f(n int) int { if n == 0 { return other(n) }; return f(n-1) + other(n) }`, true},
 		{"package constant", `func f(n int) int { return n % math.MaxInt32 }`, true},
+		{"blank", `func f(n int) int { _ = n / 2; _, x := n > 1, n; return x }`, true},
 		{"parallel assignment", `func f(n int) int { a, b := 0, 1; for ; n > 0; n-- { a, b = b, a+b }; return a }`, true},
 		{"global variable", `func f(n int) int { return n + global }`, false},
 		{"package variable", `func f(n int) int { return n + os.Limit }`, false},

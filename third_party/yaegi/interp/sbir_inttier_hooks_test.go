@@ -9,7 +9,11 @@ func DisableIntTier(i *Interpreter) { i.noIntTier = true }
 // tests nothing.
 func IntTierFunctions(i *Interpreter) int {
 	n := 0
-	for _, s := range i.scopes[mainID].sym {
+	sc := i.scopes[mainID]
+	if sc == nil {
+		return 0
+	}
+	for _, s := range sc.sym {
 		if s.node != nil && s.node.kind == funcDecl && s.node.shape != nil && s.node.shape.ints.fn.Load() != nil {
 			n++
 		}

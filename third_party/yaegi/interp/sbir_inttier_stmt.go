@@ -200,7 +200,11 @@ func (c *intCompiler) assign(n *node) (intStmt, bool) {
 	k := n.nleft
 	rhs := make([]intExpr, k)
 	for i, e := range n.child[k:] {
-		ok, isBool := intKind(n.child[i].typ)
+		lt := n.child[i].typ
+		if n.child[i].ident == "_" {
+			lt = e.typ
+		}
+		ok, isBool := intKind(lt)
 		if !ok {
 			return nil, false
 		}
@@ -209,9 +213,14 @@ func (c *intCompiler) assign(n *node) (intStmt, bool) {
 		}
 	}
 	// Registers after the right side is compiled: in x := x + 1 the
-	// right x is an outer variable.
+	// right x is an outer variable. The blank identifier has none (-1):
+	// its value is computed, for its panics, and dropped.
 	dst := make([]int, k)
 	for i, l := range n.child[:k] {
+		if l.kind == identExpr && l.ident == "_" {
+			dst[i] = -1
+			continue
+		}
 		reg, ok := c.local(l, n.kind == defineStmt)
 		if !ok {
 			return nil, false
@@ -220,6 +229,12 @@ func (c *intCompiler) assign(n *node) (intStmt, bool) {
 	}
 	if k == 1 {
 		d, e := dst[0], rhs[0]
+		if d < 0 {
+			return func(r []int64, t *intRun) intCtl {
+				e(r, t)
+				return ctlNext
+			}, true
+		}
 		return func(r []int64, t *intRun) intCtl {
 			r[d] = e(r, t)
 			return ctlNext
@@ -236,7 +251,9 @@ func (c *intCompiler) assign(n *node) (intStmt, bool) {
 			v = append(v, e(r, t))
 		}
 		for i, d := range dst {
-			r[d] = v[i]
+			if d >= 0 {
+				r[d] = v[i]
+			}
 		}
 		return ctlNext
 	}, true
