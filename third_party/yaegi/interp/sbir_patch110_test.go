@@ -112,9 +112,10 @@ var generatedDecls = generatedProgram[:strings.Index(generatedProgram, "\nfunc m
 // when the bool was false, ended the function (or the evaluation) at once
 // with zero results: the generated program below printed "0 0" where gc
 // prints "7327694 9223372036854775806". Each program is evaluated as
-// declarations and then, where it says, a statement at the top level (so
-// that the interpreter itself runs it, whatever a faster tier does with
-// functions of ints); the wants are go run's output.
+// declarations and then, where it says, statements at the top level; the
+// wants are go run's output. Each runs with the int tier (patch S9) off,
+// so that the interpreter runs every function (the tier compiles && and
+// || on its own, and ran f2 right), and on.
 func TestSbirParenOperandBranch(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -291,23 +292,40 @@ func main() {
 `,
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
-			i := interp.New(interp.Options{Stdout: &out})
-			if err := i.Use(stdlib.Symbols); err != nil {
-				t.Fatal(err)
+		for _, tier := range []bool{false, true} {
+			name := tc.name + ", interpreter"
+			if tier {
+				name = tc.name + ", int tier"
 			}
-			if _, err := i.Eval(tc.src); err != nil {
-				t.Fatalf("%v; output so far:\n%s", err, out.String())
-			}
-			for _, top := range tc.top {
-				if _, err := i.Eval(top); err != nil {
-					t.Fatalf("%s: %v; output so far:\n%s", top, err, out.String())
-				}
-			}
-			if got := out.String(); got != tc.want {
-				t.Errorf("output:\n%s\nwant:\n%s", got, tc.want)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				runParenOperandCase(t, tc.src, tc.top, tc.want, tier)
+			})
+		}
+	}
+}
+
+// runParenOperandCase evaluates src, then each of top, and compares the
+// output with want. Functions of ints and bools run in the int tier
+// (patch S9) when tier is set; else the interpreter runs everything, which
+// is where patch 110's bug was.
+func runParenOperandCase(t *testing.T, src string, top []string, want string, tier bool) {
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if !tier {
+		interp.DisableIntTier(i)
+	}
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(src); err != nil {
+		t.Fatalf("%v; output so far:\n%s", err, out.String())
+	}
+	for _, e := range top {
+		if _, err := i.Eval(e); err != nil {
+			t.Fatalf("%s: %v; output so far:\n%s", e, err, out.String())
+		}
+	}
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
 	}
 }
