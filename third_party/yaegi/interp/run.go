@@ -1710,9 +1710,9 @@ func call(n *node) {
 
 		// sbir patch S9: a function that computes only on ints and bools
 		// runs in its int tier.
-		if def != nil && !bf.IsValid() && method == nil && !goroutine && def.kind == funcDecl {
+		if def != nil && !bf.IsValid() && method == nil && !goroutine && (def.kind == funcDecl || def.kind == funcLit) {
 			if fn := intFuncOf(def); fn != nil {
-				if res, ok := fn.call(f, values); ok {
+				if res, ok := fn.call(f, anc, values); ok {
 					setIntResult(fn, rvalues, f, res)
 					if fnext != nil && res == 0 {
 						return fnext

@@ -20,6 +20,7 @@ type intRun struct {
 	spare []int64 // a chunk given back, for the next growth
 	stop  *uint64 // the interpreter's run id
 	id    uint64  // the run id the call started in
+	anc   *frame  // the frame a literal closes over, or the caller's (its root holds the globals)
 }
 
 // Panic values of the int tier, recovered by intFunc.call.
@@ -110,20 +111,22 @@ func (t *intRun) callGrown(callee *intFunc, args []intExpr, r []int64) int64 {
 }
 
 // call runs fn from the interpreted frame f, its arguments given by
-// values. It reports false when the call must run in the interpreter
-// instead: it panicked (the interpreter raises the panic again, with its
-// position), or a function it calls was declared again.
-func (fn *intFunc) call(f *frame, values []func(*frame) reflect.Value) (res int64, ok bool) {
-	it := &fn.def.shape.ints
-	t, _ := it.runs.Get().(*intRun)
+// values; anc is the frame a function literal closes over (any frame of
+// the run, for a declared function). The register stack is f's (taken
+// while the call runs). It reports false when the call must run in the
+// interpreter instead: it panicked (the interpreter raises the panic
+// again, with its position), or a function it calls was declared again.
+func (fn *intFunc) call(f, anc *frame, values []func(*frame) reflect.Value) (res int64, ok bool) {
+	t := f.ints
 	if t == nil {
-		t = &intRun{first: make([]int64, max(intStackChunk, fn.size))}
+		t = &intRun{first: make([]int64, intStackChunk)}
 	}
+	f.ints = nil
 	if len(t.first) < fn.size {
 		t.first = make([]int64, fn.size)
 	}
 	t.stack, t.sp = t.first, fn.size
-	t.stop, t.id = &fn.def.interp.id, f.runid()
+	t.stop, t.id, t.anc = &fn.def.interp.id, f.runid(), anc
 	w := t.stack[:fn.size]
 	clear(w)
 	for i, v := range values {
@@ -135,8 +138,8 @@ func (fn *intFunc) call(f *frame, values []func(*frame) reflect.Value) (res int6
 	}
 	ok = t.run(fn, w)
 	res = w[0]
-	t.stack, t.sp, t.stop = nil, 0, nil
-	it.runs.Put(t)
+	t.stack, t.sp, t.stop, t.anc = nil, 0, nil, nil
+	f.ints = t
 	return res, ok
 }
 

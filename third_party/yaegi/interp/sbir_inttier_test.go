@@ -211,6 +211,133 @@ func TestSbirIntTierAnswers(t *testing.T) {
 	}
 }
 
+// intTierClosures is a program whose function literals run in the int
+// tier (sbir patch S9b): closures reading and writing the variables they
+// capture and the globals, two closures sharing a variable, a captured
+// variable changed after the closure was made,
+// closures made and called by goroutines, callbacks of compiled code
+// (sort.Slice's less reads a slice: not in the tier; FieldsFunc's writes
+// a captured count), and a division by zero. The wanted output is go
+// run's.
+const intTierClosures = `package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+var calls int
+var seen bool
+
+func counter() (func() int, func() int) {
+	c := 0
+	inc := func() int {
+		c++
+		calls++
+		return c
+	}
+	get := func() int { return c * 10 }
+	return inc, get
+}
+
+func adder(k int) func(int) int {
+	return func(x int) int { return x + k }
+}
+
+func flag(b bool) func(int) bool {
+	return func(n int) bool {
+		seen = seen || b
+		return b && n > 2
+	}
+}
+
+func scale(x int) int { return x * 3 }
+
+func main() {
+	inc, get := counter()
+	adders := make([]func(int) int, 5)
+	for k := range adders {
+		adders[k] = adder(k)
+	}
+	total := 0
+	for i := 0; i < 20; i++ {
+		total += adders[i%5](inc())
+	}
+	fmt.Println(total, get(), calls)
+
+	f := flag(true)
+	fmt.Println(f(1), f(3), seen)
+
+	limit := 7
+	under := func(n int) bool { return n < limit }
+	limit = 3
+	fmt.Println(under(5), under(2))
+
+	tripled := func(n int) int { return scale(n) + limit }
+	fmt.Println(tripled(4))
+
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sum := 0
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			add := adder(g)
+			s := 0
+			for i := 0; i < 1000; i++ {
+				s += add(i)
+			}
+			mu.Lock()
+			sum += s
+			mu.Unlock()
+		}(g)
+	}
+	wg.Wait()
+	fmt.Println(sum)
+
+	xs := []int{5, 2, 8, 1, 9, 3}
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	n := 0
+	words := strings.FieldsFunc("a,b;;c d", func(r rune) bool { n++; return r == ',' || r == ';' || r == ' ' })
+	fmt.Println(xs, words, n)
+
+	div := func(a, b int) int { return a / b }
+	defer func() { fmt.Println("recovered:", recover()) }()
+	fmt.Println(div(7, 2))
+	fmt.Println(div(1, 0))
+}
+`
+
+const intTierClosuresWant = `250 200 20
+false true true
+false true
+15
+2004000
+[1 2 3 5 8 9] [a b c d] 8
+3
+recovered: runtime error: integer divide by zero
+`
+
+// TestSbirIntTierClosures runs intTierClosures with the int tier and
+// without it: both print what go run prints.
+func TestSbirIntTierClosures(t *testing.T) {
+	for _, tier := range []bool{true, false} {
+		t.Run(fmt.Sprintf("tier=%v", tier), func(t *testing.T) {
+			i, out, errs := intTierInterp(t, tier)
+			if _, err := i.Eval(intTierClosures); err != nil {
+				t.Fatalf("%v\n%s%s", err, out.String(), errs.String())
+			}
+			if got := out.String(); got != intTierClosuresWant {
+				t.Errorf("output:\n%s\nwant (go run's):\n%s", got, intTierClosuresWant)
+			}
+			checkIntTierUsed(t, i, tier)
+		})
+	}
+}
+
 // intTierInterp returns an interpreter, with the int tier or without it,
 // printing to out and its panics' traces to errs.
 func intTierInterp(t *testing.T, tier bool) (i *interp.Interpreter, out, errs *bytes.Buffer) {
