@@ -1659,6 +1659,7 @@ func call(n *node) {
 
 	// sbir patch S3: the call site's last interpreted function value.
 	var cache funcCache
+	var recv receiverSite // sbir patch S11a
 
 	n.exec = func(f *frame) bltn {
 		def := method
@@ -1768,7 +1769,7 @@ func call(n *node) {
 		var vararg reflect.Value
 
 		if method != nil {
-			setReceiver(nf.data[numRet], rcvr(f))
+			recv.set(def, nf.data[numRet], rcvr(f)) // sbir patch S11a
 		}
 
 		// Init variadic argument vector
@@ -1882,7 +1883,9 @@ func setReceiver(dest, src reflect.Value) {
 	sk, dk := src.Kind(), dest.Kind()
 	switch {
 	case sk == reflect.Ptr && dk != reflect.Ptr:
-		dest.Set(src.Elem())
+		// sbir patch 104: a value method called through a nil pointer
+		// fails as in gc, not with reflect's "Set on zero Value".
+		dest.Set(elemChecked(src))
 	case sk != reflect.Ptr && dk == reflect.Ptr:
 		dest.Set(src.Addr())
 	default:
