@@ -2799,6 +2799,7 @@ func getIndexSeq(n *node) {
 			return tnext
 		}
 	}
+	fuseFieldSelector(n, false) // sbir patch S11b
 }
 
 func getPtrIndexSeq(n *node) {
@@ -2824,6 +2825,7 @@ func getPtrIndexSeq(n *node) {
 			return tnext
 		}
 	}
+	fuseFieldSelector(n, true) // sbir patch S11b
 }
 
 func getIndexSeqField(n *node) {
