@@ -3191,6 +3191,10 @@ func _return(n *node) {
 		default:
 			// Regular return: store the value to return at to start of the frame.
 			v := values[0]
+			if set := constResult(child[0], v); set != nil { // sbir patch S11c
+				n.exec = set
+				break
+			}
 			n.exec = func(f *frame) bltn {
 				f.data[0].Set(v(f))
 				return nil
