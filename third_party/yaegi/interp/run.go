@@ -3116,6 +3116,10 @@ func lor(n *node) {
 
 func nop(n *node) {
 	next := getExec(n.tnext)
+	if skipsToNext(n, next) { // sbir patch S11d
+		n.exec = next
+		return
+	}
 
 	n.exec = func(f *frame) bltn {
 		return next
