@@ -1792,6 +1792,10 @@ func call(n *node) {
 					}
 				default:
 					val := v(f)
+					if sameBasicKind(dest[i], val) { // sbir patch S11e
+						setSameKind(dest[i], val)
+						continue
+					}
 					if val.IsZero() && dest[i].Kind() != reflect.Interface {
 						// Work around a recursive struct zero interface issue.
 						// Once there is a better way to handle this case, the dest can just be set.

@@ -96,3 +96,60 @@ func main() {
 		}
 	}
 }
+
+// TestSbirBasicArguments checks sbir patch S11e: arguments of basic kinds
+// (and named types of them) are passed whether or not they are zero
+// values, to frames used again; the answers are go run's.
+func TestSbirBasicArguments(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type score int
+type label string
+
+func f(i int, j int64, x float64, s string, b bool, sc score, l label) string {
+	return fmt.Sprint(i, j, x, s, b, sc, l, i == 0, s == "", !b)
+}
+
+func (sc score) add(k int, s string) score {
+	if s == "" {
+		return sc
+	}
+	return sc + score(k)
+}
+
+func main() {
+	for k := 0; k < 4; k++ {
+		if k%2 == 0 {
+			fmt.Println(f(k+1, 2, 1.5, "s", true, 3, "l"))
+		} else {
+			fmt.Println(f(0, 0, 0, "", false, 0, ""))
+		}
+	}
+	var sc score
+	for k := 0; k < 6; k++ {
+		s := ""
+		if k%3 == 0 {
+			s = "x"
+		}
+		sc = sc.add(k, s)
+	}
+	fmt.Println(sc)
+}
+`
+	const want = "1 2 1.5strue 3lfalse false false\n0 0 0false 0true true true\n3 2 1.5strue 3lfalse false false\n0 0 0false 0true true true\n3\n"
+	for _, discard := range []bool{true, false} {
+		var out, stderr bytes.Buffer
+		i := New(Options{Stdout: &out, Stderr: &stderr, DiscardDebugInfo: discard})
+		if err := i.Use(stdlib.Symbols); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+		if got := out.String(); got != want {
+			t.Errorf("output:\n%s\nwant (go run's):\n%s", got, want)
+		}
+	}
+}
