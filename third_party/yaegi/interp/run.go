@@ -1676,8 +1676,12 @@ func call(n *node) {
 			}
 			bf = value(f)
 			var ok bool
-			if def, ok = bf.Interface().(*node); ok {
-				bf = def.rval
+			// sbir patch S12: a func (a function value) is no *node:
+			// no boxing to find out.
+			if bf.Kind() != reflect.Func {
+				if def, ok = bf.Interface().(*node); ok {
+					bf = def.rval
+				}
 			}
 			if locked {
 				f.mutex.RUnlock()
@@ -3204,7 +3208,7 @@ func _return(n *node) {
 				break
 			}
 			n.exec = func(f *frame) bltn {
-				f.data[0].Set(v(f))
+				setSameKind(f.data[0], v(f)) // sbir patch S12c
 				return nil
 			}
 		}

@@ -192,5 +192,5 @@ func (c *callback) makeFunc(t reflect.Type, slow func([]reflect.Value) []reflect
 	if fn, ok := c.typedFunc(t); ok {
 		return fn
 	}
-	return reflect.MakeFunc(t, slow)
+	return c.makeFuncValue(t, slow) // sbir patch S12
 }

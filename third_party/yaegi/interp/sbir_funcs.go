@@ -40,6 +40,11 @@ func funcObject(v reflect.Value) unsafe.Pointer {
 	if v.Kind() != reflect.Func || v.IsNil() || !v.CanInterface() {
 		return nil
 	}
+	if v.CanAddr() {
+		// sbir patch S12: a variable, an element or a field holds the
+		// pointer itself; read it rather than box the value.
+		return *(*unsafe.Pointer)(unsafe.Pointer(v.UnsafeAddr()))
+	}
 	i := v.Interface()
 	// A func is pointer-shaped: the interface's data word is the pointer
 	// to the closure object.
@@ -52,6 +57,9 @@ func (interp *Interpreter) recordFunc(v reflect.Value, def *node, anc *frame) {
 	p := funcObject(v)
 	if p == nil || def == nil || len(def.child) < 4 || def.child[3].start == nil {
 		return
+	}
+	if d, a, known := interp.directCallee(p); known && d == def && a == anc {
+		return // sbir patch S12: call reads it from the value
 	}
 	r := &funcRecord{self: weak.Make((*byte)(p)), def: def, anc: weak.Make(anc)}
 	key := uintptr(p)
@@ -89,6 +97,9 @@ func (interp *Interpreter) lookupFunc(v reflect.Value, c *funcCache) (*node, *fr
 	p := funcObject(v)
 	if p == nil {
 		return nil, nil
+	}
+	if d, a, known := interp.directCallee(p); known {
+		return d, a // sbir patch S12
 	}
 	cache := c.slot(p)
 	r := cache.Load()
