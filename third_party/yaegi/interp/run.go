@@ -1891,9 +1891,7 @@ func setReceiver(dest, src reflect.Value) {
 	sk, dk := src.Kind(), dest.Kind()
 	switch {
 	case sk == reflect.Ptr && dk != reflect.Ptr:
-		// sbir patch 104: a value method called through a nil pointer
-		// fails as in gc, not with reflect's "Set on zero Value".
-		dest.Set(elemChecked(src))
+		dest.Set(src.Elem())
 	case sk != reflect.Ptr && dk == reflect.Ptr:
 		dest.Set(src.Addr())
 	default:

@@ -58,10 +58,26 @@ func (s *receiverSite) set(def *node, dest, src reflect.Value) {
 			}
 		}
 	}
-	setReceiver(dest, src)
+	setDirectReceiver(dest, src)
 	if p == nil {
 		s.learn(def, dest, src)
 	}
+}
+
+// setDirectReceiver is setReceiver for a call x.m() that S1 runs
+// directly. A value method called through a nil pointer fails as in gc,
+// with the runtime's nil dereference, not with reflect's "Set on zero
+// Value" (sbir patch 104). Calls from compiled code through a method's
+// wrapper (sort.Interface's Len on a nil *H) keep setReceiver's panic: gc
+// fails there with its wrapper's own error ("value method main.H.Len
+// called using nil *H pointer"), which the interpreter does not make, and
+// the worker refuses the reflect error clearly rather than answering
+// with another runtime error.
+func setDirectReceiver(dest, src reflect.Value) {
+	if src.Kind() == reflect.Pointer && dest.Kind() != reflect.Pointer && src.IsNil() {
+		nilPanic()
+	}
+	setReceiver(dest, src)
 }
 
 // learn records a plan for receivers of def of src's type, when it is a
