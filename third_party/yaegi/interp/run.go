@@ -2427,6 +2427,11 @@ func getIndexArray(n *node) {
 	} else {
 		value1 := genValueInt(n.child[1]) // array index
 
+		// sbir patch S10b: s[i].f in one step.
+		if fusedIndexField(n, value0, value1) {
+			return
+		}
+
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
@@ -2791,7 +2796,7 @@ func getIndexSeq(n *node) {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			r := v.FieldByIndex(index)
+			r := fieldByIndexChecked(v, index) // sbir patch 101
 			getFrame(f, l).data[i] = r
 			if r.Bool() {
 				return tnext
@@ -2801,7 +2806,7 @@ func getIndexSeq(n *node) {
 	} else {
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			getFrame(f, l).data[i] = v.FieldByIndex(index)
+			getFrame(f, l).data[i] = fieldByIndexChecked(v, index) // sbir patch 101
 			return tnext
 		}
 	}
@@ -3201,8 +3206,8 @@ func _return(n *node) {
 		default:
 			// Regular return: store the value to return at to start of the frame.
 			v := values[0]
-			if set := constResult(child[0], v); set != nil { // sbir patch S11c
-				n.exec = set
+			if exec, ok := constantReturn(child[0], def.typ.ret[0], v); ok { // sbir patch S10c
+				n.exec = exec
 				break
 			}
 			n.exec = func(f *frame) bltn {

@@ -181,13 +181,15 @@ func clearFrame(pf *pooledFrame) {
 			v.SetZero()
 		}
 	}
-	for i, v := range pf.init {
-		// Most slots still hold their value: comparing is cheaper than
-		// copying Values with write barriers.
-		if pf.data[i] != v {
-			pf.data[i] = v
-		}
-	}
+	// sbir patch S10: one copy of the slots rather than a comparison of
+	// each and a copy of those that changed. A call of sort.Slice's less
+	// over a slice of structs points eight of its sixteen slots elsewhere
+	// (the element, then its field, four times): the comparisons were a
+	// sixth of a call. The copy writes every pointer of the slots through
+	// the write barrier while the collector marks (a few percent of the
+	// time at the worker's GOGC of 400), where the comparisons wrote only
+	// the changed slots.
+	copy(pf.data, pf.init)
 	pf.anc, pf.root, pf.done = nil, nil, reflect.SelectCase{}
 }
 

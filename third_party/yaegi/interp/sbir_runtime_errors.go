@@ -183,3 +183,26 @@ func genSliceToArray(value func(*frame) reflect.Value, typ reflect.Type) func(*f
 		return v
 	}
 }
+
+// sbir patch 101: a field promoted through a nil embedded pointer (w.a,
+// with w's embedded *inner nil) fails with gc's runtime error ("invalid
+// memory address or nil pointer dereference"), not reflect's
+// "reflect: indirection through nil pointer to embedded struct".
+
+// fieldByIndexChecked returns v.FieldByIndex(index), panicking as gc's
+// code does when a step goes through a nil embedded pointer.
+func fieldByIndexChecked(v reflect.Value, index []int) reflect.Value {
+	if len(index) == 1 {
+		return v.Field(index[0])
+	}
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct {
+			if v.IsNil() {
+				nilPanic()
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
