@@ -181,6 +181,7 @@ type frameShape struct {
 	once   sync.Once
 	typ    reflect.Type // struct{ F0 T0; F1 T1; ... }, or nil: one allocation per value
 	frames framePool    // frames calls may use again (sbir patch S8)
+	ints   intTier      // its compiled int tier, if any (sbir patch S9)
 }
 
 // newFrameValues stores in d new zero values of types, settable and
@@ -320,6 +321,9 @@ type Interpreter struct {
 	// with what no program computes, so that a value read after its call
 	// returned shows.
 	spoilFrame func(values []reflect.Value)
+	// noIntTier, set only by tests, keeps every function out of the int
+	// tier (sbir patch S9): the interpreter's answer to compare with.
+	noIntTier bool
 
 	hooks *hooks // symbol hooks
 

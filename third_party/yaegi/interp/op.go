@@ -1024,7 +1024,7 @@ func shl(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1033,7 +1033,7 @@ func shl(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vInt(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetInt(i << j)
@@ -1049,7 +1049,7 @@ func shl(n *node) {
 			}
 		default:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1061,7 +1061,7 @@ func shl(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1070,7 +1070,7 @@ func shl(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vUint(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetUint(i << j)
@@ -1086,7 +1086,7 @@ func shl(n *node) {
 			}
 		default:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1128,7 +1128,7 @@ func shr(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1137,7 +1137,7 @@ func shr(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vInt(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetInt(i >> j)
@@ -1153,7 +1153,7 @@ func shr(n *node) {
 			}
 		default:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1165,7 +1165,7 @@ func shr(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1174,7 +1174,7 @@ func shr(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vUint(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetUint(i >> j)
@@ -1190,7 +1190,7 @@ func shr(n *node) {
 			}
 		default:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -2187,7 +2187,7 @@ func shlAssign(n *node) {
 		switch typ.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)
@@ -2199,7 +2199,7 @@ func shlAssign(n *node) {
 			}
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)
@@ -2254,7 +2254,7 @@ func shrAssign(n *node) {
 		switch typ.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)
@@ -2266,7 +2266,7 @@ func shrAssign(n *node) {
 			}
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1) // sbir patch 113
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)

@@ -1709,6 +1709,20 @@ func call(n *node) {
 			def = currentDecl(def)
 		}
 
+		// sbir patch S9: a function that computes only on ints and bools
+		// runs in its int tier.
+		if def != nil && !bf.IsValid() && method == nil && !goroutine && def.kind == funcDecl {
+			if fn := intFuncOf(def); fn != nil {
+				if res, ok := fn.call(f, values); ok {
+					setIntResult(fn, rvalues, f, res)
+					if fnext != nil && res == 0 {
+						return fnext
+					}
+					return tnext
+				}
+			}
+		}
+
 		// Call bin func if defined
 		if bf.IsValid() {
 			var callf func([]reflect.Value) []reflect.Value

@@ -19,6 +19,9 @@ func speedInterp(t testing.TB, out *bytes.Buffer) *interp.Interpreter {
 	if err := i.Use(stdlib.Symbols); err != nil {
 		t.Fatal(err)
 	}
+	// The patches these tests are about run the calls the int tier (S9)
+	// would take; its own tests are in sbir_inttier_test.go.
+	interp.DisableIntTier(i)
 	return i
 }
 

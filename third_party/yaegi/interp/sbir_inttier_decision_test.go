@@ -1,0 +1,85 @@
+package interp
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"reflect"
+	"testing"
+)
+
+// osLimit is a compiled package's variable the decisions read.
+var osLimit = 5
+
+// intTierSymbols are the compiled functions and constants the decisions
+// below use.
+var intTierSymbols = Exports{
+	"fmt/fmt":   {"Sprint": reflect.ValueOf(fmt.Sprint), "Println": reflect.ValueOf(fmt.Println)},
+	"math/math": {"MaxInt32": reflect.ValueOf(constant.MakeFromLiteral("2147483647", token.INT, 0))},
+	"os/os":     {"Limit": reflect.ValueOf(&osLimit).Elem()},
+}
+
+// TestSbirIntTierDecision checks which functions the int tier compiles
+// (sbir patch S9): one row per thing it refuses, each otherwise a
+// function it would take.
+func TestSbirIntTierDecision(t *testing.T) {
+	const decls = `
+import ("fmt"; "math"; "os")
+type celsius int
+type pt struct{ x int }
+var global = 3
+var _ = os.Limit
+const k = 7
+func other(x int) int { return x + 1 }
+func text(x int) string { return fmt.Sprint(x) }
+func (p *pt) get() int { return p.x }
+`
+	tests := []struct {
+		name, src string
+		want      bool
+	}{
+		{"ints", `func f(a, b int) int { for a > 0 { a -= b; if a == 3 { break } }; return a * k }`, true},
+		{"int64", `func f(a, b int64) int64 { return a<<2 | b }`, true},
+		{"defined int", `func f(c celsius) celsius { return c*9/5 + 32 }`, true},
+		{"bools", `func f(a bool, n int) bool { return !a || n > 2 && a == (n < 9) }`, true},
+		{"calls", `func f(n int) int { if n == 0 { return other(n) }; return f(n-1) + other(n) }`, true},
+		{"package constant", `func f(n int) int { return n % math.MaxInt32 }`, true},
+		{"blank", `func f(n int) int { _ = n / 2; _, x := n > 1, n; return x }`, true},
+		{"parallel assignment", `func f(n int) int { a, b := 0, 1; for ; n > 0; n-- { a, b = b, a+b }; return a }`, true},
+		{"global variable", `func f(n int) int { return n + global }`, false},
+		{"package variable", `func f(n int) int { return n + os.Limit }`, false},
+		{"conversion", `func f(n int) int { return int(int32(n)) }`, false},
+		{"int32", `func f(n int32) int32 { return n + 1 }`, false},
+		{"uint", `func f(n uint) uint { return n + 1 }`, false},
+		{"float", `func f(n int) float64 { return float64(n) }`, false},
+		{"string", `func f(n int) int { return len(text(n)) }`, false},
+		{"two results", `func f(n int) (int, int) { return n, n }`, false},
+		{"no result", `func f(n int) { n++ }`, false},
+		{"variadic", `func f(n ...int) int { return 0 }`, false},
+		{"method", `func f(p *pt) int { return p.get() }`, false},
+		{"callee refused", `func f(n int) int { return len(text(n)) + other(n) }`, false},
+		{"closure", `func f(n int) int { g := func() int { return n }; return g() }`, false},
+		{"switch", `func f(n int) int { switch n { case 1: return 2 }; return 0 }`, false},
+		{"labelled break", `func f(n int) int { L: for { for { break L } }; return n }`, false},
+		{"range", `func f(n int) int { s := 0; for i := range n { s += i }; return s }`, false},
+		{"var declaration", `func f(n int) int { var x int; return x + n }`, false},
+		{"output", `func f(n int) int { fmt.Println(n); return n }`, false},
+		{"goroutine", `func f(n int) int { go other(n); return n }`, false},
+		{"defer", `func f(n int) int { defer other(n); return n }`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := New(Options{})
+			if err := i.Use(intTierSymbols); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := i.Eval(decls + tt.src); err != nil {
+				t.Fatal(err)
+			}
+			fn := i.scopes[mainID].sym["f"].node
+			if got := compileIntFunc(fn) != nil; got != tt.want {
+				t.Errorf("compileIntFunc(%s) compiled = %v, want %v", tt.src, got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,179 @@
+package interp
+
+import (
+	"reflect"
+	"sync/atomic"
+)
+
+// Running the int tier (sbir patch S9).
+
+// intStackChunk is the registers a stack starts with, and the least it
+// grows by: a window per call level, a few registers each.
+const intStackChunk = 1024
+
+// intRun is the state of one call into the int tier from the
+// interpreter: its stack of registers and how to see an interrupt.
+type intRun struct {
+	stack []int64 // the current chunk; a call takes a window at sp
+	sp    int
+	first []int64 // the chunk the run starts with
+	spare []int64 // a chunk given back, for the next growth
+	stop  *uint64 // the interpreter's run id
+	id    uint64  // the run id the call started in
+}
+
+// Panic values of the int tier, recovered by intFunc.call.
+type intSignal uint8
+
+const (
+	intStopped intSignal = iota + 1 // the run was interrupted
+	intStale                        // a callee was declared again
+)
+
+// checkStop panics intStopped when the run was interrupted, as runFrame
+// stops at its next node.
+func (t *intRun) checkStop() {
+	if atomic.LoadUint64(t.stop) != t.id {
+		panic(intStopped)
+	}
+}
+
+// intCall returns a call of callee, compiled from decl, with args.
+func intCall(callee *intFunc, decl *node, args []intExpr) intExpr {
+	size := callee.size
+	if len(args) == 1 {
+		a0 := args[0]
+		return func(r []int64, t *intRun) int64 {
+			checkCallee(decl, t)
+			base := t.sp
+			end := base + size
+			if end > len(t.stack) {
+				return t.callGrown(callee, args, r)
+			}
+			w := t.stack[base:end:end]
+			clear(w)
+			t.sp = end
+			w[1] = a0(r, t)
+			callee.body(w, t)
+			t.sp = base
+			return w[0]
+		}
+	}
+	return func(r []int64, t *intRun) int64 {
+		checkCallee(decl, t)
+		base := t.sp
+		end := base + size
+		if end > len(t.stack) {
+			return t.callGrown(callee, args, r)
+		}
+		w := t.stack[base:end:end]
+		clear(w)
+		t.sp = end
+		for i, a := range args {
+			w[1+i] = a(r, t)
+		}
+		callee.body(w, t)
+		t.sp = base
+		return w[0]
+	}
+}
+
+// checkCallee panics when decl was declared again since the call was
+// compiled, or the run was interrupted.
+func checkCallee(decl *node, t *intRun) {
+	if decl.latest != nil && decl.latest.cur != decl && decl.latest.cur != nil {
+		panic(intStale)
+	}
+	t.checkStop()
+}
+
+// callGrown is a call whose window does not fit in the current chunk: it
+// runs in a new one, and the chunk is given back when it returns.
+func (t *intRun) callGrown(callee *intFunc, args []intExpr, r []int64) int64 {
+	old, oldSP := t.stack, t.sp
+	chunk := t.spare
+	t.spare = nil
+	if len(chunk) < callee.size {
+		chunk = make([]int64, max(intStackChunk, 2*len(old), callee.size))
+	}
+	w := chunk[:callee.size:callee.size]
+	clear(w)
+	// The arguments first, in the caller's chunk: they may call too.
+	for i, a := range args {
+		w[1+i] = a(r, t)
+	}
+	t.stack, t.sp = chunk, callee.size
+	callee.body(w, t)
+	res := w[0]
+	t.stack, t.sp, t.spare = old, oldSP, chunk
+	return res
+}
+
+// call runs fn from the interpreted frame f, its arguments given by
+// values. It reports false when the call must run in the interpreter
+// instead: it panicked (the interpreter raises the panic again, with its
+// position), or a function it calls was declared again.
+func (fn *intFunc) call(f *frame, values []func(*frame) reflect.Value) (res int64, ok bool) {
+	it := &fn.def.shape.ints
+	t, _ := it.runs.Get().(*intRun)
+	if t == nil {
+		t = &intRun{first: make([]int64, max(intStackChunk, fn.size))}
+	}
+	if len(t.first) < fn.size {
+		t.first = make([]int64, fn.size)
+	}
+	t.stack, t.sp = t.first, fn.size
+	t.stop, t.id = &fn.def.interp.id, f.runid()
+	w := t.stack[:fn.size]
+	clear(w)
+	for i, v := range values {
+		if fn.params[i] {
+			w[1+i] = b2i(v(f).Bool())
+		} else {
+			w[1+i] = v(f).Int()
+		}
+	}
+	ok = t.run(fn, w)
+	res = w[0]
+	t.stack, t.sp, t.stop = nil, 0, nil
+	it.runs.Put(t)
+	return res, ok
+}
+
+// run runs fn's body in w, recovering the tier's panics.
+func (t *intRun) run(fn *intFunc, w []int64) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			switch p {
+			case intStopped:
+				ok = true // the caller's frame stops too, at its next node
+			case intStale:
+				forgetIntFunc(fn.def)
+			}
+		}
+	}()
+	fn.body(w, t)
+	return true
+}
+
+// setIntResult sets the destinations of a call's result, res, of fn.
+func setIntResult(fn *intFunc, rvalues []func(*frame) reflect.Value, f *frame, res int64) {
+	if len(rvalues) != 1 || rvalues[0] == nil {
+		return
+	}
+	dst := rvalues[0](f)
+	switch {
+	case fn.result && dst.Kind() == reflect.Bool:
+		dst.SetBool(res != 0)
+	case !fn.result && (dst.Kind() == reflect.Int || dst.Kind() == reflect.Int64):
+		dst.SetInt(res)
+	default:
+		v := reflect.New(fn.rtype).Elem()
+		if fn.result {
+			v.SetBool(res != 0)
+		} else {
+			v.SetInt(res)
+		}
+		dst.Set(v)
+	}
+}

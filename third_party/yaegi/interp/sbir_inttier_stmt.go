@@ -1,0 +1,312 @@
+package interp
+
+// The int tier's statements (sbir patch S9).
+
+// stmt compiles the statement n.
+func (c *intCompiler) stmt(n *node) (intStmt, bool) {
+	switch n.kind {
+	case blockStmt:
+		return c.block(n.child)
+	case ifStmt0, ifStmt1, ifStmt2, ifStmt3:
+		return c.ifStmt(n)
+	case forStmt0, forStmt1, forStmt2, forStmt3, forStmt4, forStmt5, forStmt6, forStmt7:
+		return c.forStmt(n)
+	case returnStmt:
+		return c.returnStmt(n)
+	case defineStmt, assignStmt:
+		return c.assign(n)
+	case incDecStmt:
+		return c.incDec(n)
+	case breakStmt, continueStmt:
+		if len(n.child) != 0 {
+			return nil, false // a label: not in the tier's vocabulary
+		}
+		ctl := ctlBreak
+		if n.kind == continueStmt {
+			ctl = ctlContinue
+		}
+		return func([]int64, *intRun) intCtl { return ctl }, true
+	}
+	return nil, false
+}
+
+// block compiles a list of statements.
+func (c *intCompiler) block(list []*node) (intStmt, bool) {
+	stmts := make([]intStmt, 0, len(list))
+	for _, s := range list {
+		st, ok := c.stmt(s)
+		if !ok {
+			return nil, false
+		}
+		stmts = append(stmts, st)
+	}
+	switch len(stmts) {
+	case 0:
+		return func([]int64, *intRun) intCtl { return ctlNext }, true
+	case 1:
+		return stmts[0], true
+	case 2:
+		s0, s1 := stmts[0], stmts[1]
+		return func(r []int64, t *intRun) intCtl {
+			if ctl := s0(r, t); ctl != ctlNext {
+				return ctl
+			}
+			return s1(r, t)
+		}, true
+	}
+	return func(r []int64, t *intRun) intCtl {
+		for _, s := range stmts {
+			if ctl := s(r, t); ctl != ctlNext {
+				return ctl
+			}
+		}
+		return ctlNext
+	}, true
+}
+
+// ifStmt compiles if [init;] cond {...} [else ...].
+func (c *intCompiler) ifStmt(n *node) (intStmt, bool) {
+	ch := n.child
+	var init intStmt
+	if n.kind == ifStmt2 || n.kind == ifStmt3 {
+		var ok bool
+		if init, ok = c.stmt(ch[0]); !ok {
+			return nil, false
+		}
+		ch = ch[1:]
+	}
+	cond, ok := c.boolExpr(ch[0])
+	if !ok {
+		return nil, false
+	}
+	then, ok := c.stmt(ch[1])
+	if !ok {
+		return nil, false
+	}
+	els := func([]int64, *intRun) intCtl { return ctlNext }
+	if len(ch) > 2 {
+		if els, ok = c.stmt(ch[2]); !ok {
+			return nil, false
+		}
+	}
+	if init == nil {
+		return func(r []int64, t *intRun) intCtl {
+			if cond(r, t) {
+				return then(r, t)
+			}
+			return els(r, t)
+		}, true
+	}
+	return func(r []int64, t *intRun) intCtl {
+		init(r, t)
+		if cond(r, t) {
+			return then(r, t)
+		}
+		return els(r, t)
+	}, true
+}
+
+// forParts says which of init, cond and post each kind of for statement
+// has, in that order before its body.
+var forParts = map[nkind][3]bool{
+	forStmt0: {false, false, false},
+	forStmt1: {true, false, false},
+	forStmt2: {false, true, false},
+	forStmt3: {true, true, false},
+	forStmt4: {false, false, true},
+	forStmt5: {false, true, true},
+	forStmt6: {true, false, true},
+	forStmt7: {true, true, true},
+}
+
+// forStmt compiles a three-clause or condition-only for statement.
+func (c *intCompiler) forStmt(n *node) (intStmt, bool) {
+	parts := forParts[n.kind]
+	ch := n.child
+	var init, post, body intStmt
+	var cond boolExpr
+	ok := true
+	if parts[0] {
+		init, ok = c.stmt(ch[0])
+		ch = ch[1:]
+	}
+	if ok && parts[1] {
+		cond, ok = c.boolExpr(ch[0])
+		ch = ch[1:]
+	}
+	if ok && parts[2] {
+		post, ok = c.stmt(ch[0])
+		ch = ch[1:]
+	}
+	if ok && len(ch) == 1 {
+		body, ok = c.stmt(ch[0])
+	}
+	if !ok || body == nil {
+		return nil, false
+	}
+	if cond == nil {
+		cond = func([]int64, *intRun) bool { return true }
+	}
+	return func(r []int64, t *intRun) intCtl {
+		if init != nil {
+			init(r, t)
+		}
+		for cond(r, t) {
+			t.checkStop()
+			switch body(r, t) {
+			case ctlBreak:
+				return ctlNext
+			case ctlReturn:
+				return ctlReturn
+			}
+			if post != nil {
+				post(r, t)
+			}
+		}
+		return ctlNext
+	}, true
+}
+
+// returnStmt compiles return with the function's one result, or a bare
+// return of a named result.
+func (c *intCompiler) returnStmt(n *node) (intStmt, bool) {
+	switch len(n.child) {
+	case 0:
+		return func([]int64, *intRun) intCtl { return ctlReturn }, true
+	case 1:
+		e, ok := c.value(n.child[0], c.fn.result)
+		if !ok {
+			return nil, false
+		}
+		return func(r []int64, t *intRun) intCtl {
+			r[0] = e(r, t)
+			return ctlReturn
+		}, true
+	}
+	return nil, false
+}
+
+// assign compiles x = e, x := e, x op= e, and a, b = e1, e2.
+func (c *intCompiler) assign(n *node) (intStmt, bool) {
+	if n.nleft != n.nright || n.nleft < 1 || len(n.child) != n.nleft+n.nright {
+		return nil, false
+	}
+	if n.action != aAssign {
+		if n.nleft != 1 || n.kind != assignStmt {
+			return nil, false
+		}
+		return c.opAssign(n)
+	}
+	k := n.nleft
+	rhs := make([]intExpr, k)
+	for i, e := range n.child[k:] {
+		lt := n.child[i].typ
+		if n.child[i].ident == "_" {
+			lt = e.typ
+		}
+		ok, isBool := intKind(lt)
+		if !ok {
+			return nil, false
+		}
+		if rhs[i], ok = c.value(e, isBool); !ok {
+			return nil, false
+		}
+	}
+	// Registers after the right side is compiled: in x := x + 1 the
+	// right x is an outer variable. The blank identifier has none (-1):
+	// its value is computed, for its panics, and dropped.
+	dst := make([]int, k)
+	for i, l := range n.child[:k] {
+		if l.kind == identExpr && l.ident == "_" {
+			dst[i] = -1
+			continue
+		}
+		reg, ok := c.local(l, n.kind == defineStmt)
+		if !ok {
+			return nil, false
+		}
+		dst[i] = reg
+	}
+	if k == 1 {
+		d, e := dst[0], rhs[0]
+		if d < 0 {
+			return func(r []int64, t *intRun) intCtl {
+				e(r, t)
+				return ctlNext
+			}, true
+		}
+		return func(r []int64, t *intRun) intCtl {
+			r[d] = e(r, t)
+			return ctlNext
+		}, true
+	}
+	return func(r []int64, t *intRun) intCtl {
+		// All the right side first, as Go assigns a, b = b, a+b.
+		var vals [8]int64
+		v := vals[:0]
+		if len(rhs) > len(vals) {
+			v = make([]int64, 0, len(rhs))
+		}
+		for _, e := range rhs {
+			v = append(v, e(r, t))
+		}
+		for i, d := range dst {
+			if d >= 0 {
+				r[d] = v[i]
+			}
+		}
+		return ctlNext
+	}, true
+}
+
+// opAssign compiles x op= e.
+func (c *intCompiler) opAssign(n *node) (intStmt, bool) {
+	op, ok := opAssignOps[n.action]
+	if !ok {
+		return nil, false
+	}
+	if ok, isBool := intKind(n.child[0].typ); !ok || isBool {
+		return nil, false
+	}
+	d, ok := c.local(n.child[0], false)
+	if !ok {
+		return nil, false
+	}
+	e, ok := c.intExpr(n.child[1])
+	if !ok {
+		return nil, false
+	}
+	f := arith(op, func(r []int64, _ *intRun) int64 { return r[d] }, e)
+	if f == nil {
+		return nil, false
+	}
+	return func(r []int64, t *intRun) intCtl {
+		r[d] = f(r, t)
+		return ctlNext
+	}, true
+}
+
+// opAssignOps maps x op= e to the operation op.
+var opAssignOps = map[action]action{
+	aAddAssign: aAdd, aSubAssign: aSub, aMulAssign: aMul, aQuoAssign: aQuo, aRemAssign: aRem,
+	aAndAssign: aAnd, aOrAssign: aOr, aXorAssign: aXor, aAndNotAssign: aAndNot,
+	aShlAssign: aShl, aShrAssign: aShr,
+}
+
+// incDec compiles x++ and x--.
+func (c *intCompiler) incDec(n *node) (intStmt, bool) {
+	if len(n.child) != 1 {
+		return nil, false
+	}
+	if ok, isBool := intKind(n.child[0].typ); !ok || isBool {
+		return nil, false
+	}
+	d, ok := c.local(n.child[0], false)
+	if !ok {
+		return nil, false
+	}
+	if n.action == aDec {
+		return func(r []int64, _ *intRun) intCtl { r[d]--; return ctlNext }, true
+	}
+	return func(r []int64, _ *intRun) intCtl { r[d]++; return ctlNext }, true
+}
