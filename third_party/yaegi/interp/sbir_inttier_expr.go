@@ -69,6 +69,8 @@ func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
 		return f, f != nil
 	case callExpr:
 		return c.call(n)
+	case indexExpr, selectorExpr:
+		return c.sliceRead(n)
 	}
 	return nil, false
 }
@@ -188,8 +190,14 @@ func (c *intCompiler) boolExpr(n *node) (boolExpr, bool) {
 		return c.logical(n)
 	case binaryExpr:
 		return c.compare(n)
-	case callExpr:
-		e, ok := c.call(n)
+	case callExpr, indexExpr, selectorExpr:
+		var e intExpr
+		var ok bool
+		if n.kind == callExpr {
+			e, ok = c.call(n)
+		} else {
+			e, ok = c.sliceRead(n)
+		}
 		if !ok {
 			return nil, false
 		}

@@ -338,6 +338,96 @@ func TestSbirIntTierClosures(t *testing.T) {
 	}
 }
 
+// intTierSlices is a program whose function literals read slices in the
+// int tier (sbir patch S9c) and are called by compiled code through typed
+// callbacks: sort.Slice's less over struct fields (int64, a nested
+// struct's int and bool), over a global slice of ints and one of a
+// defined int type, sort.Search's predicate, a slice assigned again
+// between calls, and an index out of range, recovered. The wanted output
+// is go run's.
+const intTierSlices = `package main
+
+import (
+	"fmt"
+	"sort"
+)
+
+type inner struct {
+	a, b int
+	ok   bool
+}
+
+type rec struct {
+	id    int
+	name  string
+	in    inner
+	score int64
+}
+
+type level int
+
+var global = []int{5, 3, 9, 1}
+var levels = []level{3, 1, 2}
+
+func main() {
+	recs := []rec{{3, "c", inner{1, 2, true}, 30}, {1, "a", inner{5, 6, false}, 10}, {2, "b", inner{3, 4, true}, 30}}
+	sort.Slice(recs, func(i, j int) bool {
+		if recs[i].score != recs[j].score {
+			return recs[i].score > recs[j].score
+		}
+		return recs[i].in.a < recs[j].in.a
+	})
+	for _, r := range recs {
+		fmt.Print(r.id, r.name, " ")
+	}
+	fmt.Println()
+
+	oks := func(k int) bool { return recs[k].in.ok && recs[k].in.b > 3 }
+	fmt.Println(oks(0), oks(1), oks(2))
+
+	sort.Slice(global, func(i, j int) bool { return global[i] < global[j] })
+	fmt.Println(global, sort.Search(len(global), func(i int) bool { return global[i] >= 4 }))
+
+	sort.Slice(levels, func(i, j int) bool { return levels[i] > levels[j] })
+	fmt.Println(levels)
+
+	xs := []int{1, 2, 3}
+	at := func(i int) int { return xs[i] * 10 }
+	fmt.Println(at(2))
+	xs = []int{7, 8, 9, 10}
+	fmt.Println(at(3))
+	xs = nil
+	defer func() { fmt.Println("recovered:", recover()) }()
+	fmt.Println(at(0))
+}
+`
+
+const intTierSlicesWant = `3c 2b 1a 
+false true false
+[1 3 5 9] 2
+[3 2 1]
+30
+100
+recovered: runtime error: index out of range [0] with length 0
+`
+
+// TestSbirIntTierSlices runs intTierSlices with the int tier and without
+// it: both print what go run prints.
+func TestSbirIntTierSlices(t *testing.T) {
+	for _, tier := range []bool{true, false} {
+		t.Run(fmt.Sprintf("tier=%v", tier), func(t *testing.T) {
+			i, out, errs := intTierInterp(t, tier)
+			if _, err := i.Eval(intTierSlices); err != nil {
+				t.Fatalf("%v\n%s%s", err, out.String(), errs.String())
+			}
+			if got := out.String(); got != intTierSlicesWant {
+				t.Errorf("output:\n%s\nwant (go run's):\n%s", got, intTierSlicesWant)
+			}
+			checkIntTierUsed(t, i, tier)
+		})
+	}
+}
+
 // intTierInterp returns an interpreter, with the int tier or without it,
 // printing to out and its panics' traces to errs.
 func intTierInterp(t *testing.T, tier bool) (i *interp.Interpreter, out, errs *bytes.Buffer) {
