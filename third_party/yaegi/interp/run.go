@@ -1659,6 +1659,7 @@ func call(n *node) {
 
 	// sbir patch S3: the call site's last interpreted function value.
 	var cache funcCache
+	var recv receiverSite // sbir patch S11a
 
 	n.exec = func(f *frame) bltn {
 		def := method
@@ -1710,9 +1711,9 @@ func call(n *node) {
 
 		// sbir patch S9: a function that computes only on ints and bools
 		// runs in its int tier.
-		if def != nil && !bf.IsValid() && method == nil && !goroutine && def.kind == funcDecl {
+		if def != nil && !bf.IsValid() && method == nil && !goroutine && (def.kind == funcDecl || def.kind == funcLit) {
 			if fn := intFuncOf(def); fn != nil {
-				if res, ok := fn.call(f, values); ok {
+				if res, ok := fn.call(f, anc, values); ok {
 					setIntResult(fn, rvalues, f, res)
 					if fnext != nil && res == 0 {
 						return fnext
@@ -1786,7 +1787,7 @@ func call(n *node) {
 		var vararg reflect.Value
 
 		if method != nil {
-			setReceiver(nf.data[numRet], rcvr(f))
+			recv.set(def, nf.data[numRet], rcvr(f)) // sbir patch S11a
 		}
 
 		// Init variadic argument vector
@@ -1809,6 +1810,10 @@ func call(n *node) {
 					}
 				default:
 					val := v(f)
+					if sameBasicKind(dest[i], val) { // sbir patch S11e
+						setSameKind(dest[i], val)
+						continue
+					}
 					if val.IsZero() && dest[i].Kind() != reflect.Interface {
 						// Work around a recursive struct zero interface issue.
 						// Once there is a better way to handle this case, the dest can just be set.
@@ -2819,6 +2824,7 @@ func getIndexSeq(n *node) {
 			return tnext
 		}
 	}
+	fuseFieldSelector(n, false) // sbir patch S11b
 }
 
 func getPtrIndexSeq(n *node) {
@@ -2844,6 +2850,7 @@ func getPtrIndexSeq(n *node) {
 			return tnext
 		}
 	}
+	fuseFieldSelector(n, true) // sbir patch S11b
 }
 
 func getIndexSeqField(n *node) {
@@ -3134,6 +3141,10 @@ func lor(n *node) {
 
 func nop(n *node) {
 	next := getExec(n.tnext)
+	if skipsToNext(n, next) { // sbir patch S11d
+		n.exec = next
+		return
+	}
 
 	n.exec = func(f *frame) bltn {
 		return next

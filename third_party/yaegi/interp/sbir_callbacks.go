@@ -1,6 +1,9 @@
 package interp
 
-import "reflect"
+import (
+	"reflect"
+	"sync/atomic"
+)
 
 // sbir patch S6: interpreted functions handed to compiled code as
 // func(rune) bool (strings.FieldsFunc), func(int, int) bool (sort.Slice,
@@ -25,6 +28,7 @@ type callback struct {
 	rcvr   func(*frame) reflect.Value // the method value's receiver, or nil
 	numRet int                        // results; the arguments follow them (and the receiver)
 	spare  spareFrame                 // a frame for the next call (sbir patch S8)
+	ints   atomic.Pointer[intRun]     // a register stack for the int tier (sbir patch S9c)
 }
 
 // first returns the index of the first argument's slot.
@@ -108,6 +112,9 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 		}
 	case typeIntIntBool:
 		fn = func(i, j int) bool {
+			if res, ok := c.intTier(int64(i), int64(j), 2); ok { // sbir patch S9c
+				return res != 0
+			}
 			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(i))
 			fr.data[a+1].SetInt(int64(j))
@@ -126,6 +133,9 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 		}
 	case typeIntBool:
 		fn = func(i int) bool {
+			if res, ok := c.intTier(int64(i), 0, 1); ok { // sbir patch S9c
+				return res != 0
+			}
 			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(i))
 			c.run(fr, def)
@@ -135,6 +145,9 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 		}
 	case typeNoneInt:
 		fn = func() int {
+			if res, ok := c.intTier(0, 0, 0); ok { // sbir patch S9c
+				return int(res)
+			}
 			fr, def, pf := c.enter()
 			c.run(fr, def)
 			res := int(fr.data[0].Int())

@@ -171,13 +171,21 @@ func floatConstant(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
 	if c == nil || c.Kind() != constant.Int {
 		return reflect.Value{}, false
 	}
+	switch t.Kind() {
+	case reflect.Complex64:
+		// sbir patch 105: reflect converts no integer to a complex number
+		// (return 3 from a func() complex128 failed to compile); the
+		// constant is rounded once, to the part's own precision.
+		f, _ := constant.Float32Val(constant.ToFloat(c))
+		return reflect.ValueOf(complex(f, 0)).Convert(t), true
+	case reflect.Complex128:
+		f, _ := constant.Float64Val(constant.ToFloat(c))
+		return reflect.ValueOf(complex(f, 0)).Convert(t), true
+	}
 	if _, exact := constant.Int64Val(c); exact {
 		return reflect.Value{}, false // int64 already converts exactly
 	}
 	f, _ := constant.Float64Val(constant.ToFloat(c))
-	if k := t.Kind(); k == reflect.Complex64 || k == reflect.Complex128 {
-		return reflect.ValueOf(complex(f, 0)).Convert(t), true
-	}
 	return reflect.ValueOf(f).Convert(t), true
 }
 

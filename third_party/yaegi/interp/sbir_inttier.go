@@ -49,7 +49,6 @@ type intTier struct {
 	state atomic.Uint32
 	fn    atomic.Pointer[intFunc]
 	mu    sync.Mutex // held while compiling
-	runs  sync.Pool  // of *intRun: register stacks for calls from the interpreter
 }
 
 // intFunc is a function compiled for the int tier.
@@ -60,6 +59,8 @@ type intFunc struct {
 	size   int    // registers: the result, the parameters, the locals
 	body   intStmt
 	rtype  reflect.Type // the result's type
+	writes bool         // it writes a variable outside it (sbir_inttier_outer.go)
+	panics bool         // it may panic, or call a function that may
 }
 
 // Registers hold an int, or a bool as 0 or 1.
@@ -100,6 +101,7 @@ func intFuncOf(def *node) *intFunc {
 		if fn := compileIntFunc(def); fn != nil {
 			s.ints.fn.Store(fn)
 			st = intTierYes
+			def.interp.intTiers.Add(1)
 		}
 		s.ints.state.Store(st)
 	}
@@ -170,7 +172,7 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 	if fn, ok := c.funcs[def]; ok {
 		return fn, true
 	}
-	if def.kind != funcDecl || def.debug != nil || len(def.child) < 4 || def.child[3] == nil ||
+	if (def.kind != funcDecl && def.kind != funcLit) || def.debug != nil || len(def.child) < 4 || def.child[3] == nil ||
 		len(def.child[0].child) != 0 || def.typ == nil || def.typ.cat != funcT {
 		return nil, false
 	}
@@ -199,7 +201,7 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 		return nil, false
 	}
 	body, ok := c.stmt(def.child[3])
-	if !ok {
+	if !ok || (fn.writes && fn.panics) {
 		return nil, false
 	}
 	fn.body = body

@@ -31,6 +31,12 @@ var global = 3
 var _ = os.Limit
 const k = 7
 func other(x int) int { return x + 1 }
+func writer(x int) int { global = x; return x }
+type rec struct{ n int; in struct{ ok bool } }
+var gxs = []int{1, 2, 3}
+var grecs = []rec{{n: 1}}
+var gps = []*rec{{n: 1}}
+var garr = [3]int{1, 2, 3}
 func text(x int) string { return fmt.Sprint(x) }
 func (p *pt) get() int { return p.x }
 `
@@ -46,7 +52,18 @@ func (p *pt) get() int { return p.x }
 		{"package constant", `func f(n int) int { return n % math.MaxInt32 }`, true},
 		{"blank", `func f(n int) int { _ = n / 2; _, x := n > 1, n; return x }`, true},
 		{"parallel assignment", `func f(n int) int { a, b := 0, 1; for ; n > 0; n-- { a, b = b, a+b }; return a }`, true},
-		{"global variable", `func f(n int) int { return n + global }`, false},
+		{"global variable read", `func f(n int) int { return n + global }`, true},
+		{"global variable written", `func f(n int) int { global += n; global++; return global / 2 }`, true},
+		{"global written, a division", `func f(n int) int { global++; return global / n }`, false},
+		{"global written, a shift", `func f(n int) int { global <<= n; return 0 }`, false},
+		{"global written, a call", `func f(n int) int { global++; return other(n) }`, false},
+		{"calls a writer", `func f(n int) int { return writer(n) }`, false},
+		{"global slice read", `func f(i int) int { return gxs[i] + grecs[i].n }`, true},
+		{"global slice field of a field", `func f(i int) bool { return grecs[i].in.ok }`, true},
+		{"local slice", `func f(i int) int { x := gxs; return x[i] }`, false},
+		{"slice of pointers", `func f(i int) int { return gps[i].n }`, false},
+		{"array", `func f(i int) int { return garr[i] }`, false},
+		{"slice element written", `func f(i int) int { gxs[i] = 1; return 0 }`, false},
 		{"package variable", `func f(n int) int { return n + os.Limit }`, false},
 		{"conversion", `func f(n int) int { return int(int32(n)) }`, false},
 		{"int32", `func f(n int32) int32 { return n + 1 }`, false},

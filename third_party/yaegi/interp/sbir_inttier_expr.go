@@ -34,7 +34,7 @@ func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
 	case identExpr:
 		d, ok := c.local(n, false)
 		if !ok {
-			return nil, false
+			return c.outerRead(n)
 		}
 		return func(r []int64, _ *intRun) int64 { return r[d] }, true
 	case parenExpr:
@@ -62,11 +62,15 @@ func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
 			b = func([]int64, *intRun) int64 { return k }
 		} else if b, ok = c.intExpr(n.child[1]); !ok {
 			return nil, false
+		} else if mayPanic(n.action) {
+			c.fn.panics = true
 		}
 		f := arith(n.action, a, b)
 		return f, f != nil
 	case callExpr:
 		return c.call(n)
+	case indexExpr, selectorExpr:
+		return c.sliceRead(n)
 	}
 	return nil, false
 }
@@ -120,6 +124,12 @@ func arith(op action, a, b intExpr) intExpr {
 	return nil
 }
 
+// mayPanic reports whether op, by a variable, may panic: a division or a
+// remainder by zero, a shift by a negative count.
+func mayPanic(op action) bool {
+	return op == aQuo || op == aRem || op == aShl || op == aShr
+}
+
 // arithConst returns a op k for the operations worth a closure of their
 // own (one call fewer), or nil.
 func arithConst(op action, a intExpr, k int64) intExpr {
@@ -155,7 +165,11 @@ func (c *intCompiler) boolExpr(n *node) (boolExpr, bool) {
 	case identExpr:
 		d, ok := c.local(n, false)
 		if !ok {
-			return nil, false
+			e, ok := c.outerRead(n)
+			if !ok {
+				return nil, false
+			}
+			return func(r []int64, t *intRun) bool { return e(r, t) != 0 }, true
 		}
 		return func(r []int64, _ *intRun) bool { return r[d] != 0 }, true
 	case parenExpr:
@@ -176,8 +190,14 @@ func (c *intCompiler) boolExpr(n *node) (boolExpr, bool) {
 		return c.logical(n)
 	case binaryExpr:
 		return c.compare(n)
-	case callExpr:
-		e, ok := c.call(n)
+	case callExpr, indexExpr, selectorExpr:
+		var e intExpr
+		var ok bool
+		if n.kind == callExpr {
+			e, ok = c.call(n)
+		} else {
+			e, ok = c.sliceRead(n)
+		}
 		if !ok {
 			return nil, false
 		}
@@ -286,9 +306,12 @@ func (c *intCompiler) call(n *node) (intExpr, bool) {
 		decl = currentDecl(decl)
 	}
 	callee, ok := c.function(decl)
-	if !ok || len(callee.params) != len(n.child)-1 {
+	if !ok || len(callee.params) != len(n.child)-1 || callee.writes {
+		// A callee writing outside itself would write again when the
+		// call is run again (sbir_inttier_outer.go).
 		return nil, false
 	}
+	c.fn.panics = true // the callee may, and may be declared again
 	args := make([]intExpr, len(callee.params))
 	for i, a := range n.child[1:] {
 		if args[i], ok = c.value(a, callee.params[i]); !ok {

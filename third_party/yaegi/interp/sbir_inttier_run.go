@@ -20,6 +20,7 @@ type intRun struct {
 	spare []int64 // a chunk given back, for the next growth
 	stop  *uint64 // the interpreter's run id
 	id    uint64  // the run id the call started in
+	anc   *frame  // the frame a literal closes over, or the caller's (its root holds the globals)
 }
 
 // Panic values of the int tier, recovered by intFunc.call.
@@ -110,22 +111,18 @@ func (t *intRun) callGrown(callee *intFunc, args []intExpr, r []int64) int64 {
 }
 
 // call runs fn from the interpreted frame f, its arguments given by
-// values. It reports false when the call must run in the interpreter
-// instead: it panicked (the interpreter raises the panic again, with its
-// position), or a function it calls was declared again.
-func (fn *intFunc) call(f *frame, values []func(*frame) reflect.Value) (res int64, ok bool) {
-	it := &fn.def.shape.ints
-	t, _ := it.runs.Get().(*intRun)
+// values; anc is the frame a function literal closes over (any frame of
+// the run, for a declared function). The register stack is f's (taken
+// while the call runs). It reports false when the call must run in the
+// interpreter instead: it panicked (the interpreter raises the panic
+// again, with its position), or a function it calls was declared again.
+func (fn *intFunc) call(f, anc *frame, values []func(*frame) reflect.Value) (res int64, ok bool) {
+	t := f.ints
 	if t == nil {
-		t = &intRun{first: make([]int64, max(intStackChunk, fn.size))}
+		t = &intRun{}
 	}
-	if len(t.first) < fn.size {
-		t.first = make([]int64, fn.size)
-	}
-	t.stack, t.sp = t.first, fn.size
-	t.stop, t.id = &fn.def.interp.id, f.runid()
-	w := t.stack[:fn.size]
-	clear(w)
+	f.ints = nil
+	w := t.start(fn, anc, f.runid())
 	for i, v := range values {
 		if fn.params[i] {
 			w[1+i] = b2i(v(f).Bool())
@@ -135,8 +132,67 @@ func (fn *intFunc) call(f *frame, values []func(*frame) reflect.Value) (res int6
 	}
 	ok = t.run(fn, w)
 	res = w[0]
-	t.stack, t.sp, t.stop = nil, 0, nil
-	it.runs.Put(t)
+	t.end()
+	f.ints = t
+	return res, ok
+}
+
+// start readies t for a call of fn whose frame would descend from anc,
+// in the run id, and returns the call's registers, zeroed.
+func (t *intRun) start(fn *intFunc, anc *frame, id uint64) []int64 {
+	if len(t.first) < fn.size {
+		t.first = make([]int64, max(intStackChunk, fn.size))
+	}
+	t.stack, t.sp = t.first, fn.size
+	t.stop, t.id, t.anc = &fn.def.interp.id, id, anc
+	w := t.stack[:fn.size]
+	clear(w)
+	return w
+}
+
+// end forgets what start set but the stack.
+func (t *intRun) end() {
+	t.stack, t.sp, t.stop, t.anc = nil, 0, nil, nil
+}
+
+// intTier runs c's function in its int tier with n arguments, a0 and a1,
+// as a typed callback's body (sbir patch S9c): compiled code such as
+// sort.Slice calling an interpreted less. It reports false when the
+// function has no int tier, or the call must run in the interpreter.
+// Compiled code may call a callback from several goroutines: the
+// register stack is taken with an atomic swap.
+func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
+	def := c.def
+	if c.rcvr != nil || (def.kind != funcLit && def.kind != funcDecl) || def.debug != nil {
+		return 0, false
+	}
+	if def.latest != nil {
+		def = currentDecl(def)
+	}
+	fn := intFuncOf(def)
+	if fn == nil || len(fn.params) != n {
+		return 0, false
+	}
+	id := c.anc.runid()
+	if id != def.interp.runid() {
+		return 0, true // interrupted: runFrame would return at once
+	}
+	t := c.ints.Swap(nil)
+	if t == nil {
+		t = &intRun{}
+	}
+	w := t.start(fn, c.anc, id)
+	switch n {
+	case 2:
+		w[2] = a1
+		fallthrough
+	case 1:
+		w[1] = a0
+	}
+	ok := t.run(fn, w)
+	res := w[0]
+	t.end()
+	c.ints.Store(t)
 	return res, ok
 }
 

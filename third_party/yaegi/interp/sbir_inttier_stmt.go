@@ -212,33 +212,29 @@ func (c *intCompiler) assign(n *node) (intStmt, bool) {
 			return nil, false
 		}
 	}
-	// Registers after the right side is compiled: in x := x + 1 the
-	// right x is an outer variable. The blank identifier has none (-1):
-	// its value is computed, for its panics, and dropped.
-	dst := make([]int, k)
+	// Where to store after the right side is compiled: in x := x + 1
+	// the right x is an outer variable. The blank identifier stores
+	// nowhere (nil): its value is computed, for its panics, and dropped.
+	dst := make([]*intLoc, k)
 	for i, l := range n.child[:k] {
 		if l.kind == identExpr && l.ident == "_" {
-			dst[i] = -1
 			continue
 		}
-		reg, ok := c.local(l, n.kind == defineStmt)
+		loc, ok := c.loc(l, n.kind == defineStmt)
 		if !ok {
 			return nil, false
 		}
-		dst[i] = reg
+		dst[i] = &loc
 	}
 	if k == 1 {
-		d, e := dst[0], rhs[0]
-		if d < 0 {
+		if dst[0] == nil {
+			e := rhs[0]
 			return func(r []int64, t *intRun) intCtl {
 				e(r, t)
 				return ctlNext
 			}, true
 		}
-		return func(r []int64, t *intRun) intCtl {
-			r[d] = e(r, t)
-			return ctlNext
-		}, true
+		return dst[0].store(rhs[0]), true
 	}
 	return func(r []int64, t *intRun) intCtl {
 		// All the right side first, as Go assigns a, b = b, a+b.
@@ -251,8 +247,8 @@ func (c *intCompiler) assign(n *node) (intStmt, bool) {
 			v = append(v, e(r, t))
 		}
 		for i, d := range dst {
-			if d >= 0 {
-				r[d] = v[i]
+			if d != nil {
+				d.setTo(r, t, v[i])
 			}
 		}
 		return ctlNext
@@ -268,22 +264,26 @@ func (c *intCompiler) opAssign(n *node) (intStmt, bool) {
 	if ok, isBool := intKind(n.child[0].typ); !ok || isBool {
 		return nil, false
 	}
-	d, ok := c.local(n.child[0], false)
+	l, ok := c.loc(n.child[0], false)
 	if !ok {
 		return nil, false
 	}
-	e, ok := c.intExpr(n.child[1])
-	if !ok {
+	var e intExpr
+	if k, ok := intConst(n.child[1]); ok {
+		e = func([]int64, *intRun) int64 { return k }
+		if k == 0 && (op == aQuo || op == aRem) {
+			c.fn.panics = true
+		}
+	} else if e, ok = c.intExpr(n.child[1]); !ok {
 		return nil, false
+	} else if mayPanic(op) {
+		c.fn.panics = true
 	}
-	f := arith(op, func(r []int64, _ *intRun) int64 { return r[d] }, e)
+	f := arith(op, l.load(), e)
 	if f == nil {
 		return nil, false
 	}
-	return func(r []int64, t *intRun) intCtl {
-		r[d] = f(r, t)
-		return ctlNext
-	}, true
+	return l.store(f), true
 }
 
 // opAssignOps maps x op= e to the operation op.
@@ -301,10 +301,18 @@ func (c *intCompiler) incDec(n *node) (intStmt, bool) {
 	if ok, isBool := intKind(n.child[0].typ); !ok || isBool {
 		return nil, false
 	}
-	d, ok := c.local(n.child[0], false)
+	l, ok := c.loc(n.child[0], false)
 	if !ok {
 		return nil, false
 	}
+	if l.level != 0 {
+		by := int64(1)
+		if n.action == aDec {
+			by = -1
+		}
+		return l.store(arithConst(aAdd, l.load(), by)), true
+	}
+	d := l.reg
 	if n.action == aDec {
 		return func(r []int64, _ *intRun) intCtl { r[d]--; return ctlNext }, true
 	}

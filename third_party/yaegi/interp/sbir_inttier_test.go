@@ -211,6 +211,223 @@ func TestSbirIntTierAnswers(t *testing.T) {
 	}
 }
 
+// intTierClosures is a program whose function literals run in the int
+// tier (sbir patch S9b): closures reading and writing the variables they
+// capture and the globals, two closures sharing a variable, a captured
+// variable changed after the closure was made,
+// closures made and called by goroutines, callbacks of compiled code
+// (sort.Slice's less reads a slice: not in the tier; FieldsFunc's writes
+// a captured count), and a division by zero. The wanted output is go
+// run's.
+const intTierClosures = `package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+var calls int
+var seen bool
+
+func counter() (func() int, func() int) {
+	c := 0
+	inc := func() int {
+		c++
+		calls++
+		return c
+	}
+	get := func() int { return c * 10 }
+	return inc, get
+}
+
+func adder(k int) func(int) int {
+	return func(x int) int { return x + k }
+}
+
+func flag(b bool) func(int) bool {
+	return func(n int) bool {
+		seen = seen || b
+		return b && n > 2
+	}
+}
+
+func scale(x int) int { return x * 3 }
+
+func main() {
+	inc, get := counter()
+	adders := make([]func(int) int, 5)
+	for k := range adders {
+		adders[k] = adder(k)
+	}
+	total := 0
+	for i := 0; i < 20; i++ {
+		total += adders[i%5](inc())
+	}
+	fmt.Println(total, get(), calls)
+
+	f := flag(true)
+	fmt.Println(f(1), f(3), seen)
+
+	limit := 7
+	under := func(n int) bool { return n < limit }
+	limit = 3
+	fmt.Println(under(5), under(2))
+
+	tripled := func(n int) int { return scale(n) + limit }
+	fmt.Println(tripled(4))
+
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sum := 0
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			add := adder(g)
+			s := 0
+			for i := 0; i < 1000; i++ {
+				s += add(i)
+			}
+			mu.Lock()
+			sum += s
+			mu.Unlock()
+		}(g)
+	}
+	wg.Wait()
+	fmt.Println(sum)
+
+	xs := []int{5, 2, 8, 1, 9, 3}
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	n := 0
+	words := strings.FieldsFunc("a,b;;c d", func(r rune) bool { n++; return r == ',' || r == ';' || r == ' ' })
+	fmt.Println(xs, words, n)
+
+	div := func(a, b int) int { return a / b }
+	defer func() { fmt.Println("recovered:", recover()) }()
+	fmt.Println(div(7, 2))
+	fmt.Println(div(1, 0))
+}
+`
+
+const intTierClosuresWant = `250 200 20
+false true true
+false true
+15
+2004000
+[1 2 3 5 8 9] [a b c d] 8
+3
+recovered: runtime error: integer divide by zero
+`
+
+// TestSbirIntTierClosures runs intTierClosures with the int tier and
+// without it: both print what go run prints.
+func TestSbirIntTierClosures(t *testing.T) {
+	for _, tier := range []bool{true, false} {
+		t.Run(fmt.Sprintf("tier=%v", tier), func(t *testing.T) {
+			i, out, errs := intTierInterp(t, tier)
+			if _, err := i.Eval(intTierClosures); err != nil {
+				t.Fatalf("%v\n%s%s", err, out.String(), errs.String())
+			}
+			if got := out.String(); got != intTierClosuresWant {
+				t.Errorf("output:\n%s\nwant (go run's):\n%s", got, intTierClosuresWant)
+			}
+			checkIntTierUsed(t, i, tier)
+		})
+	}
+}
+
+// intTierSlices is a program whose function literals read slices in the
+// int tier (sbir patch S9c) and are called by compiled code through typed
+// callbacks: sort.Slice's less over struct fields (int64, a nested
+// struct's int and bool), over a global slice of ints and one of a
+// defined int type, sort.Search's predicate, a slice assigned again
+// between calls, and an index out of range, recovered. The wanted output
+// is go run's.
+const intTierSlices = `package main
+
+import (
+	"fmt"
+	"sort"
+)
+
+type inner struct {
+	a, b int
+	ok   bool
+}
+
+type rec struct {
+	id    int
+	name  string
+	in    inner
+	score int64
+}
+
+type level int
+
+var global = []int{5, 3, 9, 1}
+var levels = []level{3, 1, 2}
+
+func main() {
+	recs := []rec{{3, "c", inner{1, 2, true}, 30}, {1, "a", inner{5, 6, false}, 10}, {2, "b", inner{3, 4, true}, 30}}
+	sort.Slice(recs, func(i, j int) bool {
+		if recs[i].score != recs[j].score {
+			return recs[i].score > recs[j].score
+		}
+		return recs[i].in.a < recs[j].in.a
+	})
+	for _, r := range recs {
+		fmt.Print(r.id, r.name, " ")
+	}
+	fmt.Println()
+
+	oks := func(k int) bool { return recs[k].in.ok && recs[k].in.b > 3 }
+	fmt.Println(oks(0), oks(1), oks(2))
+
+	sort.Slice(global, func(i, j int) bool { return global[i] < global[j] })
+	fmt.Println(global, sort.Search(len(global), func(i int) bool { return global[i] >= 4 }))
+
+	sort.Slice(levels, func(i, j int) bool { return levels[i] > levels[j] })
+	fmt.Println(levels)
+
+	xs := []int{1, 2, 3}
+	at := func(i int) int { return xs[i] * 10 }
+	fmt.Println(at(2))
+	xs = []int{7, 8, 9, 10}
+	fmt.Println(at(3))
+	xs = nil
+	defer func() { fmt.Println("recovered:", recover()) }()
+	fmt.Println(at(0))
+}
+`
+
+const intTierSlicesWant = `3c 2b 1a 
+false true false
+[1 3 5 9] 2
+[3 2 1]
+30
+100
+recovered: runtime error: index out of range [0] with length 0
+`
+
+// TestSbirIntTierSlices runs intTierSlices with the int tier and without
+// it: both print what go run prints.
+func TestSbirIntTierSlices(t *testing.T) {
+	for _, tier := range []bool{true, false} {
+		t.Run(fmt.Sprintf("tier=%v", tier), func(t *testing.T) {
+			i, out, errs := intTierInterp(t, tier)
+			if _, err := i.Eval(intTierSlices); err != nil {
+				t.Fatalf("%v\n%s%s", err, out.String(), errs.String())
+			}
+			if got := out.String(); got != intTierSlicesWant {
+				t.Errorf("output:\n%s\nwant (go run's):\n%s", got, intTierSlicesWant)
+			}
+			checkIntTierUsed(t, i, tier)
+		})
+	}
+}
+
 // intTierInterp returns an interpreter, with the int tier or without it,
 // printing to out and its panics' traces to errs.
 func intTierInterp(t *testing.T, tier bool) (i *interp.Interpreter, out, errs *bytes.Buffer) {

@@ -1,0 +1,124 @@
+package interp
+
+// The int tier's variables outside the function (sbir patch S9b): the
+// globals of the main package, and the variables a function literal
+// captures. They are the interpreter's own values, read and written where
+// the interpreter reads and writes them, at every use: another call may
+// change them between two.
+//
+// A call that writes one is not a pure function of its arguments any
+// more, and the tier's escape (running the call again in the interpreter
+// when it panics) would write twice. So a function that writes a variable
+// outside it may contain nothing that can panic: no division or remainder
+// by a variable, no shift by a variable count, no call. A function that
+// only reads them stays pure: running it again reads them again.
+
+// intLoc is where an assignment of the int tier stores: a register, or a
+// variable outside the function.
+type intLoc struct {
+	reg    int // the register, when level is 0
+	level  int // how many frames out (globalFrame for a global), or 0
+	index  int // the variable's index in that frame
+	isBool bool
+}
+
+// loc returns where n, the left side of an assignment (a declaration when
+// define is set), stores.
+func (c *intCompiler) loc(n *node, define bool) (intLoc, bool) {
+	ok, isBool := intKind(n.typ)
+	if !ok {
+		return intLoc{}, false
+	}
+	if !define {
+		if level, index, ok := c.outer(n); ok {
+			c.fn.writes = true
+			return intLoc{level: level, index: index, isBool: isBool}, true
+		}
+	}
+	reg, ok := c.local(n, define)
+	return intLoc{reg: reg, isBool: isBool}, ok
+}
+
+// outer returns the frame level and index of n when it names a variable
+// outside the function being compiled that the tier can reach: a global
+// of the main package, or a variable a function literal captures (the
+// literal is the call's own function: the tier calls no literal).
+func (c *intCompiler) outer(n *node) (level, index int, ok bool) {
+	if n.kind != identExpr || n.sym == nil || n.sym.kind != varSym || n.findex < 0 || n.level == 0 {
+		return 0, 0, false
+	}
+	if n.level != globalFrame && (c.fn.def.kind != funcLit || n.level < 1) {
+		return 0, 0, false
+	}
+	return n.level, n.findex, true
+}
+
+// outerFrame returns the frame holding a variable level frames out of the
+// running call: the root frame for a global, else the frame the literal
+// closes over or one around it.
+func (t *intRun) outerFrame(level int) *frame {
+	if level == globalFrame {
+		return t.anc.root
+	}
+	return getFrame(t.anc, level-1)
+}
+
+// load returns the value at l.
+func (l intLoc) load() intExpr {
+	if l.level == 0 {
+		d := l.reg
+		return func(r []int64, _ *intRun) int64 { return r[d] }
+	}
+	level, index := l.level, l.index
+	if l.isBool {
+		return func(_ []int64, t *intRun) int64 { return b2i(t.outerFrame(level).data[index].Bool()) }
+	}
+	return func(_ []int64, t *intRun) int64 { return t.outerFrame(level).data[index].Int() }
+}
+
+// store returns the statement storing e's value at l.
+func (l intLoc) store(e intExpr) intStmt {
+	if l.level == 0 {
+		d := l.reg
+		return func(r []int64, t *intRun) intCtl {
+			r[d] = e(r, t)
+			return ctlNext
+		}
+	}
+	level, index := l.level, l.index
+	if l.isBool {
+		return func(r []int64, t *intRun) intCtl {
+			v := e(r, t) != 0
+			t.outerFrame(level).data[index].SetBool(v)
+			return ctlNext
+		}
+	}
+	return func(r []int64, t *intRun) intCtl {
+		v := e(r, t)
+		t.outerFrame(level).data[index].SetInt(v)
+		return ctlNext
+	}
+}
+
+// setTo stores v, computed already, at l (a parallel assignment's).
+func (l intLoc) setTo(r []int64, t *intRun, v int64) {
+	switch {
+	case l.level == 0:
+		r[l.reg] = v
+	case l.isBool:
+		t.outerFrame(l.level).data[l.index].SetBool(v != 0)
+	default:
+		t.outerFrame(l.level).data[l.index].SetInt(v)
+	}
+}
+
+// outerRead compiles a read of n when it names a variable outside the
+// function.
+func (c *intCompiler) outerRead(n *node) (intExpr, bool) {
+	level, index, ok := c.outer(n)
+	if !ok {
+		return nil, false
+	}
+	_, isBool := intKind(n.typ)
+	return intLoc{level: level, index: index, isBool: isBool}.load(), true
+}

@@ -1,0 +1,91 @@
+package interp
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// The int tier's reads of slices (sbir patch S9c): s[i] and s[i].f, where
+// s is a variable outside the function (a global, or one a function
+// literal captures) holding a slice, and the element or its field (of a
+// struct held in the element, not through a pointer) is an int or a bool.
+// sort.Slice's less reads four such fields a call.
+//
+// The slice is read from its variable at every use, as the interpreter
+// reads it: the program may assign it between two. The element is read at
+// its address, after the index is checked against the length; an index
+// out of range panics in the tier, and the call runs again in the
+// interpreter (a read leaves the call pure), which raises gc's error.
+
+// intDeopt is the panic of the tier for what the interpreter must report:
+// an index out of range.
+const intDeopt intSignal = 100
+
+// sliceRead compiles n when it is s[i] or s[i].f of a slice s outside the
+// function.
+func (c *intCompiler) sliceRead(n *node) (intExpr, bool) {
+	ok, isBool := intKind(n.typ)
+	if !ok {
+		return nil, false
+	}
+	idx, off, ok := fieldPath(n)
+	if !ok {
+		return nil, false
+	}
+	if idx.kind != indexExpr || len(idx.child) != 2 || idx.child[0].typ == nil {
+		return nil, false
+	}
+	level, index, ok := c.outer(idx.child[0])
+	st := idx.child[0].typ.TypeOf()
+	if !ok || st.Kind() != reflect.Slice || idx.typ == nil || st.Elem() != idx.typ.TypeOf() {
+		return nil, false
+	}
+	ie, ok := c.intExpr(idx.child[1])
+	if !ok {
+		return nil, false
+	}
+	c.fn.panics = true // an index out of range
+	size := st.Elem().Size()
+	at := func(r []int64, t *intRun) unsafe.Pointer {
+		s := t.outerFrame(level).data[index]
+		i := ie(r, t)
+		if uint64(i) >= uint64(s.Len()) {
+			panic(intDeopt)
+		}
+		return unsafe.Add(s.UnsafePointer(), uintptr(i)*size+off)
+	}
+	if isBool {
+		return func(r []int64, t *intRun) int64 { return b2i(*(*bool)(at(r, t))) }, true
+	}
+	return func(r []int64, t *intRun) int64 { return *(*int64)(at(r, t)) }, true
+}
+
+// fieldPath returns the index expression under n, a chain of selectors
+// of struct fields (s[i].f.g) or the index expression itself, and the
+// offset of the selected field in the element.
+func fieldPath(n *node) (idx *node, off uintptr, ok bool) {
+	if n.kind != selectorExpr {
+		return n, 0, true
+	}
+	if len(n.child) != 2 || n.action != aGetIndex || !sameGenerator(n.gen, getIndexSeq) || n.child[0].typ == nil {
+		return nil, 0, false
+	}
+	path, ok := n.val.([]int)
+	if !ok || len(path) == 0 {
+		return nil, 0, false
+	}
+	idx, off, ok = fieldPath(n.child[0])
+	if !ok {
+		return nil, 0, false
+	}
+	t := n.child[0].typ.TypeOf()
+	for _, k := range path {
+		if t.Kind() != reflect.Struct || k >= t.NumField() {
+			return nil, 0, false
+		}
+		f := t.Field(k)
+		off += f.Offset
+		t = f.Type
+	}
+	return idx, off, n.typ != nil && t == n.typ.TypeOf()
+}
