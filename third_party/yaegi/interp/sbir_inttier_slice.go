@@ -46,18 +46,38 @@ func (c *intCompiler) sliceRead(n *node) (intExpr, bool) {
 	}
 	c.fn.panics = true // an index out of range
 	size := st.Elem().Size()
+	frameOf := func(t *intRun) *frame { return t.outerFrame(level) }
+	if level == 1 {
+		frameOf = func(t *intRun) *frame { return t.anc } // a literal's captured variable
+	}
 	at := func(r []int64, t *intRun) unsafe.Pointer {
-		s := t.outerFrame(level).data[index]
+		v := frameOf(t).data[index]
+		var data unsafe.Pointer
+		var n int
+		if v.CanAddr() {
+			// A variable's value: its slice header is read in place.
+			h := (*sliceHeader)(unsafe.Pointer(v.UnsafeAddr()))
+			data, n = h.data, h.len
+		} else {
+			// A slot the interpreter pointed at another value.
+			data, n = v.UnsafePointer(), v.Len()
+		}
 		i := ie(r, t)
-		if uint64(i) >= uint64(s.Len()) {
+		if uint64(i) >= uint64(n) {
 			panic(intDeopt)
 		}
-		return unsafe.Add(s.UnsafePointer(), uintptr(i)*size+off)
+		return unsafe.Add(data, uintptr(i)*size+off)
 	}
 	if isBool {
 		return func(r []int64, t *intRun) int64 { return b2i(*(*bool)(at(r, t))) }, true
 	}
 	return func(r []int64, t *intRun) int64 { return *(*int64)(at(r, t)) }, true
+}
+
+// sliceHeader is the layout of a slice value.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
 }
 
 // fieldPath returns the index expression under n, a chain of selectors
