@@ -1846,9 +1846,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.child[0].tnext = n.child[1].start
 			setFNext(n.child[0], n)
 			n.child[1].tnext = n
-			n.typ = n.child[0].typ
+			n.typ = logicalType(n) // sbir patch 112
+			if logicalConst(n) {
+				// sbir patch 111: both operands are constants, and so is
+				// the result, which nothing runs to compute.
+				n.start, n.gen, n.findex = n, nop, notInFrame
+				break
+			}
 			n.findex = sc.add(n.typ)
-			if n.start.action == aNop {
+			if startIsOperand(n.child[0]) {
 				n.start.gen = branch
 			}
 
@@ -1861,9 +1867,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			n.child[0].tnext = n
 			setFNext(n.child[0], n.child[1].start)
 			n.child[1].tnext = n
-			n.typ = n.child[0].typ
+			n.typ = logicalType(n) // sbir patch 112
+			if logicalConst(n) {
+				// sbir patch 111: both operands are constants, and so is
+				// the result, which nothing runs to compute.
+				n.start, n.gen, n.findex = n, nop, notInFrame
+				break
+			}
 			n.findex = sc.add(n.typ)
-			if n.start.action == aNop {
+			if startIsOperand(n.child[0]) {
 				n.start.gen = branch
 			}
 
@@ -2762,6 +2774,30 @@ func getVarDependencies(nod *node, sc *scope) (deps []*node) {
 		return false
 	}, nil)
 	return deps
+}
+
+// startIsOperand reports whether the first node run for the left operand
+// c of && or || is the whole operand: a value with nothing to compute (an
+// identifier or a constant, in any number of parentheses), on which the
+// operator branches itself. sbir patch 110: && and || made their left
+// operand's first node a branch whenever it did nothing (aNop), which a
+// parenthesised identifier does also where it is only the start of a
+// larger operand: in -(a) > b && ..., the first node is (a), and the
+// branch tested a as a bool (a reflect panic on an int); in !(t) && ...,
+// it tested t itself, skipping the negation, and when t was false it went
+// to the paren's false branch, which is nil: the function returned at
+// once with zero results, a silent wrong answer. An operand that computes
+// something branches at its last node (setFNext).
+func startIsOperand(c *node) bool {
+	for {
+		if c.start == c {
+			return c.action == aNop
+		}
+		if c.kind != parenExpr {
+			return false
+		}
+		c = c.lastChild()
+	}
 }
 
 // setFnext sets the cond fnext field to next, propagates it for parenthesis blocks

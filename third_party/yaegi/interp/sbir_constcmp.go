@@ -74,6 +74,69 @@ func constBool(n *node) (value, ok bool) {
 	return false, false
 }
 
+// logicalConst folds && or || of two constants (sbir patch 111), as
+// compareConst folds comparisons: the operator had no constant folding, so
+// a constant declared with one (const debug = true || verbose, const ok =
+// 1 < 2 && 2 < 3) had no value and read as false, as did the constants
+// declared from it (const quiet = !debug). It reports whether n now holds
+// its value in n.rval.
+func logicalConst(n *node) bool {
+	b0, ok0 := constBool(n.child[0])
+	b1, ok1 := constBool(n.child[1])
+	if !ok0 || !ok1 || isInterface(n.typ) {
+		return false
+	}
+	b := b0 && b1
+	if n.action == aLor {
+		b = b0 || b1
+	}
+	// The users of a boolean constant read it as a bool (constBool, if
+	// statements), of the operands' type when it is a defined one.
+	v := reflect.ValueOf(b)
+	if t := n.typ.TypeOf(); t != nil && t.Kind() == reflect.Bool {
+		v = v.Convert(t)
+	}
+	n.rval = v
+	return true
+}
+
+// logicalType is the type of x && y or x || y, n (sbir patch 112): the
+// operands' type, which is the typed one's when the other is untyped
+// (true && f, a < b || f, with f of a defined type Flag, are Flags, as in
+// gc). The left operand's type was taken alone, so true && f was a bool:
+// %T printed bool, and a method of Flag was not found on it.
+func logicalType(n *node) *itype {
+	typeOf := func(c *node) *itype { return c.typ }
+	c0, c1 := n.child[0], n.child[1]
+	if c1.typ != nil && isUntypedBoolExpr(c0, typeOf) && !isUntypedBoolExpr(c1, typeOf) {
+		return c1.typ
+	}
+	return c0.typ
+}
+
+// isUntypedBoolExpr reports whether the boolean expression n is untyped in Go:
+// a comparison, or !, && or || of untyped operands, which the interpreter
+// may have typed bool; else whether typeOf, its type, says so.
+func isUntypedBoolExpr(n *node, typeOf func(*node) *itype) bool {
+	for n.kind == parenExpr {
+		n = n.lastChild()
+	}
+	switch n.kind {
+	case binaryExpr:
+		if _, ok := compareTokens[n.action]; ok {
+			return true
+		}
+	case unaryExpr:
+		if n.action == aNot {
+			return isUntypedBoolExpr(n.child[0], typeOf)
+		}
+	case landExpr, lorExpr:
+		return isUntypedBoolExpr(n.child[0], typeOf) && isUntypedBoolExpr(n.child[1], typeOf)
+	}
+	t := typeOf(n)
+	return t != nil && t.untyped
+}
+
 // uintConstant converts an untyped integer constant to the unsigned type
 // t exactly: convertConstantValue goes through int64, which holds no
 // value above 1<<63 - 1 (sbir patch 45).

@@ -1023,7 +1023,25 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		t.incomplete = incomplete
 
 	case landExpr, lorExpr:
+		// sbir patch 112: of the type of a typed operand, when the other
+		// is untyped (true && f, a < b || f, with f of a defined type, are
+		// of f's type); bool when both are untyped.
 		t = sc.getType("bool")
+		typeOf := func(c *node) *itype {
+			ct, err := nodeType2(interp, sc, c, seen)
+			if err != nil || ct == nil || ct.incomplete {
+				return nil
+			}
+			return ct
+		}
+		for _, c := range n.child {
+			if !isUntypedBoolExpr(c, typeOf) {
+				if ct := typeOf(c); ct != nil && ct.cat != nilT && isBool(ct) {
+					t = ct
+				}
+				break
+			}
+		}
 
 	case mapType:
 		key, err := nodeType2(interp, sc, n.child[0], seen)
