@@ -46,10 +46,16 @@ const (
 
 // intTier is one function's int tier, kept in its frameShape.
 type intTier struct {
-	state atomic.Uint32
-	fn    atomic.Pointer[intFunc]
-	mu    sync.Mutex // held while compiling
+	state  atomic.Uint32
+	fn     atomic.Pointer[intFunc]
+	mu     sync.Mutex   // held while compiling
+	panics atomic.Int32 // calls that panicked in the tier (intTier.run)
 }
+
+// intTierMaxPanics is how many calls of a function may panic in the int
+// tier, each then running again in the interpreter, before the function
+// leaves the tier for good (dropIntFunc).
+const intTierMaxPanics = 4
 
 // intFunc is a function compiled for the int tier.
 type intFunc struct {
@@ -115,6 +121,21 @@ func forgetIntFunc(def *node) {
 	s.ints.mu.Lock()
 	s.ints.fn.Store(nil)
 	s.ints.state.Store(intTierUnknown)
+	s.ints.mu.Unlock()
+}
+
+// panicked notes that a call of def panicked in the int tier, and keeps
+// def out of the tier from now on when that happened intTierMaxPanics
+// times (intTier.run).
+func panicked(def *node) {
+	def.interp.intDeopts.Add(1)
+	s := def.shape
+	if s.ints.panics.Add(1) < intTierMaxPanics {
+		return
+	}
+	s.ints.mu.Lock()
+	s.ints.fn.Store(nil)
+	s.ints.state.Store(intTierNo)
 	s.ints.mu.Unlock()
 }
 

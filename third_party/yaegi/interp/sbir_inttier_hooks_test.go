@@ -8,3 +8,7 @@ func DisableIntTier(i *Interpreter) { i.noIntTier = true }
 // compiled for the int tier (sbir patch S9): a test of the tier that
 // counts none tests nothing.
 func IntTierFunctions(i *Interpreter) int { return int(i.intTiers.Load()) }
+
+// IntTierDeopts returns how many calls of the int tier i ran panicked and
+// ran again in the interpreter (sbir patch S9).
+func IntTierDeopts(i *Interpreter) int { return int(i.intDeopts.Load()) }

@@ -40,14 +40,19 @@ func (t *intRun) checkStop() {
 }
 
 // intCall returns a call of callee, compiled from decl, with args.
+//
+// The callee's size is read at every call, not when the call is
+// compiled: a recursive call is compiled before the rest of the callee's
+// body, whose locals add registers (s := f(n-1); t := s + n), and a
+// window of the size known then was too small for them: every call
+// panicked on its index and ran again in the interpreter.
 func intCall(callee *intFunc, decl *node, args []intExpr) intExpr {
-	size := callee.size
 	if len(args) == 1 {
 		a0 := args[0]
 		return func(r []int64, t *intRun) int64 {
 			checkCallee(decl, t)
 			base := t.sp
-			end := base + size
+			end := base + callee.size
 			if end > len(t.stack) {
 				return t.callGrown(callee, args, r)
 			}
@@ -63,7 +68,7 @@ func intCall(callee *intFunc, decl *node, args []intExpr) intExpr {
 	return func(r []int64, t *intRun) int64 {
 		checkCallee(decl, t)
 		base := t.sp
-		end := base + size
+		end := base + callee.size
 		if end > len(t.stack) {
 			return t.callGrown(callee, args, r)
 		}
@@ -197,6 +202,13 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 }
 
 // run runs fn's body in w, recovering the tier's panics.
+//
+// A call that panicked runs again in the interpreter, and after a few
+// such calls fn leaves the tier for good (panicked): the interpreter's
+// run of a recursive fn calls fn again one level down, which ran in the
+// tier to the same panic and again in the interpreter, and so on at
+// every level: a panic 5,000 calls deep took 5,000 runs of the tier, 20
+// times the interpreter's time (and quadratic in the depth).
 func (t *intRun) run(fn *intFunc, w []int64) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -205,6 +217,8 @@ func (t *intRun) run(fn *intFunc, w []int64) (ok bool) {
 				ok = true // the caller's frame stops too, at its next node
 			case intStale:
 				forgetIntFunc(fn.def)
+			default:
+				panicked(fn.def)
 			}
 		}
 	}()
