@@ -1289,7 +1289,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			}
 			def.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr := newFrame(f, len(def.types), f.runid())
+			// sbir patch 114: the latest evaluation's run, not the one
+			// that made the closure (f is its captured frame).
+			fr := newFrame(f, len(def.types), f.root.runid())
 			d := fr.data
 			newFrameValues(d, def.types, def.shape) // sbir patch S2
 
@@ -1780,9 +1782,9 @@ func call(n *node) {
 		var nf *frame
 		var pf *pooledFrame
 		if goroutine {
-			nf = newCallFrame(anc, def)
+			nf = newCallFrame(anc, def, f.runid()) // sbir patch 114: the caller's run
 		} else {
-			nf, pf = callFrameAt(&spare, anc, def)
+			nf, pf = callFrameAt(&spare, anc, def, f.runid())
 		}
 		var vararg reflect.Value
 
@@ -2616,7 +2618,9 @@ func getFunc(n *node) {
 		fct := cb.makeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			n.interp.checkCallbackArgs(in) // sbir patch 18
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr2 := newFrame(fr, len(n.types), fr.runid())
+			// sbir patch 114: the latest evaluation's run, not the
+			// one that made the closure (fr is its captured frame).
+			fr2 := newFrame(fr, len(n.types), fr.root.runid())
 			d := fr2.data
 			newFrameValues(d, n.types, n.shape) // sbir patch S2
 			d = d[numRet:]

@@ -69,7 +69,8 @@ func (c *callback) enter() (*frame, *node, *pooledFrame) {
 	if def.latest != nil {
 		def = currentDecl(def)
 	}
-	fr, pf := callFrameAt(&c.spare, c.anc, def)
+	// sbir patch 114: compiled code calls in the latest evaluation's run.
+	fr, pf := callFrameAt(&c.spare, c.anc, def, c.anc.root.runid())
 	if c.rcvr != nil {
 		setReceiver(fr.data[c.numRet], c.rcvr(c.anc))
 	}

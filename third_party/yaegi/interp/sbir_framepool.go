@@ -65,16 +65,16 @@ type pooledFrame struct {
 type spareFrame = atomic.Pointer[pooledFrame]
 
 // callFrameAt is callFrame for a call site with a spare frame.
-func callFrameAt(spare *spareFrame, anc *frame, def *node) (*frame, *pooledFrame) {
+func callFrameAt(spare *spareFrame, anc *frame, def *node, id uint64) (*frame, *pooledFrame) {
 	if pf := spare.Swap(nil); pf != nil {
 		if pf.def == def {
-			return pf.descend(anc), pf
+			return pf.descend(anc, id), pf
 		}
 		// The site calls another function now (a function value, or a
 		// declaration made again): the frame goes back to its own.
 		pf.def.shape.frames.pool.Put(pf)
 	}
-	return callFrame(anc, def)
+	return callFrame(anc, def, id)
 }
 
 // releaseFrameAt gives back pf, a frame callFrameAt returned for def, its
@@ -116,33 +116,41 @@ func noDeferredCalls(def *node) bool {
 }
 
 // callFrame returns a frame, with zero values, for a call of def whose
-// frame descends from anc: one used before when def allows it (pf is then
-// the frame to give back with releaseFrameAt once the results are copied).
-func callFrame(anc *frame, def *node) (*frame, *pooledFrame) {
+// frame descends from anc, in the run id: one used before when def allows
+// it (pf is then the frame to give back with releaseFrameAt once the
+// results are copied).
+//
+// sbir patch 114: the run id is the caller's (or, for a call from compiled
+// code, the latest evaluation's), not anc's. A closure's anc is the frame
+// it captured, whose id is that of the evaluation that made it: after an
+// interrupt (which changes the interpreter's id) every call of a closure
+// made in an earlier cell started with a stale id, and runFrame ran none
+// of its body: it returned zero values, a silent wrong answer.
+func callFrame(anc *frame, def *node, id uint64) (*frame, *pooledFrame) {
 	s := def.shape
 	if s == nil || !s.reusable(def) {
-		return newCallFrame(anc, def), nil
+		return newCallFrame(anc, def, id), nil
 	}
 	pf, _ := s.frames.pool.Get().(*pooledFrame)
 	if pf == nil {
 		pf = newPooledFrame(def, s)
 	}
-	return pf.descend(anc), pf
+	return pf.descend(anc, id), pf
 }
 
 // newCallFrame allocates a frame, with zero values, for a call of def
-// whose frame descends from anc.
-func newCallFrame(anc *frame, def *node) *frame {
-	f := newFrame(anc, len(def.types), anc.runid())
+// whose frame descends from anc, in the run id.
+func newCallFrame(anc *frame, def *node, id uint64) *frame {
+	f := newFrame(anc, len(def.types), id)
 	newFrameValues(f.data, def.types, def.shape)
 	return f
 }
 
-// descend makes pf's frame descend from anc, as newFrame does, and
-// returns it.
-func (pf *pooledFrame) descend(anc *frame) *frame {
+// descend makes pf's frame descend from anc, in the run id, as newFrame
+// does, and returns it.
+func (pf *pooledFrame) descend(anc *frame, id uint64) *frame {
 	f := &pf.frame
-	f.anc, f.root, f.done, f.id = anc, anc.root, anc.done, anc.runid()
+	f.anc, f.root, f.done, f.id = anc, anc.root, anc.done, id
 	return f
 }
 

@@ -12,3 +12,14 @@ func IntTierFunctions(i *Interpreter) int { return int(i.intTiers.Load()) }
 // IntTierDeopts returns how many calls of the int tier i ran panicked and
 // ran again in the interpreter (sbir patch S9).
 func IntTierDeopts(i *Interpreter) int { return int(i.intDeopts.Load()) }
+
+// StopRunning does to i what an interrupt does (EvalWithContext's cancel,
+// the kernel's end of a cell): the running evaluation's code stops, and
+// the next evaluation runs in a new run id. It is called at most once per
+// evaluation, as EvalWithContext makes the channel stop closes.
+func StopRunning(i *Interpreter) {
+	i.mutex.Lock()
+	i.done = make(chan struct{})
+	i.mutex.Unlock()
+	i.stop()
+}

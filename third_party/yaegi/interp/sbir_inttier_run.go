@@ -178,7 +178,7 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	if fn == nil || len(fn.params) != n {
 		return 0, false
 	}
-	id := c.anc.runid()
+	id := c.anc.root.runid() // sbir patch 114: the latest evaluation's run
 	if id != def.interp.runid() {
 		return 0, true // interrupted: runFrame would return at once
 	}
