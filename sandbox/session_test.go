@@ -216,6 +216,29 @@ strings.IndexFunc(huge, func(r rune) bool { return r == 'y' })`)
 	}
 }
 
+func TestClosureOfAnEarlierCellRunsAfterATimeout(t *testing.T) {
+	// A closure made in a function's frame in one cell, called after a
+	// cell that timed out, from the cell, as sort.Slice's less and as a
+	// plain func value (yaegi patch 114: its calls took the stale run id
+	// of the frame it captured, ran nothing and returned zero values).
+	s := newTestSession(t, func(l *Limits) { l.CellTimeout = testenv.Scale(time.Second) })
+	run(t, s, `func mk() (func() string, func(a, b int) bool) {
+	c := ""
+	return func() string { c += "x"; return c }, func(a, b int) bool { return a > b }
+}
+ctr, desc := mk()
+ctr()`)
+	if r := run(t, s, "for {}"); r.Success || r.ErrorName != "Timeout" {
+		t.Fatalf("endless loop: %+v", r)
+	}
+	r := run(t, s, `xs := []int{1, 3, 2}
+sort.Slice(xs, func(i, j int) bool { return desc(xs[i], xs[j]) })
+fmt.Println(ctr(), len(ctr()), xs)`)
+	if !r.Success || r.Stdout != "xx 3 [3 2 1]\n" {
+		t.Fatalf("after the timeout: %+v, want stdout %q (go run's)", r, "xx 3 [3 2 1]\n")
+	}
+}
+
 func TestComplete(t *testing.T) {
 	s := newTestSession(t, nil)
 	run(t, s, "total := 3\ntype pt struct{ X, Y int }\np := pt{1, 2}\nf := award_data.Head(1)")
