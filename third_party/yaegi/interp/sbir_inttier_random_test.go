@@ -33,8 +33,8 @@ const intTierSeeds = 200
 // holds the SHA-256 of go run's output for each seed (-inttier.update
 // records it again, with a Go toolchain); and some function must have
 // run in the tier. The interpreter without the tier is not the
-// reference: the generator found programs it answers wrongly (patches
-// 110 and 111).
+// reference: the generator found programs it answered wrongly (patches
+// 110 and 113).
 func TestSbirIntTierRandomFunctions(t *testing.T) {
 	golden := filepath.Join("testdata", "inttier_random.golden")
 	want := map[int]string{}

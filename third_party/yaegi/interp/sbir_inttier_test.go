@@ -542,15 +542,17 @@ func sq(n int) int { return n * n }`); err != nil {
 		t.Fatal(err)
 	}
 	for _, call := range []string{"spin(1)", "grow(1)"} {
+		compiled := interp.IntTierFunctions(i)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
 			_, err := i.EvalWithContext(ctx, call)
 			done <- err
 		}()
-		// Cancel once the call is running in the tier.
+		// Cancel once the call is running in the tier: its function is
+		// compiled at its first call.
 		deadline := time.Now().Add(time.Minute)
-		for interp.IntTierFunctions(i) == 0 && time.Now().Before(deadline) {
+		for interp.IntTierFunctions(i) == compiled && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
 		cancel()
