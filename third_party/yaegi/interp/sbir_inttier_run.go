@@ -150,7 +150,15 @@ func (t *intRun) start(fn *intFunc, anc *frame, id uint64) []int64 {
 	}
 	t.stack, t.sp = t.first, fn.size
 	t.stop, t.id, t.anc = &fn.def.interp.id, id, anc
-	w := t.stack[:fn.size]
+	w := t.first[:fn.size:fn.size]
+	if fn.size <= 4 {
+		// sbir patch S15: four stores, where clear called memclr. The
+		// registers after the window are the calls' it makes, not yet
+		// in use (intStackChunk is larger).
+		r := t.first[:4]
+		r[0], r[1], r[2], r[3] = 0, 0, 0, 0
+		return w
+	}
 	clear(w)
 	return w
 }
@@ -232,6 +240,10 @@ func setIntResult(fn *intFunc, rvalues []func(*frame) reflect.Value, f *frame, r
 		return
 	}
 	dst := rvalues[0](f)
+	if p := addrOfType(dst, fn.resTyp); p != nil && dst.CanSet() {
+		*(*int64)(p) = res // sbir patch S15
+		return
+	}
 	switch {
 	case fn.result && dst.Kind() == reflect.Bool:
 		dst.SetBool(res != 0)
