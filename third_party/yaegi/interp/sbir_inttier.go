@@ -72,6 +72,7 @@ type intFunc struct {
 	resTyp unsafe.Pointer
 	writes bool // it writes a variable outside it (sbir_inttier_outer.go)
 	panics bool // it may panic, or call a function that may
+	loops  bool // it has a loop, which panics when the run is stopped
 }
 
 // Registers hold an int, or a bool as 0 or 1.
