@@ -4434,6 +4434,7 @@ func recv(n *node) {
 	tnext := getExec(n.tnext)
 	i := n.findex
 	l := n.level
+	fresh := n.anc != nil && n.anc.kind == defineStmt // sbir patch 140
 
 	if n.interp.cancelChan {
 		// Cancellable channel read
@@ -4443,7 +4444,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					if r.Bool() {
 						return tnext
 					}
@@ -4468,7 +4469,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -4476,11 +4477,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, r, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 				return tnext
 			}
 		}
@@ -4490,7 +4491,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					return tnext
 				}
 				return fnext
@@ -4498,7 +4499,8 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				r, _ := value(f).Recv()
+				setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 				return tnext
 			}
 		}
