@@ -16,6 +16,16 @@ import "reflect"
 // over the named result) see the value.
 func setReceived(f *frame, i int, r reflect.Value, fresh bool) {
 	d := f.data[i]
+	if sameBasicKind(d, r) {
+		// An int, float64, string or bool: the types are the same or
+		// the compiler checked the assignment (no conversion to make).
+		if fresh || !d.CanSet() {
+			d = reflect.New(d.Type()).Elem()
+			f.data[i] = d
+		}
+		setSameKind(d, r) // S8's copy, without Set's checks
+		return
+	}
 	assignable := d.IsValid() && r.Type().AssignableTo(d.Type())
 	if !fresh && assignable && d.CanSet() {
 		d.Set(r)
