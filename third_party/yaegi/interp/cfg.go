@@ -3227,6 +3227,7 @@ func setExec(n *node) {
 			}
 		}
 		n.gen(n)
+		freshCommaOk(n) // sbir patch 141
 	}
 
 	set(n)

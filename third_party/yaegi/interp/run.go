@@ -4681,6 +4681,7 @@ func _select(n *node) {
 	assignedValues := make([]func(*frame) reflect.Value, nbClause)
 	okValues := make([]func(*frame) reflect.Value, nbClause)
 	cases := make([]reflect.SelectCase, nbClause+1)
+	fresh := make([]func(*frame), nbClause) // sbir patch 141
 	next := getExec(n.tnext)
 
 	for i := 0; i < nbClause; i++ {
@@ -4706,6 +4707,9 @@ func _select(n *node) {
 			}
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
+			}
+			if c0.kind == defineStmt || c0.kind == defineXStmt {
+				fresh[i] = freshVars([]*node{assigned[i], ok[i]}) // sbir patch 141
 			}
 		case c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv:
 			// The comm clause has an empty body clause after channel receive.
@@ -4742,6 +4746,9 @@ func _select(n *node) {
 			return nil
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
+			if fresh[j] != nil {
+				fresh[j](f) // sbir patch 141
+			}
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
 				okValues[j](f).SetBool(s)
