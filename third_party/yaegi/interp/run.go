@@ -4434,7 +4434,7 @@ func recv(n *node) {
 	tnext := getExec(n.tnext)
 	i := n.findex
 	l := n.level
-	fresh := n.anc != nil && n.anc.kind == defineStmt // sbir patch 140
+	fresh := n.anc != nil && n.anc.kind == defineStmt && (!plainValue(n.typ) || mayShareVars(n)) // sbir patches 140, 141
 
 	if n.interp.cancelChan {
 		// Cancellable channel read

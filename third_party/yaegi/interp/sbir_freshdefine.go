@@ -13,13 +13,51 @@ import "reflect"
 // definition (v := m[k]) and a call's (v, w := f()) already made new
 // variables.
 
+// mayShareVars reports whether a closure or a pointer may share the
+// variables the code n runs in declares: n is at the top level (its
+// variables are globals), or in a function whose body has a function
+// literal, a go or defer statement, or takes an address. Where none can,
+// setting an int, float, string or bool variable (of a type without
+// methods, which could take its address) in place is the same as making
+// it new, and costs no allocation: v, ok := m[k] in a loop made two.
+func mayShareVars(n *node) bool {
+	def := enclosingFunc(n)
+	if def == nil || len(def.child) < 4 || def.child[3] == nil {
+		return true
+	}
+	shared := false
+	def.child[3].Walk(func(m *node) bool {
+		switch m.kind {
+		case funcLit, goStmt, deferStmt, addressExpr:
+			shared = true
+		}
+		return !shared
+	}, nil)
+	return shared
+}
+
+// plainValue reports whether a variable of type t is of a predeclared
+// int, float, string or bool type (not a defined one, which may have
+// methods taking its address).
+func plainValue(t *itype) bool {
+	return t != nil && t.path == "" && len(t.method) == 0 && t.name != "" && t.name == predeclaredName[t.cat]
+}
+
+// predeclaredName is the name of each predeclared type plainValue takes.
+var predeclaredName = map[tcat]string{
+	boolT: "bool", intT: "int", int8T: "int8", int16T: "int16", int32T: "int32", int64T: "int64",
+	uintT: "uint", uint8T: "uint8", uint16T: "uint16", uint32T: "uint32", uint64T: "uint64", uintptrT: "uintptr",
+	float32T: "float32", float64T: "float64", stringT: "string",
+}
+
 // freshVars returns a function making the variables dests declare new in
-// a frame, or nil when there are none (blank, or redeclared: a
-// redeclared variable is the same variable).
+// a frame, or nil when there are none (blank, redeclared: a redeclared
+// variable is the same variable; or plain values nothing may share).
 func freshVars(dests []*node) func(*frame) {
 	var vars []*node
 	for _, c := range dests {
-		if c == nil || c.ident == "_" || c.redeclared || c.findex < 0 || c.kind != identExpr {
+		if c == nil || c.ident == "_" || c.redeclared || c.findex < 0 || c.kind != identExpr ||
+			plainValue(c.typ) && !mayShareVars(c) {
 			continue
 		}
 		vars = append(vars, c)

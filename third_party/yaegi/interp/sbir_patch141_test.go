@@ -12,8 +12,10 @@ import (
 // v, ok := m[k], v, ok := x.(T), v, ok := <-ch and a select case's
 // case v := <-ch and case v, ok := <-ch declare new variables at each
 // run, so that closures made in a loop each keep their own (and one that
-// writes its variable changes no other's). Without the patch every
-// closure saw the last iteration's value (12 12 12 12). An assignment
+// writes its variable changes no other's), and so do pointers to them.
+// Without the patch every closure saw the last iteration's value (12 12
+// 12 12). A function with no closure and no address (lookups) sets its
+// plain variables in place (no allocation), same answer. An assignment
 // (n, found = m[i]) still sets the one variable a closure shares. Both
 // ways of receiving run: cancellable (the default) and blocking
 // (YAEGI_FAST_CHAN). The want text is go run's.
@@ -21,6 +23,33 @@ func TestSbirCommaOkDefinitionsDeclareNewVariables(t *testing.T) {
 	const src = `package main
 
 import "fmt"
+
+// lookups has no closure nor address: its variables are set in place.
+func lookups(m map[int]int, ch chan int) (int, int) {
+	s, n := 0, 0
+	for i := 0; i < 3; i++ {
+		v, ok := m[i]
+		r := <-ch
+		r++
+		if ok {
+			s += v * r
+			n++
+		}
+	}
+	return s, n
+}
+
+// pointers keeps the address of each iteration's variable.
+func pointers(m map[int]int) []*int {
+	var ps []*int
+	for i := 0; i < 3; i++ {
+		v, ok := m[i]
+		if ok {
+			ps = append(ps, &v)
+		}
+	}
+	return ps
+}
 
 func main() {
 	m := map[int]int{0: 10, 1: 11, 2: 12}
@@ -60,6 +89,12 @@ func main() {
 		fmt.Println(f[0](), f[1](), f[2](), f[0]())
 	}
 	fmt.Println(get(), found)
+	for i := 0; i < 3; i++ {
+		ch <- i
+	}
+	ps := pointers(m)
+	fmt.Println(lookups(m, ch))
+	fmt.Println(*ps[0], *ps[1], *ps[2])
 }
 `
 	const want = `10 11 12 10
@@ -69,6 +104,8 @@ func main() {
 33 36 39 34
 20 22 24 20
 12 true
+68 3
+10 11 12
 `
 	for _, fast := range []string{"", "1"} {
 		t.Run("fastchan="+fast, func(t *testing.T) {
