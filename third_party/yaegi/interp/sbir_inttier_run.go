@@ -164,8 +164,9 @@ func (t *intRun) end() {
 // as a typed callback's body (sbir patch S9c): compiled code such as
 // sort.Slice calling an interpreted less. It reports false when the
 // function has no int tier, or the call must run in the interpreter.
-// Compiled code may call a callback from several goroutines: the
-// register stack is taken with an atomic swap.
+// Compiled code may call a callback from several goroutines: each call
+// takes a register stack from the interpreter's pool (sbir patch S14: an
+// atomic swap of one per callback took two locked instructions a call).
 func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	def := c.def
 	if c.rcvr != nil || (def.kind != funcLit && def.kind != funcDecl) || def.debug != nil {
@@ -182,10 +183,7 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	if id != def.interp.runid() {
 		return 0, true // interrupted: runFrame would return at once
 	}
-	t := c.ints.Swap(nil)
-	if t == nil {
-		t = &intRun{}
-	}
+	t := def.interp.intFast.getRun()
 	w := t.start(fn, c.anc, id)
 	switch n {
 	case 2:
@@ -197,7 +195,7 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	ok := t.run(fn, w)
 	res := w[0]
 	t.end()
-	c.ints.Store(t)
+	def.interp.intFast.runs.Put(t)
 	return res, ok
 }
 
