@@ -67,6 +67,7 @@ type intFunc struct {
 	rtype  reflect.Type // the result's type
 	writes bool         // it writes a variable outside it (sbir_inttier_outer.go)
 	panics bool         // it may panic, or call a function that may
+	leaf   leafCache    // its leaf form, for typed callbacks (sbir patch S14)
 }
 
 // Registers hold an int, or a bool as 0 or 1.

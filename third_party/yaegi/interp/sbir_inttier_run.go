@@ -183,6 +183,9 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	if id != def.interp.runid() {
 		return 0, true // interrupted: runFrame would return at once
 	}
+	if body := fn.leafBody(); body != nil {
+		return runLeaf(fn, body, a0, a1, c.anc) // sbir patch S14
+	}
 	t := def.interp.intFast.getRun()
 	w := t.start(fn, c.anc, id)
 	switch n {

@@ -29,6 +29,7 @@ type sliceAccess struct {
 	isBool       bool           // the value read is a bool
 	reg          int            // the index's register, or -1
 	idx          intExpr        // the index
+	idxNode      *node          // the index's expression
 	in           *Interpreter   // whose counters a fast read updates (sbir patch S14)
 }
 
@@ -57,7 +58,7 @@ func (c *intCompiler) sliceAccess(n *node) (*sliceAccess, bool) {
 	}
 	c.fn.panics = true // an index out of range
 	a := &sliceAccess{level: level, index: index, typ: typeWord(st), size: st.Elem().Size(), off: off,
-		isBool: isBool, reg: -1, idx: ie, in: c.fn.def.interp}
+		isBool: isBool, reg: -1, idx: ie, idxNode: idx.child[1], in: c.fn.def.interp}
 	if r, ok := c.local(idx.child[1], false); ok && idx.child[1].kind == identExpr {
 		a.reg = r
 	}
