@@ -36,6 +36,9 @@ type intFast struct {
 	// holding a value of another type descriptor and read it through
 	// reflect instead, for tests.
 	missed atomic.Int64
+	// leaves counts the functions compiled as leaves
+	// (sbir_inttier_leaf.go), for tests.
+	leaves atomic.Int64
 }
 
 // getRun returns an intRun no other call is using.

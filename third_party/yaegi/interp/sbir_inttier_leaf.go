@@ -57,7 +57,9 @@ func (fn *intFunc) leafBody() leafStmt {
 		fn.leaf.state.Store(leafNo)
 		return nil
 	}
-	fn.leaf.body.CompareAndSwap(nil, &body)
+	if fn.leaf.body.CompareAndSwap(nil, &body) {
+		fn.def.interp.intFast.leaves.Add(1)
+	}
 	fn.leaf.state.Store(leafYes)
 	return *fn.leaf.body.Load()
 }
