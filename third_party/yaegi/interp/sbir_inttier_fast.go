@@ -41,6 +41,28 @@ type intFast struct {
 	leaves atomic.Int64
 }
 
+// intTierRegs runs fn, the int tier of c's function, with the arguments
+// a0 and a1 (n of them) in the run id, in a register stack of the
+// interpreter's pool: the part of callback.intTier that a leaf skips,
+// apart so that a leaf's call has the small frame of intTier.
+func (c *callback) intTierRegs(fn *intFunc, a0, a1 int64, n int, id uint64) (int64, bool) {
+	f := &fn.def.interp.intFast
+	t := f.getRun()
+	w := t.start(fn, c.anc, id)
+	switch n {
+	case 2:
+		w[2] = a1
+		fallthrough
+	case 1:
+		w[1] = a0
+	}
+	ok := t.run(fn, w)
+	res := w[0]
+	t.end()
+	f.runs.Put(t)
+	return res, ok
+}
+
 // getRun returns an intRun no other call is using.
 func (f *intFast) getRun() *intRun {
 	if t, ok := f.runs.Get().(*intRun); ok {

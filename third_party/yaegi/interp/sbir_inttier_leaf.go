@@ -28,40 +28,32 @@ type (
 	leafStmt func(p0, p1 int64, anc *frame) (int64, bool)
 )
 
-// Whether a function of the int tier is a leaf: undecided until a typed
-// callback first calls it.
-const (
-	leafUnknown uint32 = iota
-	leafYes
-	leafNo
-)
-
 // leafCache is an intFunc's leaf form, compiled at the first call from a
-// typed callback.
+// typed callback: nil until then, then a nil leafStmt when the function
+// is not a leaf.
 type leafCache struct {
-	state atomic.Uint32
-	body  atomic.Pointer[leafStmt]
+	body atomic.Pointer[leafStmt]
 }
 
-// leafBody returns fn as a leaf, or nil. Two goroutines may compile it at
-// once: they compile the same closures, and one is kept.
+// leafBody returns fn as a leaf, or nil. Small enough to be inlined in
+// callback.intTier.
 func (fn *intFunc) leafBody() leafStmt {
-	switch fn.leaf.state.Load() {
-	case leafYes:
-		return *fn.leaf.body.Load()
-	case leafNo:
-		return nil
+	b := fn.leaf.body.Load()
+	if b == nil {
+		b = fn.compileLeafBody()
 	}
+	return *b
+}
+
+// compileLeafBody compiles fn as a leaf at its first call from a typed
+// callback. Two goroutines may compile it at once: they compile the same
+// closures, and one is kept.
+func (fn *intFunc) compileLeafBody() *leafStmt {
 	body := compileLeaf(fn)
-	if body == nil {
-		fn.leaf.state.Store(leafNo)
-		return nil
-	}
-	if fn.leaf.body.CompareAndSwap(nil, &body) {
+	if fn.leaf.body.CompareAndSwap(nil, &body) && body != nil {
 		fn.def.interp.intFast.leaves.Add(1)
 	}
-	fn.leaf.state.Store(leafYes)
-	return *fn.leaf.body.Load()
+	return fn.leaf.body.Load()
 }
 
 // runLeaf runs body, fn's leaf form, with the arguments a0 and a1 in the
@@ -152,6 +144,9 @@ func (c *leafCompiler) stmt(n *node) (leafStmt, bool) {
 			return nil, false
 		}
 		if c.fn.result {
+			if s := c.sliceCmp(n.child[0]); s != nil {
+				return func(p0, p1 int64, anc *frame) (int64, bool) { return b2i(s.eval(p0, p1, anc)), true }, true
+			}
 			b, ok := c.boolExpr(n.child[0])
 			if !ok {
 				return nil, false
@@ -172,11 +167,19 @@ func (c *leafCompiler) ifStmt(n *node) (leafStmt, bool) {
 	if len(n.child) < 2 {
 		return nil, false
 	}
-	cond, ok := c.boolExpr(n.child[0])
+	then, ok := c.stmt(n.child[1])
 	if !ok {
 		return nil, false
 	}
-	then, ok := c.stmt(n.child[1])
+	if s := c.sliceCmp(n.child[0]); s != nil && len(n.child) == 2 {
+		return func(p0, p1 int64, anc *frame) (int64, bool) {
+			if s.eval(p0, p1, anc) {
+				return then(p0, p1, anc)
+			}
+			return 0, false
+		}, true
+	}
+	cond, ok := c.boolExpr(n.child[0])
 	if !ok {
 		return nil, false
 	}

@@ -213,10 +213,8 @@ func (c *leafCompiler) compare(n *node) (leafBool, bool) {
 	if !ok0 || !ok1 || b0 != b1 || mask == 0 || (b0 && n.action != aEqual && n.action != aNotEqual) {
 		return nil, false
 	}
-	if !b0 {
-		if f := c.sliceCompare(n, mask); f != nil {
-			return f, true
-		}
+	if s := c.sliceCmp(n); s != nil {
+		return func(p0, p1 int64, f *frame) bool { return s.eval(p0, p1, f) }, true
 	}
 	a, ok := c.value(n.child[0])
 	if !ok {
@@ -283,9 +281,81 @@ func (c *leafCompiler) sliceRead(n *node) (leafExpr, bool) {
 	}, true
 }
 
-// sliceCompare compiles a op b, both reads of int elements of one slice
-// indexed by parameters, as one closure (sliceCompare of the tier's).
-func (c *leafCompiler) sliceCompare(n *node, mask uint) leafBool {
+// sliceCmp is a op b, both reads of int elements of one slice indexed
+// by parameters (s[i].f < s[j].g), compiled as one step (sliceCompare
+// of the tier's): the header read once. Its eval is inlined in the
+// closures of a comparison, a return of one and an if on one.
+type sliceCmp struct {
+	global     bool           // the slice is a global, else captured
+	index      int            // its variable's slot
+	typ        unsafe.Pointer // its type's descriptor
+	size       uintptr        // the element's size
+	offA, offB uintptr        // the fields' offsets in the element
+	ka, kb     int            // the parameter indexing each side
+	mask       uint           // compareMask
+	in         *Interpreter
+}
+
+// eval returns a op b for the parameters p0 and p1, the frame anc.
+func (s *sliceCmp) eval(p0, p1 int64, anc *frame) bool {
+	f := anc
+	if s.global {
+		f = anc.root
+	}
+	w := (*valueWords)(unsafe.Pointer(&f.data[s.index]))
+	if w.typ != s.typ {
+		return s.missed(p0, p1, f)
+	}
+	h := (*sliceHeader)(w.ptr)
+	i, j := p0, p1
+	if s.ka != 0 {
+		i = p1
+	}
+	if s.kb == 0 {
+		j = p0
+	}
+	if uint64(i) >= uint64(h.len) || uint64(j) >= uint64(h.len) {
+		panic(intDeopt)
+	}
+	x := *(*int64)(unsafe.Add(h.data, uintptr(i)*s.size+s.offA))
+	y := *(*int64)(unsafe.Add(h.data, uintptr(j)*s.size+s.offB))
+	return s.mask>>order(x, y)&1 != 0
+}
+
+// missed is eval for a variable holding a value of another type
+// descriptor than compiled: the slice read through reflect.
+func (s *sliceCmp) missed(p0, p1 int64, f *frame) bool {
+	s.in.intFast.missed.Add(1)
+	data, n := sliceValue(f.data[s.index])
+	i, j := p0, p1
+	if s.ka != 0 {
+		i = p1
+	}
+	if s.kb == 0 {
+		j = p0
+	}
+	if uint64(i) >= uint64(n) || uint64(j) >= uint64(n) {
+		panic(intDeopt)
+	}
+	x := *(*int64)(unsafe.Add(data, uintptr(i)*s.size+s.offA))
+	y := *(*int64)(unsafe.Add(data, uintptr(j)*s.size+s.offB))
+	return s.mask>>order(x, y)&1 != 0
+}
+
+// sliceCmp returns n as a sliceCmp, or nil when it is not one.
+func (c *leafCompiler) sliceCmp(n *node) *sliceCmp {
+	for n.kind == parenExpr && len(n.child) == 1 {
+		n = n.child[0]
+	}
+	if n.kind != binaryExpr || len(n.child) != 2 {
+		return nil
+	}
+	ok0, b0 := intKind(n.child[0].typ)
+	ok1, b1 := intKind(n.child[1].typ)
+	mask := compareMask(n.action)
+	if !ok0 || !ok1 || b0 || b1 || mask == 0 {
+		return nil
+	}
 	a, ka, ok := c.leafAccess(n.child[0])
 	if !ok || a.isBool {
 		return nil
@@ -295,30 +365,6 @@ func (c *leafCompiler) sliceCompare(n *node, mask uint) leafBool {
 		return nil
 	}
 	a.in.intFast.reads.Add(2)
-	global, index, typ, size, offA, offB := a.level == globalFrame, a.index, a.typ, a.size, a.off, b.off
-	return func(p0, p1 int64, anc *frame) bool {
-		f := leafFrame(anc, global)
-		h := sliceWords(&f.data[index], typ)
-		var data unsafe.Pointer
-		var n int
-		if h != nil {
-			data, n = h.data, h.len
-		} else {
-			a.in.intFast.missed.Add(1)
-			data, n = sliceValue(f.data[index])
-		}
-		i, j := p0, p1
-		if ka != 0 {
-			i = p1
-		}
-		if kb == 0 {
-			j = p0
-		}
-		if uint64(i) >= uint64(n) || uint64(j) >= uint64(n) {
-			panic(intDeopt)
-		}
-		x := *(*int64)(unsafe.Add(data, uintptr(i)*size+offA))
-		y := *(*int64)(unsafe.Add(data, uintptr(j)*size+offB))
-		return mask>>order(x, y)&1 != 0
-	}
+	return &sliceCmp{global: a.level == globalFrame, index: a.index, typ: a.typ, size: a.size,
+		offA: a.off, offB: b.off, ka: ka, kb: kb, mask: mask, in: a.in}
 }

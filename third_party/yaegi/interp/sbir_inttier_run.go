@@ -186,20 +186,7 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	if body := fn.leafBody(); body != nil {
 		return runLeaf(fn, body, a0, a1, c.anc) // sbir patch S14
 	}
-	t := def.interp.intFast.getRun()
-	w := t.start(fn, c.anc, id)
-	switch n {
-	case 2:
-		w[2] = a1
-		fallthrough
-	case 1:
-		w[1] = a0
-	}
-	ok := t.run(fn, w)
-	res := w[0]
-	t.end()
-	def.interp.intFast.runs.Put(t)
-	return res, ok
+	return c.intTierRegs(fn, a0, a1, n, id)
 }
 
 // run runs fn's body in w, recovering the tier's panics.
