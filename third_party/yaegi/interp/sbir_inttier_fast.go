@@ -16,12 +16,13 @@ import (
 // recs[i].f: each four nested closure calls (the wrapper, the address,
 // the frame, the index) and reflect.Value's CanAddr and UnsafeAddr.
 //
-// Now a typed callback takes its intRun from a sync.Pool of the
-// interpreter (whose fast path pins the P: no locked instruction), a read
-// of a slice a literal captures or a global, indexed by a register, is
-// one closure reading the slice's header straight from the variable's
-// reflect.Value, and a comparison of two such reads of one slice is one
-// closure.
+// Now a function that is a leaf runs with no register stack at all
+// (sbir_inttier_leaf.go); any other takes its intRun from a sync.Pool of
+// the interpreter (whose fast path pins the P: no locked instruction). A
+// read of a slice a literal captures or a global reads the slice's header
+// straight from the variable's reflect.Value (sliceWords), in one closure
+// when indexed by a register, and a comparison of two such reads of one
+// slice is one closure.
 
 // intFast is an interpreter's state for S14.
 type intFast struct {

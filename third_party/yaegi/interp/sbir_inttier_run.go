@@ -164,9 +164,9 @@ func (t *intRun) end() {
 // as a typed callback's body (sbir patch S9c): compiled code such as
 // sort.Slice calling an interpreted less. It reports false when the
 // function has no int tier, or the call must run in the interpreter.
-// Compiled code may call a callback from several goroutines: each call
-// takes a register stack from the interpreter's pool (sbir patch S14: an
-// atomic swap of one per callback took two locked instructions a call).
+// A leaf runs with its arguments as values (sbir patch S14); any other
+// function in a register stack from the interpreter's pool, since
+// compiled code may call a callback from several goroutines at once.
 func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	def := c.def
 	if c.rcvr != nil || (def.kind != funcLit && def.kind != funcDecl) || def.debug != nil {
