@@ -268,7 +268,7 @@ func (c *leafCompiler) sliceRead(n *node) (leafExpr, bool) {
 			data, n = h.data, h.len
 		} else {
 			a.in.intFast.missed.Add(1)
-			data, n = sliceValue(f.data[index])
+			data, n = sliceValue(f.data[index], size)
 		}
 		if uint64(i) >= uint64(n) {
 			panic(intDeopt)
@@ -326,7 +326,7 @@ func (s *sliceCmp) eval(p0, p1 int64, anc *frame) bool {
 // descriptor than compiled: the slice read through reflect.
 func (s *sliceCmp) missed(p0, p1 int64, f *frame) bool {
 	s.in.intFast.missed.Add(1)
-	data, n := sliceValue(f.data[s.index])
+	data, n := sliceValue(f.data[s.index], s.size)
 	i, j := p0, p1
 	if s.ka != 0 {
 		i = p1

@@ -85,7 +85,7 @@ func (c *intCompiler) sliceRead(n *node) (intExpr, bool) {
 // at returns the address of the value a reads, reading the slice through
 // reflect: the general path, for any level and any slot.
 func (a *sliceAccess) at(r []int64, t *intRun) unsafe.Pointer {
-	data, n := sliceValue(t.outerFrame(a.level).data[a.index])
+	data, n := sliceValue(t.outerFrame(a.level).data[a.index], a.size)
 	i := a.idx(r, t)
 	if uint64(i) >= uint64(n) {
 		panic(intDeopt)
@@ -93,8 +93,14 @@ func (a *sliceAccess) at(r []int64, t *intRun) unsafe.Pointer {
 	return unsafe.Add(data, uintptr(i)*a.size+a.off)
 }
 
-// sliceValue returns the data pointer and length of v, a slice.
-func sliceValue(v reflect.Value) (unsafe.Pointer, int) {
+// sliceValue returns the data pointer and length of v, a slice whose
+// elements are size bytes. A value of another kind or element size (not
+// one the interpreter makes for the variable compiled) panics intDeopt:
+// the call runs in the interpreter, and no read leaves the array.
+func sliceValue(v reflect.Value, size uintptr) (unsafe.Pointer, int) {
+	if v.Kind() != reflect.Slice || v.Type().Elem().Size() != size {
+		panic(intDeopt)
+	}
 	if v.CanAddr() {
 		// A variable's value: its slice header is read in place.
 		h := (*sliceHeader)(unsafe.Pointer(v.UnsafeAddr()))

@@ -36,10 +36,11 @@ func TestSbirSliceWordsProbed(t *testing.T) {
 }
 
 // TestSbirSliceReadsMissType points a global slice's slot at a value of
-// another slice type with the same elements, which the interpreter never
-// does: the fast reads (of a leaf and of the tier's registers) find
-// another type descriptor than compiled and read through reflect, with
-// the same answers.
+// another slice type with elements of the same size, which the
+// interpreter never does: the fast reads (of a leaf and of the tier's
+// registers) find another type descriptor than compiled and read through
+// reflect, with the same answers. Elements of another size are not read
+// at all: the calls run in the interpreter.
 func TestSbirSliceReadsMissType(t *testing.T) {
 	i := New(Options{Stdout: io.Discard, Stderr: io.Discard})
 	if err := i.Use(stdlib.Symbols); err != nil {
@@ -71,5 +72,19 @@ func both(a, b int) bool { return g[a] < g[b] }`); err != nil {
 	}
 	if i.intFast.missed.Load() == 0 {
 		t.Error("no read missed the type: the test tests nothing")
+	}
+	// Elements of another size: the tier reads none, and the calls run in
+	// the interpreter.
+	i.frame.data[sym.index] = reflect.ValueOf([]int32{1, 2, 3, 4, 5})
+	deopts := i.intDeopts.Load()
+	v, err = i.Eval(`[2]int{sort.Search(5, leaf), sort.Search(5, regs)}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Interface().([2]int); got != [2]int{2, 2} {
+		t.Errorf("int32 elements: got %v, want [2 2]", got)
+	}
+	if i.intDeopts.Load() == deopts {
+		t.Error("int32 elements read by the tier, as ints")
 	}
 }
