@@ -7,6 +7,16 @@ import (
 
 var g []int
 
+// sortDesc sorts the halves of xs first, recursively, each with a less
+// capturing its own xs (a parameter: one frame out of the literal).
+func sortDesc(xs []int) {
+	if len(xs) > 3 {
+		sortDesc(xs[:len(xs)/2])
+		sortDesc(xs[len(xs)/2:])
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i] > xs[j] })
+}
+
 func main() {
 	recs := []int{5, 2, 9, 1, 7}
 	less := func(i, j int) bool { return recs[i] < recs[j] }
@@ -57,4 +67,7 @@ func main() {
 		return vals[i] < vals[j]
 	})
 	fmt.Println(vals, k > 0)
+	rec := []int{4, 8, 1, 9, 2, 7, 3, 6, 5, 0, 11, 10}
+	sortDesc(rec)
+	fmt.Println(rec)
 }
