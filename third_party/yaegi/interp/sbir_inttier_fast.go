@@ -31,7 +31,8 @@ type intFast struct {
 	// own.
 	runs sync.Pool
 	// reads counts the slice reads compiled to read the slice's header
-	// from its reflect.Value (fastRead, sliceCompare), for tests.
+	// from its reflect.Value (fastRead, sliceCompare, and a leaf's
+	// sliceRead and sliceCmp), for tests.
 	reads atomic.Int64
 	// missed counts the runs of those reads that found the variable
 	// holding a value of another type descriptor and read it through

@@ -35,8 +35,7 @@ type leafCache struct {
 	body atomic.Pointer[leafStmt]
 }
 
-// leafBody returns fn as a leaf, or nil. Small enough to be inlined in
-// callback.intTier.
+// leafBody returns fn as a leaf, or nil: one atomic load once compiled.
 func (fn *intFunc) leafBody() leafStmt {
 	b := fn.leaf.body.Load()
 	if b == nil {
@@ -89,12 +88,13 @@ func compileLeaf(fn *intFunc) (body leafStmt) {
 	if len(fn.params) > 2 || !sliceWordsOK {
 		return nil
 	}
-	scratch := &intFunc{def: def, size: fn.size, params: fn.params, result: fn.result}
+	// The tier's compiler maps the parameters to registers 1 and 2 (the
+	// result's is 0); a leaf has no other.
+	scratch := &intFunc{def: def, size: 1 + len(fn.params), params: fn.params, result: fn.result}
 	c := &leafCompiler{
 		intCompiler: intCompiler{funcs: map[*node]*intFunc{def: scratch}, fn: scratch, regs: map[int]int{}},
 		nparams:     len(fn.params),
 	}
-	scratch.size = 1 + len(fn.params)
 	if !c.signatureSlots(def) {
 		return nil
 	}

@@ -283,8 +283,8 @@ func (c *leafCompiler) sliceRead(n *node) (leafExpr, bool) {
 
 // sliceCmp is a op b, both reads of int elements of one slice indexed
 // by parameters (s[i].f < s[j].g), compiled as one step (sliceCompare
-// of the tier's): the header read once. Its eval is inlined in the
-// closures of a comparison, a return of one and an if on one.
+// of the tier's): the header read once. A comparison, a return of one
+// and an if on one call its eval directly, not through another closure.
 type sliceCmp struct {
 	global     bool           // the slice is a global, else captured
 	index      int            // its variable's slot
