@@ -243,19 +243,29 @@ func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (
 	interp.cancelChan = !interp.opt.fastChan
 	interp.mutex.Unlock()
 
-	done := make(chan struct{})
+	// sbir patch 131: the execution hands its results over a channel.
+	// It wrote the named results res and err, which a cancelled call
+	// was setting and returning at the same time: a data race on a
+	// reflect.Value and an error interface (torn, or the execution's
+	// results returned after the cancel).
+	type result struct {
+		res reflect.Value
+		err error
+	}
+	done := make(chan result, 1)
 	go func() {
-		defer close(done)
-		res, err = interp.Execute(p)
+		var r result
+		defer func() { done <- r }()
+		r.res, r.err = interp.Execute(p)
 	}()
 
 	select {
 	case <-ctx.Done():
 		interp.stop()
 		return reflect.Value{}, ctx.Err()
-	case <-done:
+	case r := <-done:
+		return r.res, r.err
 	}
-	return res, err
 }
 
 // ImportImplicitly imports the packages at paths into the main package
