@@ -227,7 +227,11 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	res = v(interp.frame)
 
 	// If result is an interpreter node, wrap it in a runtime callable function.
-	if res.IsValid() {
+	// sbir patch 132: only a value that can be a node is read. When the
+	// last statement has no value, res is whatever variable its slot
+	// holds (a global of the program's), which goroutines the evaluation
+	// started may be writing: Interface copied it, unsynchronised.
+	if res.IsValid() && (res.Type() == nodePtrType || res.Kind() == reflect.Interface) {
 		if n, ok := res.Interface().(*node); ok {
 			res = genFunctionWrapper(n)(interp.frame)
 		}
@@ -235,6 +239,10 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 
 	return res, err
 }
+
+// nodePtrType is the type of the interpreter's function values before
+// they are wrapped (sbir patch 132).
+var nodePtrType = reflect.TypeOf((*node)(nil))
 
 // ExecuteWithContext executes compiled Go code.
 func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (res reflect.Value, err error) {
