@@ -25,18 +25,20 @@ import "reflect"
 // iteration's assignment): each variable's slot points to a new value,
 // a copy of the old one, so what the iteration's closures and pointers
 // hold is left to them. The step is only made for a loop whose
-// statements capture or address one of its variables (by name, so that
-// the check errs on the side of a copy): a function literal naming one,
+// statements capture or address one of its variables (an identifier whose
+// symbol is the variable's, or of the same name where a symbol is not
+// known, so that a doubt makes a copy): a function literal naming one,
 // &v (or &v.f, &v[i]), v[:], and a method of v with a pointer receiver
 // (called or taken as a value: its receiver is v's address). Other loops keep
 // their single variable and allocate nothing more. Range over a function
 // already gives each iteration its own variables (rangefunc.go).
 
 // perIterationVars makes each iteration of loop (a for statement whose
-// init statement is init, possibly nil) have its own copy of the
-// variables init declares, when the loop captures or addresses them:
-// body's next step becomes a copying step that goes on where body went.
-func perIterationVars(loop, init, body *node) {
+// init statement is init, possibly nil, and whose scope is sc) have its
+// own copy of the variables init declares, when the loop captures or
+// addresses them: body's next step becomes a copying step that goes on
+// where body went.
+func perIterationVars(sc *scope, loop, init, body *node) {
 	if init == nil || (init.kind != defineStmt && init.kind != defineXStmt) {
 		return
 	}
@@ -44,7 +46,7 @@ func perIterationVars(loop, init, body *node) {
 	if n <= 0 || n > len(init.child) {
 		return
 	}
-	if c := loopVarsCopy(loop, init.child[:n]); c != nil {
+	if c := loopVarsCopy(sc, loop, init.child[:n]); c != nil {
 		c.tnext = body.tnext
 		body.tnext = c
 	}
@@ -53,8 +55,8 @@ func perIterationVars(loop, init, body *node) {
 // perIterationRangeVars is perIterationVars for the range statement n
 // with variables vars and body body. Its continue statements go to n,
 // not through body: they are sent to the copying step too.
-func perIterationRangeVars(n *node, vars []*node, body *node) {
-	c := loopVarsCopy(n, vars)
+func perIterationRangeVars(sc *scope, n *node, vars []*node, body *node) {
+	c := loopVarsCopy(sc, n, vars)
 	if c == nil {
 		return
 	}
@@ -73,18 +75,18 @@ func perIterationRangeVars(n *node, vars []*node, body *node) {
 	}, nil)
 }
 
-// loopVarsCopy returns a step that gives the variables vars of loop new
-// values, copies of the current ones, or nil when loop neither captures
-// nor addresses any of them.
-func loopVarsCopy(loop *node, vars []*node) *node {
-	names := map[string]bool{}
+// loopVarsCopy returns a step that gives the variables vars of loop, in
+// scope sc, new values, copies of the current ones, or nil when loop
+// neither captures nor addresses any of them.
+func loopVarsCopy(sc *scope, loop *node, vars []*node) *node {
+	names := loopVarNames{}
 	type slot struct{ level, index int }
 	var slots []slot
 	for _, v := range vars {
 		if v.kind != identExpr || v.ident == "_" || v.findex < 0 {
 			continue
 		}
-		names[v.ident] = true
+		names[v.ident] = sc.sym[v.ident] // nil if not known: the name decides
 		slots = append(slots, slot{v.level, v.findex})
 	}
 	if len(slots) == 0 || !capturesLoopVar(loop, names) {
@@ -117,11 +119,23 @@ func copyVar(v reflect.Value) reflect.Value {
 	return nv
 }
 
+// loopVarNames are the variables of a loop by name, with their symbols.
+type loopVarNames map[string]*symbol
+
+// refers reports whether the identifier n may be one of the variables.
+func (l loopVarNames) refers(n *node) bool {
+	if n == nil || n.kind != identExpr {
+		return false
+	}
+	sym, ok := l[n.ident]
+	return ok && (sym == nil || n.sym == nil || n.sym == sym)
+}
+
 // capturesLoopVar reports whether the statements of loop may keep a
-// reference to a variable named in names past the iteration: a function
+// reference to one of the variables names past the iteration: a function
 // literal naming one, its address taken, an array of it sliced, or a
 // method of it with a pointer receiver called or taken as a value.
-func capturesLoopVar(loop *node, names map[string]bool) bool {
+func capturesLoopVar(loop *node, names loopVarNames) bool {
 	found := false
 	loop.Walk(func(m *node) bool {
 		if found {
@@ -132,20 +146,20 @@ func capturesLoopVar(loop *node, names map[string]bool) bool {
 			found = namesAny(m, names)
 			return false
 		case addressExpr, sliceExpr:
-			found = len(m.child) > 0 && names[rootVarName(m.child[0])]
+			found = len(m.child) > 0 && names.refers(rootVar(m.child[0]))
 		case selectorExpr:
-			found = len(m.child) > 0 && names[rootVarName(m.child[0])] && mayAddress(m)
+			found = len(m.child) > 0 && names.refers(rootVar(m.child[0])) && mayAddress(m)
 		}
 		return !found
 	}, nil)
 	return found
 }
 
-// namesAny reports whether an identifier below n is one of names.
-func namesAny(n *node, names map[string]bool) bool {
+// namesAny reports whether an identifier below n may be one of names.
+func namesAny(n *node, names loopVarNames) bool {
 	found := false
 	n.Walk(func(m *node) bool {
-		if m.kind == identExpr && names[m.ident] {
+		if names.refers(m) {
 			found = true
 		}
 		return !found
@@ -153,20 +167,20 @@ func namesAny(n *node, names map[string]bool) bool {
 	return found
 }
 
-// rootVarName returns the name of the variable an expression such as
-// v, v.f, v[i] or (v) is part of, or "".
-func rootVarName(n *node) string {
+// rootVar returns the identifier of the variable an expression such as
+// v, v.f, v[i] or (v) is part of, or nil.
+func rootVar(n *node) *node {
 	for {
 		switch n.kind {
 		case identExpr:
-			return n.ident
+			return n
 		case selectorExpr, indexExpr, parenExpr:
 			if len(n.child) == 0 {
-				return ""
+				return nil
 			}
 			n = n.child[0]
 		default:
-			return ""
+			return nil
 		}
 	}
 }

@@ -242,6 +242,25 @@ func main() {
 	fmt.Println(sum, <-res, got)
 }
 `, "2646700 1225 [0 3 6 9 12 15 18 21 24 27]"},
+		{"nested closures", `package main
+
+import "fmt"
+
+func main() {
+	var fs []func() int
+	for i := 0; i < 3; i++ {
+		fs = append(fs, func() int { g := func() int { return i }; return g() })
+	}
+	for _, s := range []string{"a", "bb"} {
+		fs = append(fs, func() int { return func() int { return len(s) }() })
+	}
+	var r []int
+	for _, f := range fs {
+		r = append(r, f())
+	}
+	fmt.Println(r)
+}
+`, "[0 1 2 1 2]"},
 	})
 }
 
@@ -283,6 +302,33 @@ func (p P) twice() int { return 2 * p.n }`
 	} {
 		if per := allocsPerIteration(t, decls, body); per > 0.01 {
 			t.Errorf("%s: %.2f allocations an iteration, want 0", body, per)
+		}
+	}
+}
+
+// TestSbirLoopVarsShadowedNotCopied checks that sbir patch 130 tells a
+// loop's variable from one of the same name its body declares (`i := i`,
+// the pre-1.22 idiom, which the sandbox's cell rewriter inserts): a
+// closure over the body's i costs what a closure over a j costs, where a
+// copy of the loop's i would be one allocation more an iteration.
+func TestSbirLoopVarsShadowedNotCopied(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts mean nothing under the race detector")
+	}
+	decls := `var sink func() int`
+	for _, c := range []struct{ shadowed, other string }{
+		{
+			`func() { for i := 0; i < N; i++ { i := i; sink = func() int { return i } } }()`,
+			`func() { for i := 0; i < N; i++ { j := i; sink = func() int { return j } } }()`,
+		},
+		{
+			`func() { for _, v := range make([]int, N) { v := v; sink = func() int { return v } } }()`,
+			`func() { for _, v := range make([]int, N) { w := v; sink = func() int { return w } } }()`,
+		},
+	} {
+		shadowed, other := allocsPerIteration(t, decls, c.shadowed), allocsPerIteration(t, decls, c.other)
+		if shadowed > other+0.5 {
+			t.Errorf("%s: %.2f allocations an iteration, %s: %.2f; want the same", c.shadowed, shadowed, c.other, other)
 		}
 	}
 }
