@@ -1528,8 +1528,7 @@ func call(n *node) {
 	goroutine := n.anc.kind == goStmt
 	c0 := n.child[0]
 	value := genValue(c0)
-	encl := enclosingFunc(n) // sbir patch S8
-	var spare spareFrame     // sbir patch S8
+	var spare spareFrame // sbir patch S8
 	var values []func(*frame) reflect.Value
 
 	numRet := len(c0.typ.ret)
@@ -1663,19 +1662,19 @@ func call(n *node) {
 	var cache funcCache
 	var recv receiverSite // sbir patch S11a
 
-	n.exec = func(f *frame) bltn {
-		def := method
-		anc := f
-		var bf reflect.Value
+	// resolve returns the function the call runs and the frame its frame
+	// descends from, or the func value to call through reflect (bf).
+	resolve := func(f *frame) (def *node, anc *frame, bf reflect.Value) {
+		def, anc = method, f
 		if def == nil {
-			// sbir patch S8: a frame used again is the running call's
-			// alone (no closure, goroutine or deferred call has it); for
-			// the others, the call only reads the slot, and a read lock
-			// keeps writers out as well, for half the cost.
-			locked := !noDeferredCalls(encl)
-			if locked {
-				f.mutex.RLock()
-			}
+			// sbir patch S13: the callee is read without f's lock. The
+			// only writer that takes it to store a slot (a function
+			// literal's evaluation) runs on the goroutine that runs f, as
+			// this read does; code on other goroutines (go statements,
+			// closures, callbacks) runs in frames of its own and reads f's
+			// slots under those frames' locks, so f's lock never kept it
+			// out. Its two atomic operations were 15% of a loop of
+			// closure calls.
 			bf = value(f)
 			var ok bool
 			// sbir patch S12: a func (a function value) is no *node:
@@ -1685,13 +1684,9 @@ func call(n *node) {
 					bf = def.rval
 				}
 			}
-			if locked {
-				f.mutex.RUnlock()
-			}
 			if ok && def.latest != nil {
 				// sbir patch 52: a call of a function or method calls its
-				// latest declaration. (Outside the lock: it panics on
-				// another signature.)
+				// latest declaration.
 				def = currentDecl(def)
 				bf = def.rval
 			}
@@ -1710,10 +1705,21 @@ func call(n *node) {
 			// declaration too.
 			def = currentDecl(def)
 		}
+		return def, anc, bf
+	}
 
-		// sbir patch S9: a function that computes only on ints and bools
-		// runs in its int tier.
-		if def != nil && !bf.IsValid() && method == nil && !goroutine && (def.kind == funcDecl || def.kind == funcLit) {
+	// sbir patch S15: the int tier's calls (S9) take a small closure of
+	// their own; the general one, whose entry alone (a large frame to
+	// set up) cost a tenth of a call of a closure that runs in the tier,
+	// runs the others.
+	var general func(f *frame, def *node, anc *frame, bf reflect.Value) bltn
+	n.exec = func(f *frame) bltn {
+		def, anc, bf := resolve(f)
+		if def != nil && !bf.IsValid() && (def.kind == funcDecl || def.kind == funcLit) {
+			// sbir patch S9: a function that computes only on ints and
+			// bools runs in its int tier; when the call panicked there,
+			// or called a function declared again, it runs again in the
+			// interpreter.
 			if fn := intFuncOf(def); fn != nil {
 				if res, ok := fn.call(f, anc, values); ok {
 					setIntResult(fn, rvalues, f, res)
@@ -1724,7 +1730,9 @@ func call(n *node) {
 				}
 			}
 		}
-
+		return general(f, def, anc, bf)
+	}
+	general = func(f *frame, def *node, anc *frame, bf reflect.Value) bltn {
 		// Call bin func if defined
 		if bf.IsValid() {
 			var callf func([]reflect.Value) []reflect.Value
@@ -1861,6 +1869,22 @@ func call(n *node) {
 		}
 		releaseFrameAt(&spare, def, pf) // sbir patch S8
 		return next
+	}
+	switch {
+	case method != nil:
+		// A method runs in no int tier; resolve's steps for it.
+		n.exec = func(f *frame) bltn {
+			def := method
+			if def.latest != nil {
+				def = currentDecl(def)
+			}
+			return general(f, def, f, reflect.Value{})
+		}
+	case goroutine:
+		n.exec = func(f *frame) bltn {
+			def, anc, bf := resolve(f)
+			return general(f, def, anc, bf)
+		}
 	}
 }
 

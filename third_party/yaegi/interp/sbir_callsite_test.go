@@ -37,6 +37,7 @@ func main() {
 		go worker(w, jobs, out, &wg)
 	}
 	for k := 0; k < 100; k++ {
+		k := k // explicit: a closure over the loop variable itself is another case
 		f := func(x int) int { return x*0 + k*k }
 		jobs <- f
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // sbir patch S9: a function that computes only on ints and bools runs as
@@ -65,8 +66,13 @@ type intFunc struct {
 	size   int    // registers: the result, the parameters, the locals
 	body   intStmt
 	rtype  reflect.Type // the result's type
-	writes bool         // it writes a variable outside it (sbir_inttier_outer.go)
-	panics bool         // it may panic, or call a function that may
+	// resTyp is rtype's descriptor (typeWord) when the result is an int of
+	// eight bytes, else nil: a destination of that type is set at its
+	// address (sbir patch S15).
+	resTyp unsafe.Pointer
+	writes bool // it writes a variable outside it (sbir_inttier_outer.go)
+	panics bool // it may panic, or call a function that may
+	loops  bool // it has a loop, which panics when the run is stopped
 }
 
 // Registers hold an int, or a bool as 0 or 1.
@@ -207,6 +213,9 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 		return nil, false
 	}
 	fn.result = isBool
+	if rt := fn.rtype; !isBool && rt != nil && rt.Size() == 8 && (rt.Kind() == reflect.Int || rt.Kind() == reflect.Int64) {
+		fn.resTyp = typeWord(rt)
+	}
 	for _, a := range ft.arg {
 		ok, isBool := intKind(a)
 		if !ok {

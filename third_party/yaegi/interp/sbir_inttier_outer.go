@@ -1,5 +1,10 @@
 package interp
 
+import (
+	"reflect"
+	"unsafe"
+)
+
 // The int tier's variables outside the function (sbir patch S9b): the
 // globals of the main package, and the variables a function literal
 // captures. They are the interpreter's own values, read and written where
@@ -20,6 +25,21 @@ type intLoc struct {
 	level  int // how many frames out (globalFrame for a global), or 0
 	index  int // the variable's index in that frame
 	isBool bool
+	// typ is the type descriptor (typeWord) of an int variable of eight
+	// bytes outside the function, or nil (sbir patch S15): one whose value
+	// has it is read and written at its address, without reflect's checks
+	// of its kind.
+	typ unsafe.Pointer
+}
+
+// outerLoc returns the location of a variable outside the function, of
+// n's type.
+func outerLoc(n *node, level, index int, isBool bool) intLoc {
+	l := intLoc{level: level, index: index, isBool: isBool}
+	if rt := n.typ.TypeOf(); !isBool && rt != nil && rt.Size() == 8 && (rt.Kind() == reflect.Int || rt.Kind() == reflect.Int64) {
+		l.typ = typeWord(rt)
+	}
+	return l
 }
 
 // loc returns where n, the left side of an assignment (a declaration when
@@ -32,7 +52,7 @@ func (c *intCompiler) loc(n *node, define bool) (intLoc, bool) {
 	if !define {
 		if level, index, ok := c.outer(n); ok {
 			c.fn.writes = true
-			return intLoc{level: level, index: index, isBool: isBool}, true
+			return outerLoc(n, level, index, isBool), true
 		}
 	}
 	reg, ok := c.local(n, define)
@@ -57,8 +77,11 @@ func (c *intCompiler) outer(n *node) (level, index int, ok bool) {
 // running call: the root frame for a global, else the frame the literal
 // closes over or one around it.
 func (t *intRun) outerFrame(level int) *frame {
-	if level == globalFrame {
+	switch level {
+	case globalFrame:
 		return t.anc.root
+	case 1:
+		return t.anc // a literal's own captured variables (sbir patch S15)
 	}
 	return getFrame(t.anc, level-1)
 }
@@ -72,6 +95,15 @@ func (l intLoc) load() intExpr {
 	level, index := l.level, l.index
 	if l.isBool {
 		return func(_ []int64, t *intRun) int64 { return b2i(t.outerFrame(level).data[index].Bool()) }
+	}
+	if typ := l.typ; typ != nil {
+		return func(_ []int64, t *intRun) int64 {
+			v := &t.outerFrame(level).data[index]
+			if p := addrOfType(*v, typ); p != nil {
+				return *(*int64)(p)
+			}
+			return v.Int()
+		}
 	}
 	return func(_ []int64, t *intRun) int64 { return t.outerFrame(level).data[index].Int() }
 }
@@ -90,6 +122,18 @@ func (l intLoc) store(e intExpr) intStmt {
 		return func(r []int64, t *intRun) intCtl {
 			v := e(r, t) != 0
 			t.outerFrame(level).data[index].SetBool(v)
+			return ctlNext
+		}
+	}
+	if typ := l.typ; typ != nil {
+		return func(r []int64, t *intRun) intCtl {
+			x := e(r, t)
+			v := &t.outerFrame(level).data[index]
+			if p := addrOfType(*v, typ); p != nil && v.CanSet() {
+				*(*int64)(p) = x
+			} else {
+				v.SetInt(x)
+			}
 			return ctlNext
 		}
 	}
@@ -120,5 +164,5 @@ func (c *intCompiler) outerRead(n *node) (intExpr, bool) {
 		return nil, false
 	}
 	_, isBool := intKind(n.typ)
-	return intLoc{level: level, index: index, isBool: isBool}.load(), true
+	return outerLoc(n, level, index, isBool).load(), true
 }

@@ -150,7 +150,15 @@ func (t *intRun) start(fn *intFunc, anc *frame, id uint64) []int64 {
 	}
 	t.stack, t.sp = t.first, fn.size
 	t.stop, t.id, t.anc = &fn.def.interp.id, id, anc
-	w := t.stack[:fn.size]
+	w := t.first[:fn.size:fn.size]
+	if fn.size <= 4 {
+		// sbir patch S15: four stores, where clear called memclr. The
+		// registers after the window are the calls' it makes, not yet
+		// in use (intStackChunk is larger).
+		r := t.first[:4]
+		r[0], r[1], r[2], r[3] = 0, 0, 0, 0
+		return w
+	}
 	clear(w)
 	return w
 }
@@ -210,6 +218,13 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 // every level: a panic 5,000 calls deep took 5,000 runs of the tier, 20
 // times the interpreter's time (and quadratic in the depth).
 func (t *intRun) run(fn *intFunc, w []int64) (ok bool) {
+	if !fn.panics && !fn.loops {
+		// sbir patch S15: nothing in fn panics (no call, no loop to
+		// stop, no division, shift or index by a variable): no deferred
+		// recover, which was a tenth of a call of a closure that adds.
+		fn.body(w, t)
+		return true
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			switch p {
@@ -232,6 +247,10 @@ func setIntResult(fn *intFunc, rvalues []func(*frame) reflect.Value, f *frame, r
 		return
 	}
 	dst := rvalues[0](f)
+	if p := addrOfType(dst, fn.resTyp); p != nil && dst.CanSet() {
+		*(*int64)(p) = res // sbir patch S15
+		return
+	}
 	switch {
 	case fn.result && dst.Kind() == reflect.Bool:
 		dst.SetBool(res != 0)

@@ -147,6 +147,7 @@ func (c *intCompiler) forStmt(n *node) (intStmt, bool) {
 	if cond == nil {
 		cond = func([]int64, *intRun) bool { return true }
 	}
+	c.fn.loops = true // checkStop panics
 	return func(r []int64, t *intRun) intCtl {
 		if init != nil {
 			init(r, t)

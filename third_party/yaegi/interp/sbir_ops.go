@@ -18,25 +18,25 @@ func directIntArith(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() + d[ib].Int())
+				setInt(d[di], intOf(d[ia])+intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() + cb)
+				setInt(d[di], intOf(d[ia])+cb)
 				return next
 			}
 		case shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(ca + d[ib].Int())
+				setInt(d[di], ca+intOf(d[ib]))
 				return next
 			}
 		default:
 			a, b, dest := o.a.intReader(), o.b.intReader(), o.dest.slot()
 			n.exec = func(f *frame) bltn {
-				dest(f).SetInt(a(f) + b(f))
+				setInt(dest(f), a(f)+b(f))
 				return next
 			}
 		}
@@ -45,25 +45,25 @@ func directIntArith(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() - d[ib].Int())
+				setInt(d[di], intOf(d[ia])-intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() - cb)
+				setInt(d[di], intOf(d[ia])-cb)
 				return next
 			}
 		case shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(ca - d[ib].Int())
+				setInt(d[di], ca-intOf(d[ib]))
 				return next
 			}
 		default:
 			a, b, dest := o.a.intReader(), o.b.intReader(), o.dest.slot()
 			n.exec = func(f *frame) bltn {
-				dest(f).SetInt(a(f) - b(f))
+				setInt(dest(f), a(f)-b(f))
 				return next
 			}
 		}
@@ -72,25 +72,25 @@ func directIntArith(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() * d[ib].Int())
+				setInt(d[di], intOf(d[ia])*intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() * cb)
+				setInt(d[di], intOf(d[ia])*cb)
 				return next
 			}
 		case shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(ca * d[ib].Int())
+				setInt(d[di], ca*intOf(d[ib]))
 				return next
 			}
 		default:
 			a, b, dest := o.a.intReader(), o.b.intReader(), o.dest.slot()
 			n.exec = func(f *frame) bltn {
-				dest(f).SetInt(a(f) * b(f))
+				setInt(dest(f), a(f)*b(f))
 				return next
 			}
 		}
@@ -99,25 +99,25 @@ func directIntArith(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() / d[ib].Int())
+				setInt(d[di], intOf(d[ia])/intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() / cb)
+				setInt(d[di], intOf(d[ia])/cb)
 				return next
 			}
 		case shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(ca / d[ib].Int())
+				setInt(d[di], ca/intOf(d[ib]))
 				return next
 			}
 		default:
 			a, b, dest := o.a.intReader(), o.b.intReader(), o.dest.slot()
 			n.exec = func(f *frame) bltn {
-				dest(f).SetInt(a(f) / b(f))
+				setInt(dest(f), a(f)/b(f))
 				return next
 			}
 		}
@@ -126,25 +126,25 @@ func directIntArith(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() % d[ib].Int())
+				setInt(d[di], intOf(d[ia])%intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(d[ia].Int() % cb)
+				setInt(d[di], intOf(d[ia])%cb)
 				return next
 			}
 		case shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetInt(ca % d[ib].Int())
+				setInt(d[di], ca%intOf(d[ib]))
 				return next
 			}
 		default:
 			a, b, dest := o.a.intReader(), o.b.intReader(), o.dest.slot()
 			n.exec = func(f *frame) bltn {
-				dest(f).SetInt(a(f) % b(f))
+				setInt(dest(f), a(f)%b(f))
 				return next
 			}
 		}
@@ -170,20 +170,20 @@ func directIntAssign(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() + d[ib].Int())
+				setInt(d[ia], intOf(d[ia])+intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() + cb)
+				setInt(d[ia], intOf(d[ia])+cb)
 				return next
 			}
 		default:
 			a, b := o.a.slot(), o.b.intReader()
 			n.exec = func(f *frame) bltn {
 				v := a(f)
-				v.SetInt(v.Int() + b(f))
+				setInt(v, intOf(v)+b(f))
 				return next
 			}
 		}
@@ -192,20 +192,20 @@ func directIntAssign(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() - d[ib].Int())
+				setInt(d[ia], intOf(d[ia])-intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() - cb)
+				setInt(d[ia], intOf(d[ia])-cb)
 				return next
 			}
 		default:
 			a, b := o.a.slot(), o.b.intReader()
 			n.exec = func(f *frame) bltn {
 				v := a(f)
-				v.SetInt(v.Int() - b(f))
+				setInt(v, intOf(v)-b(f))
 				return next
 			}
 		}
@@ -214,20 +214,20 @@ func directIntAssign(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() * d[ib].Int())
+				setInt(d[ia], intOf(d[ia])*intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() * cb)
+				setInt(d[ia], intOf(d[ia])*cb)
 				return next
 			}
 		default:
 			a, b := o.a.slot(), o.b.intReader()
 			n.exec = func(f *frame) bltn {
 				v := a(f)
-				v.SetInt(v.Int() * b(f))
+				setInt(v, intOf(v)*b(f))
 				return next
 			}
 		}
@@ -236,20 +236,20 @@ func directIntAssign(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() / d[ib].Int())
+				setInt(d[ia], intOf(d[ia])/intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() / cb)
+				setInt(d[ia], intOf(d[ia])/cb)
 				return next
 			}
 		default:
 			a, b := o.a.slot(), o.b.intReader()
 			n.exec = func(f *frame) bltn {
 				v := a(f)
-				v.SetInt(v.Int() / b(f))
+				setInt(v, intOf(v)/b(f))
 				return next
 			}
 		}
@@ -258,20 +258,20 @@ func directIntAssign(n *node, op string) bool {
 		case shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() % d[ib].Int())
+				setInt(d[ia], intOf(d[ia])%intOf(d[ib]))
 				return next
 			}
 		case shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[ia].SetInt(d[ia].Int() % cb)
+				setInt(d[ia], intOf(d[ia])%cb)
 				return next
 			}
 		default:
 			a, b := o.a.slot(), o.b.intReader()
 			n.exec = func(f *frame) bltn {
 				v := a(f)
-				v.SetInt(v.Int() % b(f))
+				setInt(v, intOf(v)%b(f))
 				return next
 			}
 		}
@@ -302,49 +302,49 @@ func directIntCompare(n *node, op string) bool {
 		case o.shape() == shapeLocals && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() == d[ib].Int() {
-					d[di].SetBool(true)
+				if intOf(d[ia]) == intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() == d[ib].Int())
+				setBool(d[di], intOf(d[ia]) == intOf(d[ib]))
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() == cb {
-					d[di].SetBool(true)
+				if intOf(d[ia]) == cb {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() == cb)
+				setBool(d[di], intOf(d[ia]) == cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if ca == d[ib].Int() {
-					d[di].SetBool(true)
+				if ca == intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca == d[ib].Int())
+				setBool(d[di], ca == intOf(d[ib]))
 				return tnext
 			}
 		default:
@@ -352,15 +352,15 @@ func directIntCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) == b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) == b(f))
+					setBool(dest(f), a(f) == b(f))
 					return tnext
 				}
 			}
@@ -370,49 +370,49 @@ func directIntCompare(n *node, op string) bool {
 		case o.shape() == shapeLocals && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() != d[ib].Int() {
-					d[di].SetBool(true)
+				if intOf(d[ia]) != intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() != d[ib].Int())
+				setBool(d[di], intOf(d[ia]) != intOf(d[ib]))
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() != cb {
-					d[di].SetBool(true)
+				if intOf(d[ia]) != cb {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() != cb)
+				setBool(d[di], intOf(d[ia]) != cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if ca != d[ib].Int() {
-					d[di].SetBool(true)
+				if ca != intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca != d[ib].Int())
+				setBool(d[di], ca != intOf(d[ib]))
 				return tnext
 			}
 		default:
@@ -420,15 +420,15 @@ func directIntCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) != b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) != b(f))
+					setBool(dest(f), a(f) != b(f))
 					return tnext
 				}
 			}
@@ -438,49 +438,49 @@ func directIntCompare(n *node, op string) bool {
 		case o.shape() == shapeLocals && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() < d[ib].Int() {
-					d[di].SetBool(true)
+				if intOf(d[ia]) < intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() < d[ib].Int())
+				setBool(d[di], intOf(d[ia]) < intOf(d[ib]))
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() < cb {
-					d[di].SetBool(true)
+				if intOf(d[ia]) < cb {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() < cb)
+				setBool(d[di], intOf(d[ia]) < cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if ca < d[ib].Int() {
-					d[di].SetBool(true)
+				if ca < intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca < d[ib].Int())
+				setBool(d[di], ca < intOf(d[ib]))
 				return tnext
 			}
 		default:
@@ -488,15 +488,15 @@ func directIntCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) < b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) < b(f))
+					setBool(dest(f), a(f) < b(f))
 					return tnext
 				}
 			}
@@ -506,49 +506,49 @@ func directIntCompare(n *node, op string) bool {
 		case o.shape() == shapeLocals && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() <= d[ib].Int() {
-					d[di].SetBool(true)
+				if intOf(d[ia]) <= intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() <= d[ib].Int())
+				setBool(d[di], intOf(d[ia]) <= intOf(d[ib]))
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() <= cb {
-					d[di].SetBool(true)
+				if intOf(d[ia]) <= cb {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() <= cb)
+				setBool(d[di], intOf(d[ia]) <= cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if ca <= d[ib].Int() {
-					d[di].SetBool(true)
+				if ca <= intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca <= d[ib].Int())
+				setBool(d[di], ca <= intOf(d[ib]))
 				return tnext
 			}
 		default:
@@ -556,15 +556,15 @@ func directIntCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) <= b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) <= b(f))
+					setBool(dest(f), a(f) <= b(f))
 					return tnext
 				}
 			}
@@ -574,49 +574,49 @@ func directIntCompare(n *node, op string) bool {
 		case o.shape() == shapeLocals && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() > d[ib].Int() {
-					d[di].SetBool(true)
+				if intOf(d[ia]) > intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() > d[ib].Int())
+				setBool(d[di], intOf(d[ia]) > intOf(d[ib]))
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() > cb {
-					d[di].SetBool(true)
+				if intOf(d[ia]) > cb {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() > cb)
+				setBool(d[di], intOf(d[ia]) > cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if ca > d[ib].Int() {
-					d[di].SetBool(true)
+				if ca > intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca > d[ib].Int())
+				setBool(d[di], ca > intOf(d[ib]))
 				return tnext
 			}
 		default:
@@ -624,15 +624,15 @@ func directIntCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) > b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) > b(f))
+					setBool(dest(f), a(f) > b(f))
 					return tnext
 				}
 			}
@@ -642,49 +642,49 @@ func directIntCompare(n *node, op string) bool {
 		case o.shape() == shapeLocals && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() >= d[ib].Int() {
-					d[di].SetBool(true)
+				if intOf(d[ia]) >= intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() >= d[ib].Int())
+				setBool(d[di], intOf(d[ia]) >= intOf(d[ib]))
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if d[ia].Int() >= cb {
-					d[di].SetBool(true)
+				if intOf(d[ia]) >= cb {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Int() >= cb)
+				setBool(d[di], intOf(d[ia]) >= cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				if ca >= d[ib].Int() {
-					d[di].SetBool(true)
+				if ca >= intOf(d[ib]) {
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca >= d[ib].Int())
+				setBool(d[di], ca >= intOf(d[ib]))
 				return tnext
 			}
 		default:
@@ -692,15 +692,15 @@ func directIntCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) >= b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) >= b(f))
+					setBool(dest(f), a(f) >= b(f))
 					return tnext
 				}
 			}
@@ -963,48 +963,48 @@ func directFloatCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() == d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() == d[ib].Float())
+				setBool(d[di], d[ia].Float() == d[ib].Float())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() == cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() == cb)
+				setBool(d[di], d[ia].Float() == cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca == d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca == d[ib].Float())
+				setBool(d[di], ca == d[ib].Float())
 				return tnext
 			}
 		default:
@@ -1012,15 +1012,15 @@ func directFloatCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) == b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) == b(f))
+					setBool(dest(f), a(f) == b(f))
 					return tnext
 				}
 			}
@@ -1031,48 +1031,48 @@ func directFloatCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() != d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() != d[ib].Float())
+				setBool(d[di], d[ia].Float() != d[ib].Float())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() != cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() != cb)
+				setBool(d[di], d[ia].Float() != cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca != d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca != d[ib].Float())
+				setBool(d[di], ca != d[ib].Float())
 				return tnext
 			}
 		default:
@@ -1080,15 +1080,15 @@ func directFloatCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) != b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) != b(f))
+					setBool(dest(f), a(f) != b(f))
 					return tnext
 				}
 			}
@@ -1099,48 +1099,48 @@ func directFloatCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() < d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() < d[ib].Float())
+				setBool(d[di], d[ia].Float() < d[ib].Float())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() < cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() < cb)
+				setBool(d[di], d[ia].Float() < cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca < d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca < d[ib].Float())
+				setBool(d[di], ca < d[ib].Float())
 				return tnext
 			}
 		default:
@@ -1148,15 +1148,15 @@ func directFloatCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) < b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) < b(f))
+					setBool(dest(f), a(f) < b(f))
 					return tnext
 				}
 			}
@@ -1167,48 +1167,48 @@ func directFloatCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() <= d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() <= d[ib].Float())
+				setBool(d[di], d[ia].Float() <= d[ib].Float())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() <= cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() <= cb)
+				setBool(d[di], d[ia].Float() <= cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca <= d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca <= d[ib].Float())
+				setBool(d[di], ca <= d[ib].Float())
 				return tnext
 			}
 		default:
@@ -1216,15 +1216,15 @@ func directFloatCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) <= b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) <= b(f))
+					setBool(dest(f), a(f) <= b(f))
 					return tnext
 				}
 			}
@@ -1235,48 +1235,48 @@ func directFloatCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() > d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() > d[ib].Float())
+				setBool(d[di], d[ia].Float() > d[ib].Float())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() > cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() > cb)
+				setBool(d[di], d[ia].Float() > cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca > d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca > d[ib].Float())
+				setBool(d[di], ca > d[ib].Float())
 				return tnext
 			}
 		default:
@@ -1284,15 +1284,15 @@ func directFloatCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) > b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) > b(f))
+					setBool(dest(f), a(f) > b(f))
 					return tnext
 				}
 			}
@@ -1303,48 +1303,48 @@ func directFloatCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() >= d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() >= d[ib].Float())
+				setBool(d[di], d[ia].Float() >= d[ib].Float())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].Float() >= cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].Float() >= cb)
+				setBool(d[di], d[ia].Float() >= cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca >= d[ib].Float() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca >= d[ib].Float())
+				setBool(d[di], ca >= d[ib].Float())
 				return tnext
 			}
 		default:
@@ -1352,15 +1352,15 @@ func directFloatCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) >= b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) >= b(f))
+					setBool(dest(f), a(f) >= b(f))
 					return tnext
 				}
 			}
@@ -1476,48 +1476,48 @@ func directStringCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() == d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() == d[ib].String())
+				setBool(d[di], d[ia].String() == d[ib].String())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() == cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() == cb)
+				setBool(d[di], d[ia].String() == cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca == d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca == d[ib].String())
+				setBool(d[di], ca == d[ib].String())
 				return tnext
 			}
 		default:
@@ -1525,15 +1525,15 @@ func directStringCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) == b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) == b(f))
+					setBool(dest(f), a(f) == b(f))
 					return tnext
 				}
 			}
@@ -1544,48 +1544,48 @@ func directStringCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() != d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() != d[ib].String())
+				setBool(d[di], d[ia].String() != d[ib].String())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() != cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() != cb)
+				setBool(d[di], d[ia].String() != cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca != d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca != d[ib].String())
+				setBool(d[di], ca != d[ib].String())
 				return tnext
 			}
 		default:
@@ -1593,15 +1593,15 @@ func directStringCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) != b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) != b(f))
+					setBool(dest(f), a(f) != b(f))
 					return tnext
 				}
 			}
@@ -1612,48 +1612,48 @@ func directStringCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() < d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() < d[ib].String())
+				setBool(d[di], d[ia].String() < d[ib].String())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() < cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() < cb)
+				setBool(d[di], d[ia].String() < cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca < d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca < d[ib].String())
+				setBool(d[di], ca < d[ib].String())
 				return tnext
 			}
 		default:
@@ -1661,15 +1661,15 @@ func directStringCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) < b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) < b(f))
+					setBool(dest(f), a(f) < b(f))
 					return tnext
 				}
 			}
@@ -1680,48 +1680,48 @@ func directStringCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() <= d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() <= d[ib].String())
+				setBool(d[di], d[ia].String() <= d[ib].String())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() <= cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() <= cb)
+				setBool(d[di], d[ia].String() <= cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca <= d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca <= d[ib].String())
+				setBool(d[di], ca <= d[ib].String())
 				return tnext
 			}
 		default:
@@ -1729,15 +1729,15 @@ func directStringCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) <= b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) <= b(f))
+					setBool(dest(f), a(f) <= b(f))
 					return tnext
 				}
 			}
@@ -1748,48 +1748,48 @@ func directStringCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() > d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() > d[ib].String())
+				setBool(d[di], d[ia].String() > d[ib].String())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() > cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() > cb)
+				setBool(d[di], d[ia].String() > cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca > d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca > d[ib].String())
+				setBool(d[di], ca > d[ib].String())
 				return tnext
 			}
 		default:
@@ -1797,15 +1797,15 @@ func directStringCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) > b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) > b(f))
+					setBool(dest(f), a(f) > b(f))
 					return tnext
 				}
 			}
@@ -1816,48 +1816,48 @@ func directStringCompare(n *node, op string) bool {
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() >= d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocals:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() >= d[ib].String())
+				setBool(d[di], d[ia].String() >= d[ib].String())
 				return tnext
 			}
 		case o.shape() == shapeLocalConst && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if d[ia].String() >= cb {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeLocalConst:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(d[ia].String() >= cb)
+				setBool(d[di], d[ia].String() >= cb)
 				return tnext
 			}
 		case o.shape() == shapeConstLocal && fnext != nil:
 			n.exec = func(f *frame) bltn {
 				d := f.data
 				if ca >= d[ib].String() {
-					d[di].SetBool(true)
+					setBool(d[di], true)
 					return tnext
 				}
-				d[di].SetBool(false)
+				setBool(d[di], false)
 				return fnext
 			}
 		case o.shape() == shapeConstLocal:
 			n.exec = func(f *frame) bltn {
 				d := f.data
-				d[di].SetBool(ca >= d[ib].String())
+				setBool(d[di], ca >= d[ib].String())
 				return tnext
 			}
 		default:
@@ -1865,15 +1865,15 @@ func directStringCompare(n *node, op string) bool {
 			if fnext != nil {
 				n.exec = func(f *frame) bltn {
 					if a(f) >= b(f) {
-						dest(f).SetBool(true)
+						setBool(dest(f), true)
 						return tnext
 					}
-					dest(f).SetBool(false)
+					setBool(dest(f), false)
 					return fnext
 				}
 			} else {
 				n.exec = func(f *frame) bltn {
-					dest(f).SetBool(a(f) >= b(f))
+					setBool(dest(f), a(f) >= b(f))
 					return tnext
 				}
 			}

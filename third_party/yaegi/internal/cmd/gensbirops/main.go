@@ -19,13 +19,35 @@ import (
 type kind struct {
 	name, goType, get, set string
 	ops                    []string // arithmetic operators
+	// funcs: get and set are functions of the Value (intOf, setInt of
+	// sbir patch S16), not its methods.
+	funcs bool
 }
 
 var kinds = []kind{
-	{"Int", "int64", "Int", "SetInt", []string{"+", "-", "*", "/", "%"}},
-	{"Float", "float64", "Float", "SetFloat", []string{"+", "-", "*", "/"}},
-	{"String", "string", "String", "SetString", []string{"+"}},
+	{"Int", "int64", "intOf", "setInt", []string{"+", "-", "*", "/", "%"}, true},
+	{"Float", "float64", "Float", "SetFloat", []string{"+", "-", "*", "/"}, false},
+	{"String", "string", "String", "SetString", []string{"+"}, false},
 }
+
+// getter returns the expression reading e's value of kind k.
+func (k kind) getter(e string) string {
+	if k.funcs {
+		return k.get + "(" + e + ")"
+	}
+	return e + "." + k.get + "()"
+}
+
+// setter returns the statement storing val in e, of kind k.
+func (k kind) setter(e, val string) string {
+	if k.funcs {
+		return k.set + "(" + e + ", " + val + ")"
+	}
+	return e + "." + k.set + "(" + val + ")"
+}
+
+// setBool returns the statement storing the bool val in e.
+func setBool(e, val string) string { return "setBool(" + e + ", " + val + ")" }
 
 var comparisons = []string{"==", "!=", "<", "<=", ">", ">="}
 
@@ -46,13 +68,14 @@ func main() {
 	}
 }
 
-// store is an exec storing val in dst, then going to next.
-func store(dst, set, val, next string) string {
-	return fmt.Sprintf("n.exec = func(f *frame) bltn {\nd := f.data\n%s.%s(%s)\nreturn %s\n}\n", dst, set, val, next)
+// store is an exec running the statement set (a store in d, f.data),
+// then going to next.
+func store(set, next string) string {
+	return fmt.Sprintf("n.exec = func(f *frame) bltn {\nd := f.data\n%s\nreturn %s\n}\n", set, next)
 }
 
 func arith(b *bytes.Buffer, k kind) {
-	get := func(e string) string { return e + "." + k.get + "()" }
+	get := k.getter
 	fmt.Fprintf(b, `
 // direct%[1]sArith sets n.exec for n = a op b with %[2]s operands (sbir patch
 // S7) and reports whether it did.
@@ -68,19 +91,19 @@ func direct%[1]sArith(n *node, op string) bool {
 `, k.name, k.goType, strings.ToLower(k.name))
 	for _, op := range k.ops {
 		fmt.Fprintf(b, "case %q:\nswitch o.shape() {\ncase shapeLocals:\n", op)
-		b.WriteString(store("d[di]", k.set, get("d[ia]")+" "+op+" "+get("d[ib]"), "next"))
+		b.WriteString(store(k.setter("d[di]", get("d[ia]")+" "+op+" "+get("d[ib]")), "next"))
 		b.WriteString("case shapeLocalConst:\n")
-		b.WriteString(store("d[di]", k.set, get("d[ia]")+" "+op+" cb", "next"))
+		b.WriteString(store(k.setter("d[di]", get("d[ia]")+" "+op+" cb"), "next"))
 		b.WriteString("case shapeConstLocal:\n")
-		b.WriteString(store("d[di]", k.set, "ca "+op+" "+get("d[ib]"), "next"))
+		b.WriteString(store(k.setter("d[di]", "ca "+op+" "+get("d[ib]")), "next"))
 		fmt.Fprintf(b, "default:\na, b, dest := o.a.%[1]sReader(), o.b.%[1]sReader(), o.dest.slot()\n", strings.ToLower(k.name))
-		fmt.Fprintf(b, "n.exec = func(f *frame) bltn {\ndest(f).%s(a(f) %s b(f))\nreturn next\n}\n}\n", k.set, op)
+		fmt.Fprintf(b, "n.exec = func(f *frame) bltn {\n%s\nreturn next\n}\n}\n", k.setter("dest(f)", "a(f) "+op+" b(f)"))
 	}
 	b.WriteString("default:\nreturn false\n}\nreturn true\n}\n")
 }
 
 func assign(b *bytes.Buffer, k kind) {
-	get := func(e string) string { return e + "." + k.get + "()" }
+	get := k.getter
 	fmt.Fprintf(b, `
 // direct%[1]sAssign sets n.exec for n = (a op= b), a++ or a-- (b nil) with
 // %[2]s operands (sbir patch S7) and reports whether it did.
@@ -96,17 +119,17 @@ func direct%[1]sAssign(n *node, op string) bool {
 `, k.name, k.goType, strings.ToLower(k.name))
 	for _, op := range k.ops {
 		fmt.Fprintf(b, "case %q:\nswitch o.shape() {\ncase shapeLocals:\n", op)
-		b.WriteString(store("d[ia]", k.set, get("d[ia]")+" "+op+" "+get("d[ib]"), "next"))
+		b.WriteString(store(k.setter("d[ia]", get("d[ia]")+" "+op+" "+get("d[ib]")), "next"))
 		b.WriteString("case shapeLocalConst:\n")
-		b.WriteString(store("d[ia]", k.set, get("d[ia]")+" "+op+" cb", "next"))
+		b.WriteString(store(k.setter("d[ia]", get("d[ia]")+" "+op+" cb"), "next"))
 		fmt.Fprintf(b, "default:\na, b := o.a.slot(), o.b.%sReader()\n", strings.ToLower(k.name))
-		fmt.Fprintf(b, "n.exec = func(f *frame) bltn {\nv := a(f)\nv.%s(%s %s b(f))\nreturn next\n}\n}\n", k.set, get("v"), op)
+		fmt.Fprintf(b, "n.exec = func(f *frame) bltn {\nv := a(f)\n%s\nreturn next\n}\n}\n", k.setter("v", get("v")+" "+op+" b(f)"))
 	}
 	b.WriteString("default:\nreturn false\n}\nreturn true\n}\n")
 }
 
 func compare(b *bytes.Buffer, k kind) {
-	get := func(e string) string { return e + "." + k.get + "()" }
+	get := k.getter
 	fmt.Fprintf(b, `
 // direct%[1]sCompare sets n.exec for n = a op b comparing %[2]s operands
 // (sbir patch S7), storing the result or branching on it, and reports
@@ -134,12 +157,12 @@ func direct%[1]sCompare(n *node, op string) bool {
 		fmt.Fprintf(b, "case %q:\nswitch {\n", op)
 		for _, s := range shapes {
 			fmt.Fprintf(b, "case o.shape() == %s && fnext != nil:\n", s.name)
-			fmt.Fprintf(b, "n.exec = func(f *frame) bltn {\nd := f.data\nif %s %s %s {\nd[di].SetBool(true)\nreturn tnext\n}\nd[di].SetBool(false)\nreturn fnext\n}\n", s.a, op, s.b)
+			fmt.Fprintf(b, "n.exec = func(f *frame) bltn {\nd := f.data\nif %s %s %s {\n%s\nreturn tnext\n}\n%s\nreturn fnext\n}\n", s.a, op, s.b, setBool("d[di]", "true"), setBool("d[di]", "false"))
 			fmt.Fprintf(b, "case o.shape() == %s:\n", s.name)
-			b.WriteString(store("d[di]", "SetBool", s.a+" "+op+" "+s.b, "tnext"))
+			b.WriteString(store(setBool("d[di]", s.a+" "+op+" "+s.b), "tnext"))
 		}
 		fmt.Fprintf(b, "default:\na, b, dest := o.a.%[1]sReader(), o.b.%[1]sReader(), o.dest.slot()\n", strings.ToLower(k.name))
-		fmt.Fprintf(b, "if fnext != nil {\nn.exec = func(f *frame) bltn {\nif a(f) %[1]s b(f) {\ndest(f).SetBool(true)\nreturn tnext\n}\ndest(f).SetBool(false)\nreturn fnext\n}\n} else {\nn.exec = func(f *frame) bltn {\ndest(f).SetBool(a(f) %[1]s b(f))\nreturn tnext\n}\n}\n}\n", op)
+		fmt.Fprintf(b, "if fnext != nil {\nn.exec = func(f *frame) bltn {\nif a(f) %[1]s b(f) {\nsetBool(dest(f), true)\nreturn tnext\n}\nsetBool(dest(f), false)\nreturn fnext\n}\n} else {\nn.exec = func(f *frame) bltn {\nsetBool(dest(f), a(f) %[1]s b(f))\nreturn tnext\n}\n}\n}\n", op)
 	}
 	b.WriteString("default:\nreturn false\n}\nreturn true\n}\n")
 }
