@@ -1564,7 +1564,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			init, body := n.child[0], n.child[1]
 			n.start = init.start
 			init.tnext = body.start
-			body.tnext = body.start // sbir patch 26: the init runs once
+			body.tnext = body.start             // sbir patch 26: the init runs once
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forStmt2: // for cond {}
@@ -1606,6 +1607,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			cond.tnext = body.start
 			setFNext(cond, n)
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forStmt4: // for ; ; post {}
@@ -1641,6 +1643,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			init.tnext = body.start
 			body.tnext = post.start
 			post.tnext = body.start
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forStmt7: // for init; cond; post {}
@@ -1664,6 +1667,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			cond.tnext = body.start
 			setFNext(cond, n)
 			body.tnext = post.start
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forRangeStmt:
@@ -1907,6 +1911,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.tnext = n.child[2].start // then go to range body
 				n.child[2].tnext = n       // then body go to range function (loop)
 				n.child[0].gen = empty
+				perIterationRangeVars(sc, n, n.child[:1], n.child[2]) // sbir patch 130
 			} else {
 				var k, o, body *node
 				if len(n.child) == 4 {
@@ -1914,12 +1919,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					k, o, body = n.child[0], n.child[1], n.child[2]
 				}
-				n.start = o.start    // Get array or map object
-				o.tnext = k.start    // then go to iterator init
-				k.tnext = n          // then go to range function
-				n.tnext = body.start // then go to range body
-				body.tnext = n       // then body go to range function (loop)
-				k.gen = empty        // init filled later by generator
+				n.start = o.start                                            // Get array or map object
+				o.tnext = k.start                                            // then go to iterator init
+				k.tnext = n                                                  // then go to range function
+				n.tnext = body.start                                         // then go to range body
+				body.tnext = n                                               // then body go to range function (loop)
+				k.gen = empty                                                // init filled later by generator
+				perIterationRangeVars(sc, n, n.child[:len(n.child)-2], body) // sbir patch 130
 			}
 
 		case returnStmt:
