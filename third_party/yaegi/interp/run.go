@@ -4726,6 +4726,11 @@ func _select(n *node) {
 	}
 
 	n.exec = func(f *frame) bltn {
+		// sbir patch 142: the cases of this run, not the node's: goroutines
+		// running the same select statement at once each set their own
+		// channels (a worker's select received from another worker's
+		// channel, or waited on it for good).
+		cases := append([]reflect.SelectCase(nil), cases...)
 		f.mutex.RLock()
 		cases[nbClause] = f.done
 		f.mutex.RUnlock()
