@@ -930,6 +930,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err != nil {
 				break
 			}
+			if nestedUntypedConstant(n) {
+				n.typ = nil // sbir patch 150: untyped, typed below from its operands
+			}
 
 			switch n.action {
 			case aRem:

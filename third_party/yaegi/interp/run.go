@@ -4578,6 +4578,10 @@ func convertConstantValue(n *node) {
 	if !ok {
 		return
 	}
+	if v, ok := exactConstant(c, n.typ.TypeOf()); ok { // sbir patch 150
+		n.rval = v
+		return
+	}
 
 	var v reflect.Value
 
