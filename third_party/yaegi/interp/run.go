@@ -751,6 +751,14 @@ func convert(n *node) {
 		value = genSliceToArray(value, typ)
 	}
 
+	if round := float32FromInt(c.typ.TypeOf(), typ); round != nil { // sbir patch 151
+		n.exec = func(f *frame) bltn {
+			dest(f).SetFloat(round(value(f)))
+			return next
+		}
+		return
+	}
+
 	n.exec = func(f *frame) bltn {
 		if doConvert {
 			dest(f).Set(value(f).Convert(typ))
