@@ -21,3 +21,21 @@ func float32FromInt(from, to reflect.Type) func(reflect.Value) float64 {
 	}
 	return nil
 }
+
+// roundedConstant is constant v converted to type t, rounded once, when
+// float32FromInt or exactConstant (patch 150) converts it; ok is false
+// when the caller's conversion applies. A conversion of a typed integer
+// constant, float32(n) with const n int64 = 1<<60 + 1<<36 + 1, went
+// through reflect.Value.Convert and was rounded twice (sbir patch 151).
+func roundedConstant(v reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	if c := vConstantValue(v); c != nil {
+		return exactConstant(c, t)
+	}
+	round := float32FromInt(v.Type(), t)
+	if round == nil {
+		return reflect.Value{}, false
+	}
+	x := reflect.New(t).Elem()
+	x.SetFloat(round(v))
+	return x, true
+}
