@@ -4442,6 +4442,7 @@ func recv(n *node) {
 	tnext := getExec(n.tnext)
 	i := n.findex
 	l := n.level
+	fresh := n.anc != nil && n.anc.kind == defineStmt && (!plainValue(n.typ) || mayShareVars(n)) // sbir patches 140, 141
 
 	if n.interp.cancelChan {
 		// Cancellable channel read
@@ -4451,7 +4452,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					if r.Bool() {
 						return tnext
 					}
@@ -4476,7 +4477,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -4484,11 +4485,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, r, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 				return tnext
 			}
 		}
@@ -4498,7 +4499,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					return tnext
 				}
 				return fnext
@@ -4506,7 +4507,8 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				r, _ := value(f).Recv()
+				setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 				return tnext
 			}
 		}
@@ -4691,6 +4693,7 @@ func _select(n *node) {
 	assignedValues := make([]func(*frame) reflect.Value, nbClause)
 	okValues := make([]func(*frame) reflect.Value, nbClause)
 	cases := make([]reflect.SelectCase, nbClause+1)
+	fresh := make([]func(*frame), nbClause) // sbir patch 141
 	next := getExec(n.tnext)
 
 	for i := 0; i < nbClause; i++ {
@@ -4717,6 +4720,9 @@ func _select(n *node) {
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
 			}
+			if c0.kind == defineStmt || c0.kind == defineXStmt {
+				fresh[i] = freshVars([]*node{assigned[i], ok[i]}) // sbir patch 141
+			}
 		case c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv:
 			// The comm clause has an empty body clause after channel receive.
 			chanValues[i] = genValue(c0.child[0].child[0])
@@ -4732,6 +4738,11 @@ func _select(n *node) {
 	}
 
 	n.exec = func(f *frame) bltn {
+		// sbir patch 142: the cases of this run, not the node's: goroutines
+		// running the same select statement at once each set their own
+		// channels (a worker's select received from another worker's
+		// channel, or waited on it for good).
+		cases := append([]reflect.SelectCase(nil), cases...)
 		f.mutex.RLock()
 		cases[nbClause] = f.done
 		f.mutex.RUnlock()
@@ -4752,6 +4763,9 @@ func _select(n *node) {
 			return nil
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
+			if fresh[j] != nil {
+				fresh[j](f) // sbir patch 141
+			}
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
 				okValues[j](f).SetBool(s)
