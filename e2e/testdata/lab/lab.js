@@ -77,12 +77,12 @@ async function kernelStatus(page) {
 }
 
 // completerItems reads the open completer's items until all of wanted
-// are there or 10 s have passed: the list is virtualised (only the first
-// ~30 members are in the DOM), and under load JupyterLab renders them in
-// batches (CI once read the first 11).
+// are there or a step's time has passed: the list is virtualised (only
+// the first ~30 members are in the DOM), and under load JupyterLab renders
+// them in batches (CI once read the first 11).
 async function completerItems(page, completer, wanted) {
   const match = completer.locator('.jp-Completer-item .jp-Completer-match');
-  for (const until = Date.now() + 10000; ;) {
+  for (const until = Date.now() + step; ;) {
     const items = (await match.allInnerTexts()).map((i) => i.trim());
     if (wanted.every((w) => items.includes(w)) || Date.now() > until) return items;
     await page.waitForTimeout(100);
