@@ -528,7 +528,12 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					// sbir patch 164: wrap the value the valueInterface
+					// holds; its node is where the value was made, which
+					// reads another frame's slot when that was a function
+					// returning it (asAny(1).(error)).
+					held := val.value
+					value0(f).Set(genInterfaceWrapperOf(val.node, rtype, func(*frame) reflect.Value { return held })(f))
 				}
 				ok = true
 				return next

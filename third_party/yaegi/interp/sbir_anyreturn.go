@@ -2,9 +2,10 @@ package interp
 
 import "reflect"
 
-// sbir patches 160 to 162: a value of an interpreted type with methods
+// sbir patches 160 to 163: a value of an interpreted type with methods
 // keeps its type in an empty interface returned by a function, printed
-// from a call, and switched on with an assignment.
+// from a call, and switched on with an assignment (164, an assertion of
+// such a result to a compiled interface, is in typeAssert).
 //
 // An assignment to an empty interface stores a value of a type with
 // methods as a valueInterface, which records the type (genDestValue); a
@@ -14,7 +15,8 @@ import "reflect"
 // call passed to fmt printed as reflect's struct (patch 161,
 // goFormatResult), as patch 83 had fixed for operands. And a type switch
 // with an assignment, `switch x := v.(type) { case celsius: }`, missed
-// the valueInterface an empty interface variable holds (patch 162).
+// the valueInterface an empty interface variable holds (patch 162), and
+// a case of a compiled interface the value implements (patch 163).
 
 // heldValueInterface returns the value v, a non-nil empty interface,
 // holds in a valueInterface of the concrete type typ (sbir patch 162): a

@@ -98,6 +98,7 @@ func inFunc() {
 	fmt.Printf("%T %v %v\n", a, a, err)
 	f := func(l label) any { return l }
 	fmt.Printf("%T %v %s\n", f("in"), f("in"), kind(f("in")))
+	fmt.Println(asErrAny(45).(error))
 }
 `
 
@@ -147,6 +148,10 @@ m := map[string]any{"c": asAny(31), "p": asPoint(point{1, 1})}
 fmt.Println(m)
 fmt.Println(asAny(32), asEmpty("y"), asStringer(33))
 fmt.Println(fmt.Sprint(asAny(34)), fmt.Sprintf("%d", asAny(35)))
+e2, ok2 := asErrAny(36).(error)
+fmt.Println(e2, ok2)
+s3, ok3 := asNamed(named{"z"}).(fmt.Stringer)
+fmt.Println(s3, ok3, asPtrOnly(37).(fmt.Stringer).String())
 inFunc()
 `
 
@@ -190,13 +195,16 @@ bare 7
 map[c:31°C p:{1 1}]
 32°C <y> 33°C
 34°C 35
+code 36 true
+named:z true ptr:37
 main.celsius 40°C celsius 40°C
 main.bare &{x:42 y:43}
 main.celsius 44°C code 44
 main.label <in> label <in>
+code 45
 `
 
-// TestSbirAnyResultKeepsType checks sbir patches 160 to 163: a value of a
+// TestSbirAnyResultKeepsType checks sbir patches 160 to 164: a value of a
 // declared type returned through an interface result keeps its type, as
 // it does assigned to an interface variable (%T, String and Error
 // methods, type switches with and without assignment, assertions), as a
