@@ -1562,7 +1562,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			init, body := n.child[0], n.child[1]
 			n.start = init.start
 			init.tnext = body.start
-			body.tnext = body.start // sbir patch 26: the init runs once
+			body.tnext = body.start             // sbir patch 26: the init runs once
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forStmt2: // for cond {}
@@ -1604,6 +1605,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			cond.tnext = body.start
 			setFNext(cond, n)
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forStmt4: // for ; ; post {}
@@ -1639,6 +1641,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			init.tnext = body.start
 			body.tnext = post.start
 			post.tnext = body.start
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forStmt7: // for init; cond; post {}
@@ -1662,6 +1665,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			cond.tnext = body.start
 			setFNext(cond, n)
 			body.tnext = post.start
+			perIterationVars(sc, n, init, body) // sbir patch 130
 			sc = sc.pop()
 
 		case forRangeStmt:
@@ -1905,6 +1909,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.tnext = n.child[2].start // then go to range body
 				n.child[2].tnext = n       // then body go to range function (loop)
 				n.child[0].gen = empty
+				perIterationRangeVars(sc, n, n.child[:1], n.child[2]) // sbir patch 130
 			} else {
 				var k, o, body *node
 				if len(n.child) == 4 {
@@ -1912,12 +1917,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					k, o, body = n.child[0], n.child[1], n.child[2]
 				}
-				n.start = o.start    // Get array or map object
-				o.tnext = k.start    // then go to iterator init
-				k.tnext = n          // then go to range function
-				n.tnext = body.start // then go to range body
-				body.tnext = n       // then body go to range function (loop)
-				k.gen = empty        // init filled later by generator
+				n.start = o.start                                            // Get array or map object
+				o.tnext = k.start                                            // then go to iterator init
+				k.tnext = n                                                  // then go to range function
+				n.tnext = body.start                                         // then go to range body
+				body.tnext = n                                               // then body go to range function (loop)
+				k.gen = empty                                                // init filled later by generator
+				perIterationRangeVars(sc, n, n.child[:len(n.child)-2], body) // sbir patch 130
 			}
 
 		case returnStmt:

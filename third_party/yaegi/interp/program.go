@@ -227,7 +227,11 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	res = v(interp.frame)
 
 	// If result is an interpreter node, wrap it in a runtime callable function.
-	if res.IsValid() {
+	// sbir patch 132: only a value that can be a node is read. When the
+	// last statement has no value, res is whatever variable its slot
+	// holds (a global of the program's), which goroutines the evaluation
+	// started may be writing: Interface copied it, unsynchronised.
+	if res.IsValid() && (res.Type() == nodePtrType || res.Kind() == reflect.Interface) {
 		if n, ok := res.Interface().(*node); ok {
 			res = genFunctionWrapper(n)(interp.frame)
 		}
@@ -236,6 +240,10 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	return res, err
 }
 
+// nodePtrType is the type of the interpreter's function values before
+// they are wrapped (sbir patch 132).
+var nodePtrType = reflect.TypeOf((*node)(nil))
+
 // ExecuteWithContext executes compiled Go code.
 func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (res reflect.Value, err error) {
 	interp.mutex.Lock()
@@ -243,19 +251,29 @@ func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (
 	interp.cancelChan = !interp.opt.fastChan
 	interp.mutex.Unlock()
 
-	done := make(chan struct{})
+	// sbir patch 131: the execution hands its results over a channel.
+	// It wrote the named results res and err, which a cancelled call
+	// was setting and returning at the same time: a data race on a
+	// reflect.Value and an error interface (torn, or the execution's
+	// results returned after the cancel).
+	type result struct {
+		res reflect.Value
+		err error
+	}
+	done := make(chan result, 1)
 	go func() {
-		defer close(done)
-		res, err = interp.Execute(p)
+		var r result
+		defer func() { done <- r }()
+		r.res, r.err = interp.Execute(p)
 	}()
 
 	select {
 	case <-ctx.Done():
 		interp.stop()
 		return reflect.Value{}, ctx.Err()
-	case <-done:
+	case r := <-done:
+		return r.res, r.err
 	}
-	return res, err
 }
 
 // ImportImplicitly imports the packages at paths into the main package

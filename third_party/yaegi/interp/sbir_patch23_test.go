@@ -59,8 +59,12 @@ func inc() { mu.Lock(); ran++; mu.Unlock() }`); err != nil {
 		if started.Load() != before+1 {
 			t.Errorf("%q started %d goroutines through Options.Go, want 1", src, started.Load()-before)
 		}
+		// The goroutine ends before the next evaluation: an evaluation
+		// grows the global frame and sets its done channel, which the
+		// goroutines of an earlier one read unlocked (go test -race
+		// reported it; upstream's design, not patch 23's subject).
+		wg.Wait()
 	}
-	wg.Wait()
 	if v, err := i.Eval("ran"); err != nil || v.Int() != 4 {
 		t.Errorf("ran = %v, %v; want the 4 interpreted goroutines to have run", v, err)
 	}
