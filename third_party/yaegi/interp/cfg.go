@@ -930,6 +930,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err != nil {
 				break
 			}
+			if nestedUntypedConstant(n) {
+				n.typ = nil // sbir patch 150: untyped, typed below from its operands
+			}
 
 			switch n.action {
 			case aRem:
@@ -1374,7 +1377,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.gen = nop
 					n.findex = notInFrame
 					n.typ = c0.typ
-					if c, ok := c1.rval.Interface().(constant.Value); ok {
+					if v, ok := roundedConstant(c1.rval, c0.typ.rtype); ok {
+						n.rval = v // sbir patch 151
+					} else if c, ok := c1.rval.Interface().(constant.Value); ok {
 						i, _ := constant.Int64Val(constant.ToInt(c))
 						n.rval = reflect.ValueOf(i).Convert(c0.typ.rtype)
 					} else {

@@ -334,6 +334,7 @@ type Interpreter struct {
 	// intDeopts counts the calls of the int tier that panicked and ran
 	// again in the interpreter (sbir patch S9), for tests.
 	intDeopts atomic.Int64
+	intFast   intFast // the int tier's typed callbacks' state (sbir patch S14)
 
 	hooks *hooks // symbol hooks
 

@@ -756,6 +756,14 @@ func convert(n *node) {
 		value = genSliceToArray(value, typ)
 	}
 
+	if round := float32FromInt(c.typ.TypeOf(), typ); round != nil { // sbir patch 151
+		n.exec = func(f *frame) bltn {
+			dest(f).SetFloat(round(value(f)))
+			return next
+		}
+		return
+	}
+
 	n.exec = func(f *frame) bltn {
 		if doConvert {
 			dest(f).Set(value(f).Convert(typ))
@@ -4594,6 +4602,10 @@ func convertConstantValue(n *node) {
 	}
 	c, ok := n.rval.Interface().(constant.Value)
 	if !ok {
+		return
+	}
+	if v, ok := exactConstant(c, n.typ.TypeOf()); ok { // sbir patch 150
+		n.rval = v
 		return
 	}
 

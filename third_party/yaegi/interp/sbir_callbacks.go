@@ -1,9 +1,6 @@
 package interp
 
-import (
-	"reflect"
-	"sync/atomic"
-)
+import "reflect"
 
 // sbir patch S6: interpreted functions handed to compiled code as
 // func(rune) bool (strings.FieldsFunc), func(int, int) bool (sort.Slice,
@@ -28,7 +25,6 @@ type callback struct {
 	rcvr   func(*frame) reflect.Value // the method value's receiver, or nil
 	numRet int                        // results; the arguments follow them (and the receiver)
 	spare  spareFrame                 // a frame for the next call (sbir patch S8)
-	ints   atomic.Pointer[intRun]     // a register stack for the int tier (sbir patch S9c)
 }
 
 // first returns the index of the first argument's slot.

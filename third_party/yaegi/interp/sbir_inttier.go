@@ -70,9 +70,10 @@ type intFunc struct {
 	// eight bytes, else nil: a destination of that type is set at its
 	// address (sbir patch S15).
 	resTyp unsafe.Pointer
-	writes bool // it writes a variable outside it (sbir_inttier_outer.go)
-	panics bool // it may panic, or call a function that may
-	loops  bool // it has a loop, which panics when the run is stopped
+	writes bool      // it writes a variable outside it (sbir_inttier_outer.go)
+	panics bool      // it may panic, or call a function that may
+	loops  bool      // it has a loop, which panics when the run is stopped
+	leaf   leafCache // its leaf form, for typed callbacks (sbir patch S14)
 }
 
 // Registers hold an int, or a bool as 0 or 1.

@@ -235,6 +235,11 @@ func (c *intCompiler) compare(n *node) (boolExpr, bool) {
 	if !ok0 || !ok1 || b0 != b1 || (b0 && n.action != aEqual && n.action != aNotEqual) {
 		return nil, false
 	}
+	if !b0 {
+		if f := c.sliceCompare(n); f != nil {
+			return f, true // sbir patch S14
+		}
+	}
 	a, ok := c.value(n.child[0], b0)
 	if !ok {
 		return nil, false

@@ -172,8 +172,9 @@ func (t *intRun) end() {
 // as a typed callback's body (sbir patch S9c): compiled code such as
 // sort.Slice calling an interpreted less. It reports false when the
 // function has no int tier, or the call must run in the interpreter.
-// Compiled code may call a callback from several goroutines: the
-// register stack is taken with an atomic swap.
+// A leaf runs with its arguments as values (sbir patch S14); any other
+// function in a register stack from the interpreter's pool, since
+// compiled code may call a callback from several goroutines at once.
 func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	def := c.def
 	if c.rcvr != nil || (def.kind != funcLit && def.kind != funcDecl) || def.debug != nil {
@@ -190,23 +191,10 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 	if id != def.interp.runid() {
 		return 0, true // interrupted: runFrame would return at once
 	}
-	t := c.ints.Swap(nil)
-	if t == nil {
-		t = &intRun{}
+	if body := fn.leafBody(); body != nil {
+		return runLeaf(fn, body, a0, a1, c.anc) // sbir patch S14
 	}
-	w := t.start(fn, c.anc, id)
-	switch n {
-	case 2:
-		w[2] = a1
-		fallthrough
-	case 1:
-		w[1] = a0
-	}
-	ok := t.run(fn, w)
-	res := w[0]
-	t.end()
-	c.ints.Store(t)
-	return res, ok
+	return c.intTierRegs(fn, a0, a1, n, id)
 }
 
 // run runs fn's body in w, recovering the tier's panics.

@@ -21,9 +21,21 @@ import (
 // an index out of range.
 const intDeopt intSignal = 100
 
-// sliceRead compiles n when it is s[i] or s[i].f of a slice s outside the
-// function.
-func (c *intCompiler) sliceRead(n *node) (intExpr, bool) {
+// sliceAccess is a compiled s[i] or s[i].f.
+type sliceAccess struct {
+	level, index int            // the slice's variable: frames out, slot
+	typ          unsafe.Pointer // the slice type's descriptor (typeWord)
+	size, off    uintptr        // the element's size, the field's offset in it
+	isBool       bool           // the value read is a bool
+	reg          int            // the index's register, or -1
+	idx          intExpr        // the index
+	idxNode      *node          // the index's expression
+	in           *Interpreter   // whose counters a fast read updates (sbir patch S14)
+}
+
+// sliceAccess compiles n when it is s[i] or s[i].f of a slice s outside
+// the function.
+func (c *intCompiler) sliceAccess(n *node) (*sliceAccess, bool) {
 	ok, isBool := intKind(n.typ)
 	if !ok {
 		return nil, false
@@ -45,33 +57,57 @@ func (c *intCompiler) sliceRead(n *node) (intExpr, bool) {
 		return nil, false
 	}
 	c.fn.panics = true // an index out of range
-	size := st.Elem().Size()
-	frameOf := func(t *intRun) *frame { return t.outerFrame(level) }
-	if level == 1 {
-		frameOf = func(t *intRun) *frame { return t.anc } // a literal's captured variable
+	a := &sliceAccess{level: level, index: index, typ: typeWord(st), size: st.Elem().Size(), off: off,
+		isBool: isBool, reg: -1, idx: ie, idxNode: idx.child[1], in: c.fn.def.interp}
+	if r, ok := c.local(idx.child[1], false); ok && idx.child[1].kind == identExpr {
+		a.reg = r
 	}
-	at := func(r []int64, t *intRun) unsafe.Pointer {
-		v := frameOf(t).data[index]
-		var data unsafe.Pointer
-		var n int
-		if v.CanAddr() {
-			// A variable's value: its slice header is read in place.
-			h := (*sliceHeader)(unsafe.Pointer(v.UnsafeAddr()))
-			data, n = h.data, h.len
-		} else {
-			// A slot the interpreter pointed at another value.
-			data, n = v.UnsafePointer(), v.Len()
-		}
-		i := ie(r, t)
-		if uint64(i) >= uint64(n) {
-			panic(intDeopt)
-		}
-		return unsafe.Add(data, uintptr(i)*size+off)
+	return a, true
+}
+
+// sliceRead compiles n when it is s[i] or s[i].f of a slice s outside the
+// function.
+func (c *intCompiler) sliceRead(n *node) (intExpr, bool) {
+	a, ok := c.sliceAccess(n)
+	if !ok {
+		return nil, false
 	}
-	if isBool {
+	if e := a.fastRead(c.fn.def.interp); e != nil {
+		return e, true
+	}
+	at := a.at
+	if a.isBool {
 		return func(r []int64, t *intRun) int64 { return b2i(*(*bool)(at(r, t))) }, true
 	}
 	return func(r []int64, t *intRun) int64 { return *(*int64)(at(r, t)) }, true
+}
+
+// at returns the address of the value a reads, reading the slice through
+// reflect: the general path, for any level and any slot.
+func (a *sliceAccess) at(r []int64, t *intRun) unsafe.Pointer {
+	data, n := sliceValue(t.outerFrame(a.level).data[a.index], a.size)
+	i := a.idx(r, t)
+	if uint64(i) >= uint64(n) {
+		panic(intDeopt)
+	}
+	return unsafe.Add(data, uintptr(i)*a.size+a.off)
+}
+
+// sliceValue returns the data pointer and length of v, a slice whose
+// elements are size bytes. A value of another kind or element size (not
+// one the interpreter makes for the variable compiled) panics intDeopt:
+// the call runs in the interpreter, and no read leaves the array.
+func sliceValue(v reflect.Value, size uintptr) (unsafe.Pointer, int) {
+	if v.Kind() != reflect.Slice || v.Type().Elem().Size() != size {
+		panic(intDeopt)
+	}
+	if v.CanAddr() {
+		// A variable's value: its slice header is read in place.
+		h := (*sliceHeader)(unsafe.Pointer(v.UnsafeAddr()))
+		return h.data, h.len
+	}
+	// A slot the interpreter pointed at another value.
+	return v.UnsafePointer(), v.Len()
 }
 
 // sliceHeader is the layout of a slice value.

@@ -83,6 +83,15 @@ func (c *intCompiler) ifStmt(n *node) (intStmt, bool) {
 	if !ok {
 		return nil, false
 	}
+	if len(ch) < 3 && init == nil {
+		// No else: no call of an empty one (sbir patch S14).
+		return func(r []int64, t *intRun) intCtl {
+			if cond(r, t) {
+				return then(r, t)
+			}
+			return ctlNext
+		}, true
+	}
 	els := func([]int64, *intRun) intCtl { return ctlNext }
 	if len(ch) > 2 {
 		if els, ok = c.stmt(ch[2]); !ok {
@@ -175,7 +184,19 @@ func (c *intCompiler) returnStmt(n *node) (intStmt, bool) {
 	case 0:
 		return func([]int64, *intRun) intCtl { return ctlReturn }, true
 	case 1:
-		e, ok := c.value(n.child[0], c.fn.result)
+		if c.fn.result {
+			// The bool itself, not through value's wrapper: a call fewer
+			// (sbir patch S14).
+			b, ok := c.boolExpr(n.child[0])
+			if !ok {
+				return nil, false
+			}
+			return func(r []int64, t *intRun) intCtl {
+				r[0] = b2i(b(r, t))
+				return ctlReturn
+			}, true
+		}
+		e, ok := c.value(n.child[0], false)
 		if !ok {
 			return nil, false
 		}
