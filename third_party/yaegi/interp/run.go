@@ -528,7 +528,12 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					// sbir patch 164: wrap the value the valueInterface
+					// holds; its node is where the value was made, which
+					// reads another frame's slot when that was a function
+					// returning it (asAny(1).(error)).
+					held := val.value
+					value0(f).Set(genInterfaceWrapperOf(val.node, rtype, func(*frame) reflect.Value { return held })(f))
 				}
 				ok = true
 				return next
@@ -2170,7 +2175,7 @@ func callBin(n *node) {
 				}
 				if goFormat {
 					// sbir patch 9a: results go to fmt as operands do.
-					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr))
+					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr, &n.interp.srcTypes))
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
@@ -3225,10 +3230,14 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
-				if len(t.field) == 0 {
+				if len(t.field) == 0 && len(c.typ.method) == 0 {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
+					// sbir patch 160: a value of a type with methods is
+					// wrapped, as an assignment to an empty interface
+					// wraps it (genDestValue): stored bare, it was a value
+					// of its underlying type (%T int, no String method).
 					values[i] = genValue(c)
 					break
 				}
@@ -3880,6 +3889,14 @@ func _case(n *node) {
 						destValue(f).Set(vi) // sbir patch 95
 						return tnext
 					}
+					if held, ok := heldValueInterface(v, typ); ok {
+						destValue(f).Set(held) // sbir patch 162
+						return tnext
+					}
+					if w, ok := heldAsCompiledInterface(f, v, typ); ok {
+						destValue(f).Set(w) // sbir patch 163
+						return tnext
+					}
 					rtyp := typ.TypeOf()
 					if rtyp == nil {
 						return fnext
@@ -3944,7 +3961,8 @@ func _case(n *node) {
 						if elem.IsValid() && elem.CanInterface() {
 							// sbir patch 20f: an interpreted value matches an
 							// interface it implements.
-							if vi, ok := elem.Interface().(valueInterface); ok && vi.node != nil && interpretedImplements(vi.node.typ, typ) {
+							// sbir patch 162: and the type it holds.
+							if vi, ok := elem.Interface().(valueInterface); ok && vi.node != nil && (vi.node.typ.id() == typ.id() || interpretedImplements(vi.node.typ, typ)) {
 								destValue(f).Set(elem)
 								return tnext
 							}
