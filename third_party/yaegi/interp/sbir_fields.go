@@ -233,7 +233,7 @@ func fieldOperator(fo fieldOp, ref *fieldRef, orig, tnext, fnext bltn) bltn {
 				return orig(f)
 			}
 			x, y := operands(f, p)
-			f.data[d].SetInt(intArith(op, x, y))
+			setInt(f.data[d], intArith(op, x, y)) // sbir patch S16
 			return tnext
 		}
 	}
@@ -244,7 +244,7 @@ func fieldOperator(fo fieldOp, ref *fieldRef, orig, tnext, fnext bltn) bltn {
 		}
 		x, y := operands(f, p)
 		r := intCompare(op, x, y)
-		f.data[d].SetBool(r)
+		setBool(f.data[d], r) // sbir patch S16
 		if !r && fnext != nil {
 			return fnext
 		}

@@ -221,7 +221,10 @@ func setSameKind(dst, src reflect.Value) {
 	k := src.Kind()
 	if dst.Kind() == k {
 		switch k {
-		case reflect.Int, reflect.Int64:
+		case reflect.Int:
+			setInt(dst, intOf(src)) // sbir patch S16
+			return
+		case reflect.Int64:
 			dst.SetInt(src.Int())
 			return
 		case reflect.Float64:
@@ -231,7 +234,7 @@ func setSameKind(dst, src reflect.Value) {
 			dst.SetString(src.String())
 			return
 		case reflect.Bool:
-			dst.SetBool(src.Bool())
+			setBool(dst, src.Bool()) // sbir patch S16
 			return
 		}
 	}
