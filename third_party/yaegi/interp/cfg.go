@@ -969,6 +969,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					break
 				}
 			}
+			if err = interfaceConstantError(n); err != nil { // sbir patch 180
+				break
+			}
 			if c0.rval.IsValid() && c1.rval.IsValid() && (!isInterface(n.typ)) && constOp[n.action] != nil {
 				n.typ.TypeOf()                                // Force compute of reflection type.
 				constOp[n.action](n)                          // Compute a constant result now rather than during exec.

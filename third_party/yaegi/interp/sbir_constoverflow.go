@@ -2,6 +2,7 @@ package interp
 
 import (
 	"go/constant"
+	"go/token"
 	"reflect"
 )
 
@@ -224,4 +225,98 @@ func constantConversionError(n *node, c constant.Value, typ *itype) error {
 		return n.cfgErrorf("cannot convert %s to type %s (truncated)", constantDescription(n, c), typ.id())
 	}
 	return n.cfgErrorf("constant %s overflows %s", constantString(c), typ.id())
+}
+
+// constantTokens are the go/constant operators of the binary actions on
+// numbers.
+var constantTokens = map[action]token.Token{
+	aAdd: token.ADD, aSub: token.SUB, aMul: token.MUL, aQuo: token.QUO, aRem: token.REM,
+	aAnd: token.AND, aOr: token.OR, aXor: token.XOR, aAndNot: token.AND_NOT,
+	aShl: token.SHL, aShr: token.SHR,
+}
+
+// interfaceConstantError is gc's error for binary expression n of untyped
+// constants given to an interface when its exact value is not one of its
+// default type (sbir patch 180): `var x any = 1 << 64`. Such an operation
+// takes the interface's type and is computed at run time, in int, where
+// 1 << 64 was 0 and 1 + 1<<64 failed with "constant ... overflows int64".
+// Its value is checked here only; its computation is unchanged.
+func interfaceConstantError(n *node) error {
+	if n.typ == nil || !isInterface(n.typ) {
+		return nil
+	}
+	c0, c1 := n.child[0], n.child[1]
+	x, ok0 := constantValue(c0)
+	tok, ok := constantTokens[n.action]
+	if !ok || !ok0 || c0.typ == nil || !c0.typ.untyped || c1.typ == nil {
+		return nil
+	}
+	var v constant.Value
+	if tok == token.SHL || tok == token.SHR {
+		// The type check has made the count a uint.
+		s, ok := shiftCount(c1)
+		if x = constant.ToInt(x); !ok || x.Kind() != constant.Int || s > 1<<16 {
+			return nil
+		}
+		v = constant.Shift(x, tok, uint(s))
+	} else {
+		y, ok := constantValue(c1)
+		if !ok || !c1.typ.untyped {
+			return nil
+		}
+		if tok == token.QUO && x.Kind() == constant.Int && y.Kind() == constant.Int {
+			tok = token.QUO_ASSIGN // integer division
+		}
+		if constant.Sign(y) == 0 && (tok == token.QUO || tok == token.QUO_ASSIGN || tok == token.REM) {
+			return nil // division by zero, reported by the type check
+		}
+		v = constant.BinaryOp(x, tok, y)
+	}
+	t := untypedDefault(v, c0.typ.cat == int32T || c1.typ.cat == int32T)
+	if t == nil || representableConst(v, t) {
+		return nil
+	}
+	context := ""
+	switch a := n.anc; a.kind {
+	case assignStmt, defineStmt:
+		context = " in " + assignContext(a)
+	case returnStmt:
+		context = " in return statement"
+	}
+	d := untypedDescription(n, v)
+	return n.cfgErrorf("cannot use %s as %s value%s (%s)", d, t.Kind(), context, fitFailure(v, t))
+}
+
+// untypedDefault is the default type of untyped numeric constant v, int32
+// for an integer rune constant; nil for other constants.
+func untypedDefault(v constant.Value, isRune bool) reflect.Type {
+	switch v.Kind() {
+	case constant.Int:
+		if isRune {
+			return reflect.TypeOf(int32(0))
+		}
+		return reflect.TypeOf(0)
+	case constant.Float:
+		return reflect.TypeOf(0.0)
+	case constant.Complex:
+		return reflect.TypeOf(0i)
+	}
+	return nil
+}
+
+// shiftCount is the value of constant shift count n, a constant.Value or
+// an integer the type check converted it to.
+func shiftCount(n *node) (uint64, bool) {
+	if c, ok := constantValue(n); ok {
+		return constant.Uint64Val(constant.ToInt(c))
+	}
+	switch v := n.rval; v.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if v.Int() >= 0 {
+			return uint64(v.Int()), true
+		}
+	}
+	return 0, false
 }
