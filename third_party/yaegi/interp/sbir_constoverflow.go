@@ -140,7 +140,7 @@ func constantUseError(n *node, typ *itype, context string) error {
 	if context != "" {
 		context = " in " + context
 	}
-	return n.cfgErrorf("cannot use %s as %s value%s (%s)", constantDescription(n, c), typ.id(), context, fitFailure(c, typ.TypeOf()))
+	return fitErrorf(n, "cannot use %s as %s value%s (%s)", constantDescription(n, c), typ.id(), context, fitFailure(c, typ.TypeOf()))
 }
 
 // constantOperandError is gc's error for untyped constant operand n of an
@@ -152,9 +152,9 @@ func constantOperandError(n *node, typ *itype) error {
 	}
 	c, _ := constantValue(n)
 	if fitFailure(c, typ.TypeOf()) == "truncated" {
-		return n.cfgErrorf("%s truncated to %s", constantDescription(n, c), typ.id())
+		return fitErrorf(n, "%s truncated to %s", constantDescription(n, c), typ.id())
 	}
-	return n.cfgErrorf("%s overflows %s", constantDescription(n, c), typ.id())
+	return fitErrorf(n, "%s overflows %s", constantDescription(n, c), typ.id())
 }
 
 // assignContext is gc's name for the assignment of the values of assign
@@ -186,10 +186,10 @@ func foldedConstantError(n *node) error {
 		switch a := n.anc; a.kind {
 		case assignStmt, defineStmt:
 			d := untypedDescription(n, c)
-			return n.cfgErrorf("cannot use %s as %s value in %s (%s)", d, n.typ.id(), assignContext(a), fitFailure(c, n.typ.TypeOf()))
+			return fitErrorf(n, "cannot use %s as %s value in %s (%s)", d, n.typ.id(), assignContext(a), fitFailure(c, n.typ.TypeOf()))
 		}
 	}
-	return n.cfgErrorf("%s (constant %s of type %s) overflows %s", exprString(n), c.ExactString(), n.typ.id(), n.typ.id())
+	return fitErrorf(n, "%s (constant %s of type %s) overflows %s", exprString(n), c.ExactString(), n.typ.id(), n.typ.id())
 }
 
 // argumentContext is gc's context for argument n of a call: "argument to
@@ -222,9 +222,9 @@ func constantConversionError(n *node, c constant.Value, typ *itype) error {
 		return nil
 	}
 	if fitFailure(c, t) == "truncated" && constant.ToInt(c).Kind() != constant.Int {
-		return n.cfgErrorf("cannot convert %s to type %s (truncated)", constantDescription(n, c), typ.id())
+		return fitErrorf(n, "cannot convert %s to type %s (truncated)", constantDescription(n, c), typ.id())
 	}
-	return n.cfgErrorf("constant %s overflows %s", constantString(c), typ.id())
+	return fitErrorf(n, "constant %s overflows %s", constantString(c), typ.id())
 }
 
 // constantTokens are the go/constant operators of the binary actions on
@@ -284,7 +284,7 @@ func interfaceConstantError(n *node) error {
 		context = " in return statement"
 	}
 	d := untypedDescription(n, v)
-	return n.cfgErrorf("cannot use %s as %s value%s (%s)", d, t.Kind(), context, fitFailure(v, t))
+	return fitErrorf(n, "cannot use %s as %s value%s (%s)", d, t.Kind(), context, fitFailure(v, t))
 }
 
 // untypedDefault is the default type of untyped numeric constant v, int32
@@ -319,4 +319,27 @@ func shiftCount(n *node) (uint64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// constantFitError is the error of a constant that is not a value of the
+// type it is given (sbir patch 180). It is final: gta reports it for a
+// constant declaration, where it lets other errors be retried once the
+// names they use are declared.
+type constantFitError struct{ error }
+
+// fitErrorf is n.cfgErrorf for a constantFitError.
+func fitErrorf(n *node, format string, a ...any) error {
+	e := n.cfgErrorf(format, a...)
+	e.error = constantFitError{e.error}
+	return e
+}
+
+// isConstantFitError reports whether err is a constantFitError.
+func isConstantFitError(err error) bool {
+	e, ok := err.(*cfgError)
+	if !ok {
+		return false
+	}
+	_, ok = e.error.(constantFitError)
+	return ok
 }

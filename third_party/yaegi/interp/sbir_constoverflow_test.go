@@ -80,32 +80,15 @@ func TestSbirUntypedConstantFits(t *testing.T) {
 		{"xor_zero_uint", "", "var u uint = ^0\n\tfmt.Println(u)", "9:15: cannot use ^0 (untyped int constant -1) as uint value in variable declaration (overflows)", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := constantProgram(tc.decls, tc.body)
-			var out bytes.Buffer
-			i := interp.New(interp.Options{Stdout: &out})
-			if err := i.Use(stdlib.Symbols); err != nil {
-				t.Fatal(err)
-			}
-			_, err := i.Eval(src)
-			if strings.HasSuffix(tc.gc, "\n") { // go run's output
-				if err != nil {
-					t.Fatalf("%v\n%s", err, src)
-				}
-				if got := out.String(); got != tc.gc {
-					t.Errorf("output %q, want go run's %q\n%s", got, tc.gc, src)
-				}
-				return
-			}
-			want := tc.want
-			if want == "" {
-				want = tc.gc
-			}
-			if err == nil {
-				t.Fatalf("ran (output %q), want the error %q\n%s", out.String(), want, src)
-			}
-			if got := err.Error(); got != want {
-				t.Errorf("error %q, want %q\n%s", got, want, src)
-			}
+			evals := []string{constantProgram(tc.decls, tc.body)}
+			checkConstantOutcome(t, evals, tc.gc, tc.want, false)
+		})
+		// The same at the top level, as a notebook evaluates cells: the
+		// declarations, then main's statements one by one (variables
+		// declared there are global).
+		t.Run(tc.name+"/top level", func(t *testing.T) {
+			evals := append([]string{"import \"fmt\"\nimport \"math\"\nimport \"time\"\nvar _, _ = math.Pi, time.Second\n" + tc.decls}, strings.Split(tc.body, "\n\t")...)
+			checkConstantOutcome(t, evals, tc.gc, tc.want, true)
 		})
 	}
 }
@@ -121,4 +104,55 @@ func constantProgram(decls, body string) string {
 		imports += "\t\"time\"\n"
 	}
 	return "package main\n\nimport (\n" + imports + ")\n\n" + decls + "\nfunc main() {\n\t" + body + "\n}\n"
+}
+
+// checkConstantOutcome evaluates evals in a new interpreter and checks
+// the outcome: go run's output (gc ends with a newline), or the error
+// want (gc's when want is empty), without its position when atTop.
+func checkConstantOutcome(t *testing.T, evals []string, gc, want string, atTop bool) {
+	t.Helper()
+	var out bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	for _, e := range evals {
+		if _, err = i.Eval(e); err != nil {
+			break
+		}
+	}
+	src := strings.Join(evals, "\n---\n")
+	if strings.HasSuffix(gc, "\n") { // go run's output
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		if got := out.String(); got != gc {
+			t.Errorf("output %q, want go run's %q\n%s", got, gc, src)
+		}
+		return
+	}
+	if want == "" {
+		want = gc
+	}
+	if err == nil {
+		t.Fatalf("ran (output %q), want the error %q\n%s", out.String(), want, src)
+	}
+	got := err.Error()
+	if atTop { // the position is the cell's, not the file's
+		got, want = withoutPosition(got), withoutPosition(want)
+	}
+	if got != want {
+		t.Errorf("error %q, want %q\n%s", got, want, src)
+	}
+}
+
+// withoutPosition is error text msg without its leading position.
+func withoutPosition(msg string) string {
+	for k := 0; k < 2; k++ {
+		if i := strings.Index(msg, ": "); i >= 0 && strings.Trim(msg[:i], "0123456789:_.go") == "" {
+			msg = msg[i+2:]
+		}
+	}
+	return msg
 }
