@@ -971,9 +971,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					break
 				}
 			}
+			if err = interfaceConstantError(n); err != nil { // sbir patch 180
+				break
+			}
 			if c0.rval.IsValid() && c1.rval.IsValid() && (!isInterface(n.typ)) && constOp[n.action] != nil {
-				n.typ.TypeOf()       // Force compute of reflection type.
-				constOp[n.action](n) // Compute a constant result now rather than during exec.
+				n.typ.TypeOf()                                // Force compute of reflection type.
+				constOp[n.action](n)                          // Compute a constant result now rather than during exec.
+				if err = foldedConstantError(n); err != nil { // sbir patch 180
+					break
+				}
 			}
 			switch {
 			case n.rval.IsValid():
@@ -1148,6 +1154,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// sbir patch 45: an untyped constant sent takes the element type.
 			if v := n.child[1]; v.rval.IsValid() && v.typ != nil && v.typ.untyped {
 				if et := chanElement(n.child[0].typ); et != nil {
+					if err = constantUseError(v, et, "send"); err != nil { // sbir patch 180
+						break
+					}
 					convertLiteralValue(v, et.TypeOf())
 				}
 			}
@@ -1982,6 +1991,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					// nil: Set node value to zero of return type
 					c.rval = reflect.New(typ.TypeOf()).Elem()
 				} else if c.rval.IsValid() && (c.typ.untyped || vConstantValue(c.rval) != nil) && !isInterface(typ) {
+					if err = constantUseError(c, typ, "return statement"); err != nil { // sbir patch 180
+						return
+					}
 					// sbir patch 45: an untyped constant returned takes the
 					// result type now (beyond int64 for an unsigned one).
 					// sbir patch 46: so does a folded constant expression

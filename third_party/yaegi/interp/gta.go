@@ -29,9 +29,10 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 		case constDecl:
 			// Early parse of constDecl subtree, to compute all constant
 			// values which may be used in further declarations.
-			if _, err = interp.cfg(n, sc, importPath, pkgName); err != nil {
+			if _, err = interp.cfg(n, sc, importPath, pkgName); err != nil && !isConstantFitError(err) {
 				// No error processing here, to allow recovery in subtree nodes.
 				// TODO(marc): check for a non recoverable error and return it for better diagnostic.
+				// sbir patch 180: a constant that does not fit its type is final.
 				err = nil
 			}
 

@@ -45,6 +45,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 			}
 			typ = n.typ.defaultType(n.rval, check.scope)
 		}
+		if err := constantUseError(n, typ, context); err != nil { // sbir patch 180
+			return err
+		}
 		if err := check.convertUntyped(n, typ); err != nil {
 			return err
 		}
@@ -78,7 +81,7 @@ func (check typecheck) assignExpr(n, dest, src *node) error {
 			dest.typ = dest.typ.defaultType(src.rval, check.scope)
 		}
 
-		return check.assignment(src, dest.typ, "assignment")
+		return check.assignment(src, dest.typ, assignContext(n)) // sbir patch 180
 	}
 
 	// assignment operations.
@@ -274,6 +277,15 @@ func (check typecheck) binaryExpr(n *node) error {
 		}
 	}
 
+	// sbir patch 180: an untyped constant operand that is not a value of
+	// the other operand's type is an error, as in gc; upstream dropped it
+	// with the other conversion errors, and the operation wrapped.
+	if err := constantOperandError(c0, c1.typ); err != nil {
+		return err
+	}
+	if err := constantOperandError(c1, c0.typ); err != nil {
+		return err
+	}
 	_ = check.convertUntyped(c0, c1.typ)
 	_ = check.convertUntyped(c1, c0.typ)
 
@@ -661,6 +673,9 @@ func (check typecheck) conversion(n *node, typ *itype) error {
 		}
 	}
 
+	if err := constantConversionError(n, c, typ); err != nil { // sbir patch 180
+		return err
+	}
 	var ok bool
 	switch {
 	case c != nil && isConstType(typ):
@@ -1019,6 +1034,11 @@ func (check typecheck) argument(p param, ftyp *itype, i, l int, ellipsis bool) e
 		}
 		return nil
 	}
+	if p.nod.typ != nil && p.nod.typ.untyped && !isInterface(atyp) {
+		if err := constantUseError(p.nod, atyp, argumentContext(p.nod)); err != nil { // sbir patch 180
+			return err
+		}
+	}
 	return check.assignment(p.nod, atyp, "")
 }
 
@@ -1216,19 +1236,7 @@ func representableConst(c constant.Value, t reflect.Type) bool {
 		if x.Kind() != constant.Int {
 			return false
 		}
-		switch t.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			if _, ok := constant.Int64Val(x); !ok {
-				return false
-			}
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			if _, ok := constant.Uint64Val(x); !ok {
-				return false
-			}
-		default:
-			return false
-		}
-		return constant.BitLen(x) <= bitlen[t.Kind()]
+		return intRepresentable(x, t.Kind()) // sbir patch 180
 	case isFloat(t):
 		x := constant.ToFloat(c)
 		if x.Kind() != constant.Float {
