@@ -12,13 +12,16 @@ package interp
 // a for on it took the wrong way. && was right by its wiring (the left
 // operand's tnext is the right operand's start).
 
-// branchOnFolded makes c, the left operand of ||, one setFNext turns into
-// a branch when it is a constant folded from an operation.
+// branchOnFolded makes c, the left operand of ||, a branch on its value
+// (setFNext gives it its way when false) when it is a constant folded
+// from an operation.
 func branchOnFolded(c *node) {
 	for c.kind == parenExpr && len(c.child) > 0 {
 		c = c.lastChild() // setFNext goes through parentheses itself
 	}
 	if c.action != aNop && c.rval.IsValid() && c.findex == notInFrame && sameGenerator(c.gen, nop) {
-		c.action = aNop
+		// Its generator only: its action stays its operator's, which a
+		// constant declaration compiled again folds by.
+		c.gen = branch
 	}
 }
