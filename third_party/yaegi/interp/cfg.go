@@ -792,10 +792,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if src.typ.untyped && !dest.typ.untyped {
 						src.typ = dest.typ
 					}
-				case src.action == aRecv && !enclosingFrameLevel(level):
+				case src.action == aRecv && !enclosingFrameLevel(level) && !recvNeedsConversion(n, dest, src):
 					// Assign by reading from a receiving channel (sbir
 					// patch 100: not into a variable a closure captured,
-					// which the receive does not share a slot with).
+					// which the receive does not share a slot with; sbir
+					// patch 140: nor into an interface variable, which the
+					// assignment converts the value for).
 					n.gen = nop
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
@@ -929,6 +931,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			err = check.binaryExpr(n)
 			if err != nil {
 				break
+			}
+			if nestedUntypedConstant(n) {
+				n.typ = nil // sbir patch 150: untyped, typed below from its operands
 			}
 
 			switch n.action {
@@ -1374,7 +1379,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.gen = nop
 					n.findex = notInFrame
 					n.typ = c0.typ
-					if c, ok := c1.rval.Interface().(constant.Value); ok {
+					if v, ok := roundedConstant(c1.rval, c0.typ.rtype); ok {
+						n.rval = v // sbir patch 151
+					} else if c, ok := c1.rval.Interface().(constant.Value); ok {
 						i, _ := constant.Int64Val(constant.ToInt(c))
 						n.rval = reflect.ValueOf(i).Convert(c0.typ.rtype)
 					} else {
@@ -2421,7 +2428,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.gen = nop
 				n.findex = notInFrame
 			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 &&
-				!(n.action == aRecv && enclosingFrameLevel(n.anc.child[childPos(n)-n.anc.nright].level)):
+				!(n.action == aRecv && enclosingFrameLevel(n.anc.child[childPos(n)-n.anc.nright].level)) &&
+				!(n.action == aRecv && recvNeedsConversion(n.anc, n.anc.child[childPos(n)-n.anc.nright], n)):
 				// sbir patch 100: a receive points the slot at the value
 				// received; into a variable a closure captured it gets a
 				// slot of its own, and the assignment sets the variable.
@@ -3231,6 +3239,7 @@ func setExec(n *node) {
 			}
 		}
 		n.gen(n)
+		freshCommaOk(n) // sbir patch 141
 	}
 
 	set(n)

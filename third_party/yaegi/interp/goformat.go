@@ -253,7 +253,12 @@ func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value 
 // call, of type t, to a fmt function as genGoFormat and
 // genGoFormatInterface pass operands; keepErrors is for an error result
 // (sbir patch 65).
-func goFormatResult(ind int, t *itype, wrapsErrors, keepErrors bool) func(*frame) reflect.Value {
+//
+// src names a declared struct held as its reflect value in an interface
+// result, as genGoFormatInterface names it in an operand (sbir patch 161:
+// fmt.Printf("%T", f()) of a func f() any returning a struct printed
+// reflect's struct { Xa int ... }).
+func goFormatResult(ind int, t *itype, wrapsErrors, keepErrors bool, src *srcTypes) func(*frame) reflect.Value {
 	return func(f *frame) reflect.Value {
 		v := f.data[ind]
 		if isInterfaceSrc(t) || isEmptyInterface(t) {
@@ -264,11 +269,14 @@ func goFormatResult(ind int, t *itype, wrapsErrors, keepErrors bool) func(*frame
 			if r.IsValid() && r.CanInterface() {
 				if vi, ok := r.Interface().(valueInterface); ok && vi.node != nil && vi.node.typ != nil &&
 					useGoFormat(vi.node.typ, wrapsErrors) {
-					return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ, f: f})
+					return reflect.ValueOf(goValue{v: vi.value, t: vi.node.typ, f: f, src: src})
+				}
+				if st := src.of(r.Type(), 0); st != nil && useGoFormat(st, wrapsErrors) {
+					return reflect.ValueOf(goValue{v: r, t: st, f: f, src: src})
 				}
 			}
 		} else if useGoFormat(t, wrapsErrors) {
-			return reflect.ValueOf(goValue{v: v, t: t, f: f})
+			return reflect.ValueOf(goValue{v: v, t: t, f: f, src: src})
 		} else if isInterfaceBin(t) {
 			return goFormatWrapped(f, valueInterfaceValue(v), keepErrors) // sbir patch 65
 		}

@@ -528,7 +528,12 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 
 				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
+					// sbir patch 164: wrap the value the valueInterface
+					// holds; its node is where the value was made, which
+					// reads another frame's slot when that was a function
+					// returning it (asAny(1).(error)).
+					held := val.value
+					value0(f).Set(genInterfaceWrapperOf(val.node, rtype, func(*frame) reflect.Value { return held })(f))
 				}
 				ok = true
 				return next
@@ -749,6 +754,14 @@ func convert(n *node) {
 		// sbir patch 39: a slice too short for the array fails with
 		// the runtime's error, not reflect's.
 		value = genSliceToArray(value, typ)
+	}
+
+	if round := float32FromInt(c.typ.TypeOf(), typ); round != nil { // sbir patch 151
+		n.exec = func(f *frame) bltn {
+			dest(f).SetFloat(round(value(f)))
+			return next
+		}
+		return
 	}
 
 	n.exec = func(f *frame) bltn {
@@ -2162,7 +2175,7 @@ func callBin(n *node) {
 				}
 				if goFormat {
 					// sbir patch 9a: results go to fmt as operands do.
-					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr))
+					values = append(values, goFormatResult(ind, rt, wrapErr, keepErr, &n.interp.srcTypes))
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
@@ -3217,10 +3230,14 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
-				if len(t.field) == 0 {
+				if len(t.field) == 0 && len(c.typ.method) == 0 {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
+					// sbir patch 160: a value of a type with methods is
+					// wrapped, as an assignment to an empty interface
+					// wraps it (genDestValue): stored bare, it was a value
+					// of its underlying type (%T int, no String method).
 					values[i] = genValue(c)
 					break
 				}
@@ -3872,6 +3889,14 @@ func _case(n *node) {
 						destValue(f).Set(vi) // sbir patch 95
 						return tnext
 					}
+					if held, ok := heldValueInterface(v, typ); ok {
+						destValue(f).Set(held) // sbir patch 162
+						return tnext
+					}
+					if w, ok := heldAsCompiledInterface(f, v, typ); ok {
+						destValue(f).Set(w) // sbir patch 163
+						return tnext
+					}
 					rtyp := typ.TypeOf()
 					if rtyp == nil {
 						return fnext
@@ -3936,7 +3961,8 @@ func _case(n *node) {
 						if elem.IsValid() && elem.CanInterface() {
 							// sbir patch 20f: an interpreted value matches an
 							// interface it implements.
-							if vi, ok := elem.Interface().(valueInterface); ok && vi.node != nil && interpretedImplements(vi.node.typ, typ) {
+							// sbir patch 162: and the type it holds.
+							if vi, ok := elem.Interface().(valueInterface); ok && vi.node != nil && (vi.node.typ.id() == typ.id() || interpretedImplements(vi.node.typ, typ)) {
 								destValue(f).Set(elem)
 								return tnext
 							}
@@ -4434,6 +4460,7 @@ func recv(n *node) {
 	tnext := getExec(n.tnext)
 	i := n.findex
 	l := n.level
+	fresh := n.anc != nil && n.anc.kind == defineStmt && (!plainValue(n.typ) || mayShareVars(n)) // sbir patches 140, 141
 
 	if n.interp.cancelChan {
 		// Cancellable channel read
@@ -4443,7 +4470,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					if r.Bool() {
 						return tnext
 					}
@@ -4468,7 +4495,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -4476,11 +4503,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, r, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 				return tnext
 			}
 		}
@@ -4490,7 +4517,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 					return tnext
 				}
 				return fnext
@@ -4498,7 +4525,8 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				r, _ := value(f).Recv()
+				setReceived(getFrame(f, l), i, r, fresh) // sbir patch 140
 				return tnext
 			}
 		}
@@ -4576,6 +4604,10 @@ func convertConstantValue(n *node) {
 	}
 	c, ok := n.rval.Interface().(constant.Value)
 	if !ok {
+		return
+	}
+	if v, ok := exactConstant(c, n.typ.TypeOf()); ok { // sbir patch 150
+		n.rval = v
 		return
 	}
 
@@ -4679,6 +4711,7 @@ func _select(n *node) {
 	assignedValues := make([]func(*frame) reflect.Value, nbClause)
 	okValues := make([]func(*frame) reflect.Value, nbClause)
 	cases := make([]reflect.SelectCase, nbClause+1)
+	fresh := make([]func(*frame), nbClause) // sbir patch 141
 	next := getExec(n.tnext)
 
 	for i := 0; i < nbClause; i++ {
@@ -4705,6 +4738,9 @@ func _select(n *node) {
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
 			}
+			if c0.kind == defineStmt || c0.kind == defineXStmt {
+				fresh[i] = freshVars([]*node{assigned[i], ok[i]}) // sbir patch 141
+			}
 		case c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv:
 			// The comm clause has an empty body clause after channel receive.
 			chanValues[i] = genValue(c0.child[0].child[0])
@@ -4720,6 +4756,11 @@ func _select(n *node) {
 	}
 
 	n.exec = func(f *frame) bltn {
+		// sbir patch 142: the cases of this run, not the node's: goroutines
+		// running the same select statement at once each set their own
+		// channels (a worker's select received from another worker's
+		// channel, or waited on it for good).
+		cases := append([]reflect.SelectCase(nil), cases...)
 		f.mutex.RLock()
 		cases[nbClause] = f.done
 		f.mutex.RUnlock()
@@ -4740,6 +4781,9 @@ func _select(n *node) {
 			return nil
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
+			if fresh[j] != nil {
+				fresh[j](f) // sbir patch 141
+			}
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
 				okValues[j](f).SetBool(s)

@@ -1,9 +1,6 @@
 package interp_test
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // Patch 20a and 20b: a value of an interpreted type held in an empty
 // interface keeps its type, so that an assertion to an interpreted
@@ -228,16 +225,14 @@ func main() {
 	if _, err := i.Eval(src); err != nil {
 		t.Fatalf("%v\nsource:\n%s", err, src)
 	}
-	// gc prints "error my" for one(MyErr{}); that case (a single
-	// interface type, a variable, an interpreted value) is not fixed
-	// (PATCHES.md 20f), so it is masked with "*" here.
+	// one(MyErr{}) (a single interface type, a variable, an
+	// interpreted value) printed "other" until patch 163.
 	want := "printable e | error e | error\n" +
-		"printable my | * | error\n" +
+		"printable my | error my | error\n" +
 		"printable sb | other | stringer\n" +
 		"basic 3 | other | other\n" +
 		"other | other | other\n"
-	got := out.String()
-	if g := strings.Replace(got, "printable my | other |", "printable my | * |", 1); g != want {
+	if got := out.String(); got != want {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
