@@ -1885,6 +1885,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			n.start = n.child[0].start
 			n.child[0].tnext = n
+			branchOnFolded(n.child[0]) // sbir patch 170
 			setFNext(n.child[0], n.child[1].start)
 			n.child[1].tnext = n
 			n.typ = logicalType(n) // sbir patch 112
