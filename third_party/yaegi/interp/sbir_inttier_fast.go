@@ -122,12 +122,7 @@ func (a *sliceAccess) fast() bool {
 }
 
 // frameOf returns the frame holding a fast access's slice.
-func frameOf(t *intRun, global bool) *frame {
-	if global {
-		return t.anc.root
-	}
-	return t.anc
-}
+func frameOf(t *intRun, global bool) *frame { return leafFrame(t.anc, global) }
 
 // fastRead returns a closure reading a's value in one call, or nil when
 // a is not fast.
