@@ -111,7 +111,7 @@ func fill() {
 		_, err := i.Eval(`for { fill(); sort.Slice(xs, less) }`)
 		done <- err
 	}()
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(time.Minute * slowFactor())
 	for interp.IntTierLeaves(i) == 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
@@ -124,7 +124,7 @@ func fill() {
 		if err != nil {
 			t.Errorf("the interrupted cell: %v", err)
 		}
-	case <-time.After(time.Minute):
+	case <-time.After(time.Minute * slowFactor()):
 		t.Fatal("still running a minute after it was interrupted")
 	}
 	v, err := i.Eval(`fill(); sort.Slice(xs, less); xs[0]*10000 + xs[4999]`)

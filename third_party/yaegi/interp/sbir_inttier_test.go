@@ -551,7 +551,7 @@ func sq(n int) int { return n * n }`); err != nil {
 		}()
 		// Cancel once the call is running in the tier: its function is
 		// compiled at its first call.
-		deadline := time.Now().Add(time.Minute)
+		deadline := time.Now().Add(time.Minute * slowFactor())
 		for interp.IntTierFunctions(i) == compiled && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
@@ -561,7 +561,7 @@ func sq(n int) int { return n * n }`); err != nil {
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("%s: error %v, want %v", call, err, context.Canceled)
 			}
-		case <-time.After(time.Minute):
+		case <-time.After(time.Minute * slowFactor()):
 			t.Fatalf("%s: still running a minute after its context was cancelled", call)
 		}
 	}
