@@ -331,6 +331,8 @@ type Interpreter struct {
 	// intTiers counts the functions compiled for the int tier (sbir
 	// patch S9), for tests.
 	intTiers atomic.Int64
+	// intMethods counts the methods among them (sbir patch S17).
+	intMethods atomic.Int64
 	// intDeopts counts the calls of the int tier that panicked and ran
 	// again in the interpreter (sbir patch S9), for tests.
 	intDeopts atomic.Int64

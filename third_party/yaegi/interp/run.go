@@ -1885,11 +1885,21 @@ func call(n *node) {
 	}
 	switch {
 	case method != nil:
-		// A method runs in no int tier; resolve's steps for it.
+		// resolve's steps for a method, which may run in its int tier
+		// (sbir patch S17).
 		n.exec = func(f *frame) bltn {
 			def := method
 			if def.latest != nil {
 				def = currentDecl(def)
+			}
+			if fn := intFuncOf(def); fn != nil && fn.method != nil {
+				if res, ok := fn.callMethod(f, rcvr(f), values); ok {
+					setIntResult(fn, rvalues, f, res)
+					if fnext != nil && res == 0 {
+						return fnext
+					}
+					return tnext
+				}
 			}
 			return general(f, def, f, reflect.Value{})
 		}

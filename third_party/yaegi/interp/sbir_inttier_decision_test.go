@@ -71,7 +71,8 @@ func (p *pt) get() int { return p.x }
 		{"float", `func f(n int) float64 { return float64(n) }`, false},
 		{"string", `func f(n int) int { return len(text(n)) }`, false},
 		{"two results", `func f(n int) (int, int) { return n, n }`, false},
-		{"no result", `func f(n int) { n++ }`, false},
+		{"no result", `func f(n int) { n++ }`, true},
+		{"call statement", `func f(n int) int { g(n); return n }; func g(n int) { n++ }`, false},
 		{"variadic", `func f(n ...int) int { return 0 }`, false},
 		{"method", `func f(p *pt) int { return p.get() }`, false},
 		{"callee refused", `func f(n int) int { return len(text(n)) + other(n) }`, false},
@@ -95,6 +96,57 @@ func (p *pt) get() int { return p.x }
 			}
 			fn := i.scopes[mainID].sym["f"].node
 			if got := compileIntFunc(fn) != nil; got != tt.want {
+				t.Errorf("compileIntFunc(%s) compiled = %v, want %v", tt.src, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSbirIntTierMethodDecision checks which methods the int tier
+// compiles (sbir patch S17): those whose receiver is used only to select
+// int and bool fields of its struct, not through a pointer.
+func TestSbirIntTierMethodDecision(t *testing.T) {
+	const decls = `
+type in struct{ a, b int; ok bool }
+type outer struct{ x int; small int32; name string; in; p *in; arr [2]int }
+type celsius int
+func other(x int) int { return x + 1 }
+`
+	tests := []struct {
+		name, src string
+		want      bool
+	}{
+		{"pointer receiver written", `func (o *outer) m(v int) { o.x += v; o.ok = v > 2; o.in.a++ }`, true},
+		{"value receiver written", `func (o outer) m(v int) int { o.x += v; return o.x + o.b }`, true},
+		{"promoted field", `func (o *outer) m() bool { return o.ok && o.a > o.in.b }`, true},
+		{"unnamed receiver", `func (*outer) m(v int) int { return v * 2 }`, true},
+		{"reads and divides", `func (o *outer) m(v int) int { return o.x / v }`, true},
+		{"calls a function", `func (o outer) m() int { return other(o.x) }`, true},
+		{"writes and divides", `func (o *outer) m(v int) { o.x = o.x / v }`, false},
+		{"writes and calls", `func (o *outer) m() { o.x = other(o.x) }`, false},
+		{"through a pointer field", `func (o *outer) m() int { return o.p.a }`, false},
+		{"int32 field", `func (o *outer) m() int32 { return o.small }`, false},
+		{"array field", `func (o *outer) m() int { return o.arr[0] }`, false},
+		{"receiver passed on", `func (o *outer) m() int { return o.n() }; func (o *outer) n() int { return 1 }`, false},
+		{"receiver assigned", `func (o *outer) m() int { o = nil; return 0 }`, false},
+		{"defined int receiver", `func (c celsius) m() celsius { return c + 1 }`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := New(Options{})
+			if _, err := i.Eval(decls + tt.src); err != nil {
+				t.Fatal(err)
+			}
+			var m *node
+			for _, typ := range []string{"outer", "celsius"} {
+				if n, _ := i.scopes[mainID].sym[typ].typ.lookupMethod("m"); n != nil {
+					m = n
+				}
+			}
+			if m == nil {
+				t.Fatal("no method m")
+			}
+			if got := compileIntFunc(m) != nil; got != tt.want {
 				t.Errorf("compileIntFunc(%s) compiled = %v, want %v", tt.src, got, tt.want)
 			}
 		})

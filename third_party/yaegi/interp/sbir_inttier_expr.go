@@ -70,6 +70,9 @@ func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
 	case callExpr:
 		return c.call(n)
 	case indexExpr, selectorExpr:
+		if l, ok := c.fieldLoc(n); ok {
+			return l.load(), true // sbir patch S17
+		}
 		return c.sliceRead(n)
 	}
 	return nil, false
@@ -195,6 +198,8 @@ func (c *intCompiler) boolExpr(n *node) (boolExpr, bool) {
 		var ok bool
 		if n.kind == callExpr {
 			e, ok = c.call(n)
+		} else if l, isField := c.fieldLoc(n); isField {
+			e, ok = l.load(), true // sbir patch S17
 		} else {
 			e, ok = c.sliceRead(n)
 		}
@@ -311,7 +316,7 @@ func (c *intCompiler) call(n *node) (intExpr, bool) {
 		decl = currentDecl(decl)
 	}
 	callee, ok := c.function(decl)
-	if !ok || len(callee.params) != len(n.child)-1 || callee.writes {
+	if !ok || len(callee.params) != len(n.child)-1 || callee.writes || callee.void {
 		// A callee writing outside itself would write again when the
 		// call is run again (sbir_inttier_outer.go).
 		return nil, false
