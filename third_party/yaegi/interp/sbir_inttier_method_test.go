@@ -1,8 +1,11 @@
 package interp_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 )
@@ -211,5 +214,88 @@ func TestSbirIntTierMethods(t *testing.T) {
 				t.Errorf("%d methods ran in the int tier, want 11", n)
 			}
 		})
+	}
+}
+
+// TestSbirIntTierMethodsRedeclared checks methods of the int tier across
+// evaluations, as cells run them (sbir patch S17): a method declared
+// again calls its new body, a struct declared again with its fields in
+// another order is read at its new offsets, and a value of the old struct
+// kept from before still gives the interpreter's answer. Each evaluation's
+// output is compared with the interpreter's own (the tier off).
+func TestSbirIntTierMethodsRedeclared(t *testing.T) {
+	cells := []string{
+		`type acct struct{ a, b int; on bool }
+func (x *acct) put(v int) { x.a += v; x.b++ }
+func (x acct) sum() int { return x.a + x.b }
+var old = &acct{}`,
+		`for i := 0; i < 10; i++ { old.put(i) }; fmt.Println(old.a, old.b, old.sum())`,
+		`func (x *acct) put(v int) { x.a -= v; x.on = !x.on }`,
+		`for i := 0; i < 10; i++ { old.put(i) }; fmt.Println(old.a, old.b, old.on, old.sum())`,
+		`type acct struct{ on bool; pad string; b, a int }
+func (x *acct) put(v int) { x.a += 2 * v; x.b-- }
+func (x acct) sum() int { return x.a * x.b }
+var cur = &acct{}`,
+		`for i := 0; i < 10; i++ { cur.put(i) }; fmt.Println(cur.a, cur.b, cur.sum())`,
+		`fmt.Println(old.a, old.b, old.on)`,
+	}
+	var want []string
+	for _, tier := range []bool{false, true} {
+		i, out, errs := intTierInterp(t, tier)
+		if _, err := i.Eval(`import "fmt"`); err != nil {
+			t.Fatal(err)
+		}
+		for k, c := range cells {
+			out.Reset()
+			_, err := i.Eval(c)
+			got := fmt.Sprintf("%s%v", out.String(), err)
+			if !tier {
+				want = append(want, got)
+				continue
+			}
+			if got != want[k] {
+				t.Errorf("cell %d with the tier:\n%s\nwithout:\n%s\n%s", k, got, want[k], errs.String())
+			}
+		}
+		if tier && interp.IntTierMethods(i) < 4 {
+			t.Errorf("%d methods ran in the int tier, want 4 or more", interp.IntTierMethods(i))
+		}
+	}
+}
+
+// TestSbirIntTierMethodInterrupted checks that a method of the int tier
+// that loops writing its receiver stops when its evaluation is cancelled,
+// and that its receiver holds what it wrote (sbir patch S17).
+func TestSbirIntTierMethodInterrupted(t *testing.T) {
+	i, out, errs := intTierInterp(t, true)
+	if _, err := i.Eval(`
+type ctr struct{ n, laps int }
+func (c *ctr) spin() { for { c.n++; if c.n == 1<<20 { c.n = 0; c.laps++ } } }
+var c = &ctr{}`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := i.EvalWithContext(ctx, "c.spin()")
+		done <- err
+	}()
+	// Cancel once the method runs in the tier and has written.
+	deadline := time.Now().Add(time.Minute * slowFactor())
+	for interp.IntTierMethods(i) == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v, want %v", err, context.Canceled)
+		}
+	case <-time.After(time.Minute * slowFactor()):
+		t.Fatal("still running a minute after its context was cancelled")
+	}
+	v, err := i.Eval("c.n + c.laps<<20 > 0")
+	if err != nil || !v.Bool() {
+		t.Errorf("after the interrupt: c.n + c.laps<<20 > 0 = %v, %v, want true\n%s%s", v, err, out.String(), errs.String())
 	}
 }
