@@ -31,7 +31,7 @@ import (
 // ifaceSite is a call site x.m(...) through an interface.
 type ifaceSite struct {
 	name  string
-	in    *Interpreter // whose count of learnt methods learn adds to (tests)
+	in    *Interpreter               // whose count of learnt methods learn adds to (tests)
 	cache atomic.Pointer[ifaceCache] // replaced, never changed: goroutines share the site
 }
 
