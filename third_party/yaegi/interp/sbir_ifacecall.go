@@ -128,8 +128,10 @@ func (s *ifaceSite) lookup(vi *valueInterface) *node {
 		return nil
 	}
 	m, path := typ.lookupMethod(s.name)
+	// A declaration without a compiled body (a generic method's template)
+	// is not one to run.
 	if m == nil || len(path) != 0 || m.kind != funcDecl || len(m.child) < 4 || m.child[3] == nil ||
-		len(m.child[0].child) == 0 || m.typ == nil || m.typ.cat != funcT {
+		m.child[3].start == nil || len(m.child[0].child) == 0 || m.typ == nil || m.typ.cat != funcT {
 		return nil
 	}
 	return m
