@@ -1930,7 +1930,7 @@ func call(n *node) {
 				return general(f, def, anc, bf, reflect.Value{})
 			}
 			if def.latest != nil {
-				def = currentDecl(def)
+				def = ifaceCurrentDecl(def, rv) // sbir patch S18 (amended)
 			}
 			return callMethodAt(f, def, rv)
 		}

@@ -137,6 +137,25 @@ func (s *ifaceSite) lookup(vi *valueInterface) *node {
 	return m
 }
 
+// ifaceCurrentDecl returns the latest declaration of def, the method a
+// site found for the concrete type of rv, the value the interface holds
+// (sbir patch S18, amended). A call through an interface is compiled for the
+// interface's method, not for a receiver: when rv is a pointer, whose
+// method set has the methods of both receivers, a method declared again
+// with the other receiver (T to *T, or back) and the same parameters and
+// results is the one to run, as getMethodByName's lookup at every call
+// ran it before S18 cached def. Anything else fails as currentDecl does:
+// another signature, or a value whose type's method now needs a pointer
+// (the type no longer implements the interface).
+func ifaceCurrentDecl(def *node, rv reflect.Value) *node {
+	cur := def.latest.cur
+	if cur != nil && cur != def && rv.Kind() == reflect.Pointer &&
+		def.typ != nil && cur.typ != nil && def.typ.TypeOf() == cur.typ.TypeOf() {
+		return cur
+	}
+	return currentDecl(def)
+}
+
 // valueInterfaceWord is the type word of a reflect.Value of a
 // valueInterface.
 var valueInterfaceWord = typeWord(valueInterfaceType)
