@@ -3616,7 +3616,14 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
+		case destInterface && d.Type() != rt:
+			// sbir patch 230: only when the literal is made in the
+			// interface variable's own slot (cfg's assignment skipped
+			// for it). Made in its own slot (the destination an element,
+			// a field, a map entry or a variable a closure captured), it
+			// is the struct, which the assignment then converts: the
+			// valueInterface stored there panicked with "reflect.Set:
+			// value of type interp.valueInterface is not assignable".
 			if len(destType(n).field) > 0 {
 				d.Set(reflect.ValueOf(valueInterface{n, a}))
 				break
