@@ -2818,6 +2818,18 @@ func storeMethodByName(n *node) func(f *frame) {
 			val = v
 		}
 
+		// sbir patch 231: a method declared on the type itself before
+		// one reflect finds (promoted from an embedded compiled field).
+		if val.node != nil && val.node.typ != nil && !(val.node.typ.node == nil && val.node.typ.cat == valueT) {
+			if m := ownMethod(val.node.typ, name); m != nil {
+				nod := *m
+				nod.val = &nod
+				nod.recv = &receiver{nil, val.value, nil}
+				getFrame(f, l).data[i] = genFuncValue(&nod)(f)
+				return
+			}
+		}
+
 		if met := val.value.MethodByName(name); met.IsValid() {
 			getFrame(f, l).data[i] = met
 			return

@@ -120,18 +120,19 @@ func (s *ifaceSite) lookup(vi *valueInterface) *node {
 	if v.Type() == valueInterfaceType || v.Kind() == reflect.Interface {
 		return nil // nested: getMethodByName unwraps it
 	}
-	if _, ok := v.Type().MethodByName(s.name); ok {
-		return nil // a method reflect knows: a compiled type's
-	}
 	typ := vi.node.typ
 	if typ == nil || (typ.node == nil && typ.cat == valueT) {
 		return nil
 	}
-	m, path := typ.lookupMethod(s.name)
+	// A method declared on the type itself is the one to call even when
+	// reflect knows one of the same name, promoted from an embedded
+	// compiled field or of the compiled type a defined type is made
+	// from (sbir patch 231); anything else reflect knows is a compiled
+	// type's, which getMethodByName's way calls.
+	m := ownMethod(typ, s.name)
 	// A declaration without a compiled body (a generic method's template)
 	// is not one to run.
-	if m == nil || len(path) != 0 || m.kind != funcDecl || len(m.child) < 4 || m.child[3] == nil ||
-		m.child[3].start == nil || len(m.child[0].child) == 0 || m.typ == nil || m.typ.cat != funcT {
+	if m == nil || len(m.child) < 4 || m.child[3] == nil || m.child[3].start == nil || len(m.child[0].child) == 0 || m.typ == nil || m.typ.cat != funcT {
 		return nil
 	}
 	return m
@@ -154,6 +155,21 @@ func ifaceCurrentDecl(def *node, rv reflect.Value) *node {
 		return cur
 	}
 	return currentDecl(def)
+}
+
+// ownMethod returns the method name declared on typ itself (or on what
+// typ points to), or nil (sbir patch 231). The interpreter's struct
+// type embedding a compiled type (struct{ time.Duration }) has the
+// embedded type's methods in reflect, and a defined type made from a
+// compiled one (type D time.Duration) may be that compiled type in
+// reflect: asking reflect first called time.Duration's String through
+// an interface holding a value whose type declares its own.
+func ownMethod(typ *itype, name string) *node {
+	m, path := typ.lookupMethod(name)
+	if m == nil || len(path) != 0 || m.kind != funcDecl {
+		return nil
+	}
+	return m
 }
 
 // valueInterfaceWord is the type word of a reflect.Value of a
