@@ -1446,6 +1446,14 @@ func genInterfaceWrapperOf(n *node, typ reflect.Type, value func(*frame) reflect
 			for vi, ok := v.Interface().(valueInterface); ok; vi, ok = v.Interface().(valueInterface) {
 				v = vi.value
 			}
+		} else if n2 != nil {
+			// sbir patch 232: the value an interpreted interface holds
+			// is the value itself; getConcreteValue's search of an
+			// emulated interface's fields put a struct's last field in
+			// the wrapper, which fmt printed through the struct's
+			// methods ("reflect.Set: value of type string is not
+			// assignable") and assertions back to the type missed.
+			v = held
 		} else {
 			v = getConcreteValue(v)
 		}
