@@ -564,6 +564,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				for _, cc := range c.child[:len(c.child)-1] {
 					sc.sym[cc.ident] = &symbol{index: sc.add(typ), kind: varSym, typ: typ}
 				}
+				if len(c.child) == 1 {
+					// sbir patch 233: an unnamed parameter (func f(*P)
+					// int) has its slot too, as an unnamed result has:
+					// a call copies each argument to the slot after the
+					// previous one, and the first local variable's slot
+					// got it ("reflect.Set: value of type *P is not
+					// assignable to type int").
+					sc.add(typ)
+				}
 			}
 
 			if n.child[1].ident == "init" && len(n.child[0].child) == 0 {
