@@ -3265,9 +3265,10 @@ func _return(n *node) {
 		n.exec = nil
 	case 1:
 		switch {
-		case !child[0].rval.IsValid() && child[0].kind == binaryExpr:
+		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && returnedInPlace(def.typ.ret[0]):
 			// No additional runtime operation is necessary for constants (not in frame) or
-			// binary expressions (stored directly at the right location in frame).
+			// binary expressions (stored directly at the right location in frame; sbir
+			// patch 220: unless the result is an interface, which the value is converted to).
 			n.exec = nil
 		case isCall(child[0]) && n.child[0].typ.id() == def.typ.ret[0].id():
 			// Calls are optmized as long as no type conversion is involved.
