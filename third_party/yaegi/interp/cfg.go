@@ -3265,7 +3265,8 @@ func setExec(n *node) {
 			}
 		}
 		n.gen(n)
-		freshCommaOk(n) // sbir patch 141
+		checkGenerated(n) // sbir patch 221
+		freshCommaOk(n)   // sbir patch 141
 	}
 
 	set(n)
