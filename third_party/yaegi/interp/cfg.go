@@ -994,7 +994,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt && returnedInPlace(returnType(sc.def, n)):
+			case n.anc.kind == returnStmt && returnedInPlace(sc.def, n):
 				// To avoid a copy in frame, if the result is to be returned, store it directly
 				// at the frame location reserved for output arguments (sbir patch 220: not
 				// an interface result's, which the return converts the value for).
@@ -1247,7 +1247,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				wireChild(n)
 				if typ := c0.typ; len(typ.ret) > 0 {
 					n.typ = typ.ret[0]
-					if n.anc.kind == returnStmt && sameResultType(n, returnType(sc.def, n)) { // sbir patch 222
+					if n.anc.kind == returnStmt && sameResultType(sc.def, n) { // sbir patches 222, 223
 						// Store the result directly to the return value area of frame.
 						// It can be done only if no type conversion at return is involved.
 						n.findex = childPos(n)
@@ -1292,7 +1292,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					case "unsafe.alignOf", "unsafe.Offsetof", "unsafe.Sizeof":
 						n.gen = nop
 					}
-				case n.anc.kind == returnStmt && returnedInPlace(returnType(sc.def, n)):
+				case n.anc.kind == returnStmt && returnedInPlace(sc.def, n):
 					// Store result directly to frame output location, to avoid a frame copy.
 					// sbir patch 222: its own result's, not the first one's (`return 1,
 					// len(s)` returned 1, 1), and not an interface result's, which the
@@ -1427,7 +1427,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						}
 					} else {
 						n.typ = valueTOf(typ.Out(0))
-						if n.anc.kind == returnStmt {
+						if n.anc.kind == returnStmt && !clobbersNamedResult(sc.def, n) { // sbir patch 223
 							n.findex = childPos(n)
 						} else {
 							n.findex = sc.add(n.typ)
@@ -1480,7 +1480,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 				if typ := c0.typ; len(typ.ret) > 0 {
 					n.typ = typ.ret[0]
-					if n.anc.kind == returnStmt && sameResultType(n, returnType(sc.def, n)) { // sbir patch 222
+					if n.anc.kind == returnStmt && sameResultType(sc.def, n) { // sbir patches 222, 223
 						// Store the result directly to the return value area of frame.
 						// It can be done only if no type conversion at return is involved.
 						n.findex = childPos(n)
@@ -2461,7 +2461,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt && returnedInPlace(returnType(sc.def, n)):
+			case n.anc.kind == returnStmt && returnedInPlace(sc.def, n):
 				// sbir patch 220: an interface result gets the value from a
 				// slot of its own, converted by the return (_return).
 				pos := childPos(n)

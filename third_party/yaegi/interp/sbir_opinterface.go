@@ -11,14 +11,17 @@ import "reflect"
 // do: the two places that decide it, binaryExpr in cfg.go and _return in
 // run.go, ask returnedInPlace.
 
-// returnedInPlace reports whether a binary expression returned as a
-// result of type ret computes its value in the result's slot of the
-// frame, leaving nothing for the return to do. It does unless ret is an
-// interface: the operation's value is then of its operands' type, and the
-// return converts it (wraps a value of an interpreted type, keeps a
-// compiled one's methods).
-func returnedInPlace(ret *itype) bool {
-	return ret != nil && !isInterface(ret)
+// returnedInPlace reports whether n, a binary expression, a unary
+// expression or a builtin call returned by a function declared by def,
+// computes its value in its result's slot of the frame, leaving nothing
+// for the return to do. It does unless its result is an interface (the
+// operation's value is then of its operands' type, and the return
+// converts it: wraps a value of an interpreted type, keeps a compiled
+// one's methods) or the slot is a named result that another value of the
+// return may read (sbir patch 223, clobbersNamedResult).
+func returnedInPlace(def, n *node) bool {
+	ret := returnType(def, n)
+	return ret != nil && !isInterface(ret) && !clobbersNamedResult(def, n)
 }
 
 // returnType is the type of the result that n, a child of a return
@@ -72,12 +75,15 @@ func returnedAs(n *node) *itype {
 	return returnType(def, n)
 }
 
-// sameResultType reports whether call n, returned as a result of type
-// ret, may store its first result in that result's slot: its type is the
-// result's (sbir patch 222: the result at the call's position; the first
-// result's type was compared, so that `return 1, g()` with g returning a
-// celsius and a second result of type any or fmt.Stringer stored the bare
-// value in the interface's slot, a panic in reflect.Set or in fmt).
-func sameResultType(n *node, ret *itype) bool {
-	return ret != nil && n.typ != nil && n.typ.id() == ret.id()
+// sameResultType reports whether call n, returned by the function
+// declared by def, may store its first result in its result's slot: its
+// type is the result's (sbir patch 222: the result at the call's
+// position; the first result's type was compared, so that `return 1, g()`
+// with g returning a celsius and a second result of type any or
+// fmt.Stringer stored the bare value in the interface's slot, a panic in
+// reflect.Set or in fmt), and no other value of the return reads the slot
+// (sbir patch 223).
+func sameResultType(def, n *node) bool {
+	ret := returnType(def, n)
+	return ret != nil && n.typ != nil && n.typ.id() == ret.id() && !clobbersNamedResult(def, n)
 }
