@@ -219,7 +219,7 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 		return nil, false
 	}
 	for _, a := range ft.arg {
-		ok, isBool := intKind(a)
+		ok, isBool, _ := intKindNarrow(a) // sbir patch S19: runes too
 		if !ok {
 			return nil, false
 		}
@@ -250,7 +250,7 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 // resultKind records the kind of the function's one result, t, and
 // reports whether the tier computes on it.
 func (fn *intFunc) resultKind(t *itype) bool {
-	ok, isBool := intKind(t)
+	ok, isBool, _ := intKindNarrow(t) // sbir patch S19: runes too
 	if !ok {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"reflect"
 	"testing"
+	"unicode"
 )
 
 // osLimit is a compiled package's variable the decisions read.
@@ -17,6 +18,8 @@ var intTierSymbols = Exports{
 	"fmt/fmt":   {"Sprint": reflect.ValueOf(fmt.Sprint), "Println": reflect.ValueOf(fmt.Println)},
 	"math/math": {"MaxInt32": reflect.ValueOf(constant.MakeFromLiteral("2147483647", token.INT, 0))},
 	"os/os":     {"Limit": reflect.ValueOf(&osLimit).Elem()},
+	"unicode/unicode": {"IsLetter": reflect.ValueOf(unicode.IsLetter), "ToLower": reflect.ValueOf(unicode.ToLower),
+		"In": reflect.ValueOf(unicode.In), "Latin": reflect.ValueOf(unicode.Latin)},
 }
 
 // TestSbirIntTierDecision checks which functions the int tier compiles
@@ -24,7 +27,7 @@ var intTierSymbols = Exports{
 // function it would take.
 func TestSbirIntTierDecision(t *testing.T) {
 	const decls = `
-import ("fmt"; "math"; "os")
+import ("fmt"; "math"; "os"; "unicode")
 type celsius int
 type pt struct{ x int }
 var global = 3
@@ -37,6 +40,8 @@ var gxs = []int{1, 2, 3}
 var grecs = []rec{{n: 1}}
 var gps = []*rec{{n: 1}}
 var garr = [3]int{1, 2, 3}
+var g32 = []int32{1, 2}
+var _ = unicode.IsLetter
 func text(x int) string { return fmt.Sprint(x) }
 func (p *pt) get() int { return p.x }
 `
@@ -66,7 +71,12 @@ func (p *pt) get() int { return p.x }
 		{"slice element written", `func f(i int) int { gxs[i] = 1; return 0 }`, false},
 		{"package variable", `func f(n int) int { return n + os.Limit }`, false},
 		{"conversion", `func f(n int) int { return int(int32(n)) }`, false},
-		{"int32", `func f(n int32) int32 { return n + 1 }`, false},
+		{"int32", `func f(n int32) int32 { return n + 1 }`, true},
+		{"rune and unicode", `func f(r rune) bool { return unicode.IsLetter(r) || unicode.ToLower(r) == 'x' }`, true},
+		{"unicode not listed", `func f(r rune) bool { return unicode.In(r, unicode.Latin) }`, false},
+		{"int32 slice", `func f(i int) int32 { return g32[i] }`, false},
+		{"int16", `func f(n int16) int16 { return n + 1 }`, false},
+		{"rune conversion", `func f(n int) rune { return rune(n) }`, false},
 		{"uint", `func f(n uint) uint { return n + 1 }`, false},
 		{"float", `func f(n int) float64 { return float64(n) }`, false},
 		{"string", `func f(n int) int { return len(text(n)) }`, false},

@@ -31,3 +31,7 @@ func StopRunning(i *Interpreter) {
 // PointerWordsProbed reports whether the int tier reads a pointer
 // receiver's Value through its words (sbir patch S17).
 func PointerWordsProbed() bool { return ptrIndir.ok }
+
+// InterfaceMethodsLearnt returns how many (call site, concrete type)
+// pairs of calls through interfaces i runs directly (sbir patch S18).
+func InterfaceMethodsLearnt(i *Interpreter) int { return int(i.ifaceMethods.Load()) }

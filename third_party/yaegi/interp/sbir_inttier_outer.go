@@ -46,7 +46,7 @@ func outerLoc(n *node, level, index int, isBool bool) intLoc {
 // loc returns where n, the left side of an assignment (a declaration when
 // define is set), stores.
 func (c *intCompiler) loc(n *node, define bool) (intLoc, bool) {
-	ok, isBool := intKind(n.typ)
+	ok, isBool, _ := intKindNarrow(n.typ) // sbir patch S19: runes too
 	if !ok {
 		return intLoc{}, false
 	}
@@ -183,6 +183,6 @@ func (c *intCompiler) outerRead(n *node) (intExpr, bool) {
 	if !ok {
 		return nil, false
 	}
-	_, isBool := intKind(n.typ)
+	_, isBool, _ := intKindNarrow(n.typ)
 	return outerLoc(n, level, index, isBool).load(), true
 }

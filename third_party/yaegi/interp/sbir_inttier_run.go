@@ -259,7 +259,7 @@ func setIntResult(fn *intFunc, rvalues []func(*frame) reflect.Value, f *frame, r
 	switch {
 	case fn.result && dst.Kind() == reflect.Bool:
 		dst.SetBool(res != 0)
-	case !fn.result && (dst.Kind() == reflect.Int || dst.Kind() == reflect.Int64):
+	case !fn.result && (dst.Kind() == reflect.Int || dst.Kind() == reflect.Int64 || dst.Kind() == reflect.Int32):
 		dst.SetInt(res)
 	default:
 		v := reflect.New(fn.rtype).Elem()
