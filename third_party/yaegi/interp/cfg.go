@@ -1003,9 +1003,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt:
+			case n.anc.kind == returnStmt && returnedInPlace(sc.def, n):
 				// To avoid a copy in frame, if the result is to be returned, store it directly
-				// at the frame location reserved for output arguments.
+				// at the frame location reserved for output arguments (sbir patch 220: not
+				// an interface result's, which the return converts the value for).
 				n.findex = childPos(n)
 			default:
 				// Allocate a new location in frame, and store the result here.
@@ -1255,7 +1256,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				wireChild(n)
 				if typ := c0.typ; len(typ.ret) > 0 {
 					n.typ = typ.ret[0]
-					if n.anc.kind == returnStmt && n.typ.id() == sc.def.typ.ret[0].id() {
+					if n.anc.kind == returnStmt && sameResultType(sc.def, n) { // sbir patches 222, 223
 						// Store the result directly to the return value area of frame.
 						// It can be done only if no type conversion at return is involved.
 						n.findex = childPos(n)
@@ -1300,9 +1301,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					case "unsafe.alignOf", "unsafe.Offsetof", "unsafe.Sizeof":
 						n.gen = nop
 					}
-				case n.anc.kind == returnStmt:
+				case n.anc.kind == returnStmt && returnedInPlace(sc.def, n):
 					// Store result directly to frame output location, to avoid a frame copy.
-					n.findex = 0
+					// sbir patch 222: its own result's, not the first one's (`return 1,
+					// len(s)` returned 1, 1), and not an interface result's, which the
+					// return converts the value for (`return append(l, 1)` panicked in
+					// reflect.Set with l of a defined slice type with methods and a
+					// fmt.Stringer result).
+					n.findex = childPos(n)
 				case bname == "cap" && isInConstOrTypeDecl(n):
 					t := n.child[1].typ.TypeOf()
 					for t.Kind() == reflect.Ptr {
@@ -1430,7 +1436,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						}
 					} else {
 						n.typ = valueTOf(typ.Out(0))
-						if n.anc.kind == returnStmt {
+						if n.anc.kind == returnStmt && !clobbersNamedResult(sc.def, n) { // sbir patch 223
 							n.findex = childPos(n)
 						} else {
 							n.findex = sc.add(n.typ)
@@ -1483,7 +1489,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 				if typ := c0.typ; len(typ.ret) > 0 {
 					n.typ = typ.ret[0]
-					if n.anc.kind == returnStmt && n.typ.id() == sc.def.typ.ret[0].id() {
+					if n.anc.kind == returnStmt && sameResultType(sc.def, n) { // sbir patches 222, 223
 						// Store the result directly to the return value area of frame.
 						// It can be done only if no type conversion at return is involved.
 						n.findex = childPos(n)
@@ -2450,15 +2456,23 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.findex = notInFrame
 			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 &&
 				!(n.action == aRecv && enclosingFrameLevel(n.anc.child[childPos(n)-n.anc.nright].level)) &&
-				!(n.action == aRecv && recvNeedsConversion(n.anc, n.anc.child[childPos(n)-n.anc.nright], n)):
+				!(n.action == aRecv && recvNeedsConversion(n.anc, n.anc.child[childPos(n)-n.anc.nright], n)) &&
+				!(n.action != aRecv && isBinInterfaceDest(n)):
 				// sbir patch 100: a receive points the slot at the value
 				// received; into a variable a closure captured it gets a
 				// slot of its own, and the assignment sets the variable.
+				// sbir patch 220: -x, ^x, !x assigned to an interface get
+				// a slot of their own (as an operation of two operands
+				// does, patch 9e) and the assignment converts the value:
+				// typed by the interface, they had no code for it, and
+				// `a = -d` with a of type any ended the function there.
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt:
+			case n.anc.kind == returnStmt && returnedInPlace(sc.def, n):
+				// sbir patch 220: an interface result gets the value from a
+				// slot of its own, converted by the return (_return).
 				pos := childPos(n)
 				n.typ = sc.def.typ.ret[pos]
 				n.findex = pos
@@ -3260,7 +3274,8 @@ func setExec(n *node) {
 			}
 		}
 		n.gen(n)
-		freshCommaOk(n) // sbir patch 141
+		checkGenerated(n) // sbir patch 221
+		freshCommaOk(n)   // sbir patch 141
 	}
 
 	set(n)

@@ -2365,7 +2365,7 @@ func callBin(n *node) {
 			return fnext
 		}
 	default:
-		switch n.anc.action {
+		switch returnAction(n) {
 		case aAssignX:
 			// The function call is part of an assign expression, store results direcly
 			// to assigned location, to avoid an additional frame copy.
@@ -3326,9 +3326,10 @@ func _return(n *node) {
 		n.exec = nil
 	case 1:
 		switch {
-		case !child[0].rval.IsValid() && child[0].kind == binaryExpr:
+		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && returnedInPlace(def, child[0]):
 			// No additional runtime operation is necessary for constants (not in frame) or
-			// binary expressions (stored directly at the right location in frame).
+			// binary expressions (stored directly at the right location in frame; sbir
+			// patch 220: unless the result is an interface, which the value is converted to).
 			n.exec = nil
 		case isCall(child[0]) && n.child[0].typ.id() == def.typ.ret[0].id():
 			// Calls are optmized as long as no type conversion is involved.
@@ -3346,6 +3347,10 @@ func _return(n *node) {
 			}
 		}
 	case 2:
+		if hasNamedResults(def) {
+			n.exec = returnAll(values) // sbir patch 223
+			break
+		}
 		v0, v1 := values[0], values[1]
 		n.exec = func(f *frame) bltn {
 			f.data[0].Set(v0(f))
@@ -3353,6 +3358,10 @@ func _return(n *node) {
 			return nil
 		}
 	default:
+		if hasNamedResults(def) {
+			n.exec = returnAll(values) // sbir patch 223
+			break
+		}
 		n.exec = func(f *frame) bltn {
 			for i, value := range values {
 				f.data[i].Set(value(f))

@@ -612,6 +612,23 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			dt = sc.def.typ.ret[childPos(n)]
 		}
 
+		if isInterfaceDest(dt) && !t.untyped {
+			// sbir patch 220: an operation with a typed operand is of
+			// that type (Go spec: the operands' type), whatever it is
+			// assigned to. Typed by an interface destination, it was
+			// computed into the interface, for which the arithmetic has no
+			// code: `var s fmt.Stringer = 1500 * time.Millisecond` and
+			// `return d * 2` from a func() fmt.Stringer ended the function
+			// there silently (the generator made no exec), an interpreted
+			// interface panicked in SetInt on its struct, and `any` lost
+			// the value's methods (celsius(1.5) * 2 printed 3). Computed
+			// in its own type, the result is converted by the assignment
+			// or the return, as for `s = d * 2`, where the destination
+			// never typed the operation. An operation of untyped constants
+			// keeps the interface (its value is computed in its default
+			// type, and sbir patch 180 checks it there).
+			dt = t
+		}
 		if isInterfaceSrc(dt) {
 			// Set a new interface type preserving the concrete type (.val field).
 			t2 := *dt

@@ -330,7 +330,11 @@ func genValueOutput(n *node, t reflect.Type) func(*frame) reflect.Value {
 			return value
 		}
 		fallthrough
-	case n.anc.kind == returnStmt && n.anc.val.(*node).typ.ret[0].cat == interfaceT:
+	case n.anc.kind == returnStmt && inResultSlot(n) && isInterfaceSrc(returnedAs(n)):
+		// sbir patch 220: only a value computed in its result's slot, of
+		// the result at its own position (sbir patch 222); since patch 220
+		// no value is computed in an interface result's slot, and only the
+		// assignment above falls through here.
 		if nod, ok := n.anc.val.(*node); !ok || len(nod.typ.ret[0].field) == 0 {
 			// empty interface, do not wrap
 			return value
