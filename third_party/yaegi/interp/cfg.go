@@ -1151,6 +1151,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
 			}
+			if et := chanElement(n.child[0].typ); et != nil {
+				if err = operationUseError(n.child[1], et, "send"); err != nil { // sbir patch 190
+					break
+				}
+			}
 			// sbir patch 45: an untyped constant sent takes the element type.
 			if v := n.child[1]; v.rval.IsValid() && v.typ != nil && v.typ.untyped {
 				if et := chanElement(n.child[0].typ); et != nil {
@@ -1972,6 +1977,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				var typ *itype
 				typ, err = nodeType(interp, sc.upperLevel(), returnSig.child[2].fieldType(i))
 				if err != nil {
+					return
+				}
+				if err = operationUseError(c, typ, "return statement"); err != nil { // sbir patch 190
 					return
 				}
 				// TODO(mpl): move any of that code to typecheck?

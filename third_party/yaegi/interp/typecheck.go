@@ -38,6 +38,11 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	if n.typ == nil {
 		return n.cfgErrorf("invalid type in %s", context)
 	}
+	if context != "" {
+		if err := operationUseError(n, typ, context); err != nil { // sbir patch 190
+			return err
+		}
+	}
 	if n.typ.untyped {
 		if typ == nil || isInterface(typ) {
 			if typ == nil && n.typ.cat == nilT {
