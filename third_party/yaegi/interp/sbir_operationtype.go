@@ -97,11 +97,21 @@ func operationUseError(n *node, typ *itype, context string) error {
 	if t == nil || t.cat == genericT || isInterface(t) || t.equals(typ) {
 		return nil
 	}
-	desc := "value of type " + localTypeName(t)
+	desc := "value of " + typeDescription(t)
 	if c, ok := exactValue(n); ok {
-		desc = "constant " + constantString(c) + " of type " + localTypeName(t)
+		desc = "constant " + constantString(c) + " of " + typeDescription(t)
 	}
 	return n.cfgErrorf("cannot use %s (%s) as %s value in %s", exprString(n), desc, localTypeName(typ), context)
+}
+
+// typeDescription describes numeric or string type t as gc does in an
+// operand: "type int", or "int8 type W" for a defined type, named with
+// its underlying type (a defined type's id is qualified by its package).
+func typeDescription(t *itype) string {
+	if strings.Contains(t.id(), ".") {
+		return t.TypeOf().Kind().String() + " type " + localTypeName(t)
+	}
+	return "type " + localTypeName(t)
 }
 
 // localTypeName is t's name as gc writes it in an error of package main:

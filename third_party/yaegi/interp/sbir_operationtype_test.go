@@ -36,6 +36,8 @@ func TestSbirOperationTypeMismatch(t *testing.T) {
 		{"ret_neg", "func f() int8 { x := 1; return -x }\n", "fmt.Println(f())", "7:32: cannot use -x (value of type int) as int8 value in return statement", ""},
 		{"ret_multi", "func f() (int, int8) { x := 1; return x, x * 2 }\n", "fmt.Println(f())", "7:42: cannot use x * 2 (value of type int) as int8 value in return statement", ""},
 		{"send", "", "x := 1\n\tch := make(chan int8, 1)\n\tch <- x + 1\n\tfmt.Println(<-ch)", "11:8: cannot use x + 1 (value of type int) as int8 value in send", ""},
+		{"named_use", "type W int8\n\nconst w W = 100\n", "var i int8 = w + 1\n\tfmt.Println(i)", "12:15: cannot use w + 1 (constant 101 of int8 type W) as int8 value in variable declaration", ""},
+		{"named_var", "type D int\n", "var x D = 2\n\tvar i int = x * 2\n\tfmt.Println(i)", "11:14: cannot use x * 2 (value of int type D) as int value in variable declaration", ""},
 		{"ok_bytes", "", "x := byte(3)\n\tvar a byte = x + 1\n\tvar b byte = 1 + x\n\tvar c = x - '0'\n\tvar r rune = 'a' + 1\n\td := time.Duration(5) * time.Second\n\tfmt.Println(a, b, c, r, d)", "4 4 211 98 5s\n", ""},
 		{"ok_shift_context", "", "n := 3\n\tvar b int8 = 1 << n\n\tvar c uint8 = 1<<n + 1\n\tvar f float64 = 2 * 1.5\n\tvar g float64 = 1 << 3\n\tfmt.Println(b, c, f, g)", "8 9 3 8\n", ""},
 		{"ok_named", "type D int\n", "var x D = 2\n\tvar z D = x * 2\n\tvar w int = 3 + int(x)\n\tvar i int = len(\"ab\") * 2\n\tfmt.Println(z, w, i)", "4 5 4\n", ""},
