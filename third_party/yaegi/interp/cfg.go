@@ -975,6 +975,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				break
 			}
 			if c0.rval.IsValid() && c1.rval.IsValid() && (!isInterface(n.typ)) && constOp[n.action] != nil {
+				if err = typedConstantOpError(n); err != nil { // sbir patch 191
+					break
+				}
 				n.typ.TypeOf()                                // Force compute of reflection type.
 				constOp[n.action](n)                          // Compute a constant result now rather than during exec.
 				if err = foldedConstantError(n); err != nil { // sbir patch 180
@@ -2440,6 +2443,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 			// TODO: Optimisation: avoid allocation if boolean branch op (i.e. '!' in an 'if' expr)
 			if n.child[0].rval.IsValid() && !isInterface(n.typ) && constOp[n.action] != nil {
+				if err = typedConstantNegError(n); err != nil { // sbir patch 191
+					return
+				}
 				n.typ.TypeOf() // init reflect type
 				constOp[n.action](n)
 			}

@@ -681,6 +681,9 @@ func (check typecheck) conversion(n *node, typ *itype) error {
 	if err := constantConversionError(n, c, typ); err != nil { // sbir patch 180
 		return err
 	}
+	if err := typedConversionError(n, typ); err != nil { // sbir patch 191
+		return err
+	}
 	var ok bool
 	switch {
 	case c != nil && isConstType(typ):
