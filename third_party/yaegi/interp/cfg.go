@@ -2249,6 +2249,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			fallthrough
 
 		case switchStmt:
+			if n.kind == switchStmt {
+				if err = switchCaseError(n); err != nil { // sbir patch 192
+					break
+				}
+			}
 			sc = sc.pop()
 			sbn := n.lastChild() // switch block node
 			clauses := sbn.child

@@ -157,6 +157,10 @@ func exactValue(n *node) (constant.Value, bool) {
 		if f := v.Float(); !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return constant.MakeFloat64(f), true
 		}
+	case reflect.String:
+		return constant.MakeString(v.String()), true
+	case reflect.Bool:
+		return constant.MakeBool(v.Bool()), true
 	case reflect.Complex64, reflect.Complex128:
 		c := v.Complex()
 		if re, im := real(c), imag(c); !math.IsInf(re, 0) && !math.IsNaN(re) && !math.IsInf(im, 0) && !math.IsNaN(im) {
