@@ -1112,6 +1112,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				fallthrough
 			case reflect.Slice, reflect.String:
 				n.gen = getIndexArray
+				if k == reflect.String {
+					l = constantStringLen(n.child[0]) // sbir patch 193: "abc"[5]
+				}
 			case reflect.Ptr:
 				if typ2 := typ.Elem(); typ2.Kind() == reflect.Array {
 					l = typ2.Len()

@@ -312,23 +312,28 @@ func zeroConst(n *node) bool {
 }
 
 func (check typecheck) index(n *node, max int) error {
+	// sbir patch 193: an untyped constant that is not an int is gc's
+	// error ("1.5 (untyped float constant) truncated to int"), and a
+	// constant index is checked as gc checks it: an integer, not
+	// negative, within the length of an array or constant string.
+	if err := constantOperandError(n, check.scope.getType("int")); err != nil {
+		return err
+	}
 	if err := check.convertUntyped(n, check.scope.getType("int")); err != nil {
 		return err
 	}
 
 	if !isInt(n.typ.TypeOf()) {
+		if err := nonIntegerIndexError(n); err != nil { // sbir patch 193
+			return err
+		}
 		return n.cfgErrorf("index %s must be integer", n.typ.id())
 	}
 
-	if !n.rval.IsValid() || max < 1 {
+	if !n.rval.IsValid() {
 		return nil
 	}
-
-	if int(vInt(n.rval)) >= max {
-		return n.cfgErrorf("index %s is out of bounds", n.typ.id())
-	}
-
-	return nil
+	return constantIndexError(n, max) // sbir patch 193
 }
 
 // arrayLitExpr type checks an array composite literal expression.
@@ -343,6 +348,9 @@ func (check typecheck) arrayLitExpr(child []*node, typ *itype) error {
 		switch {
 		case c.kind == keyValueExpr:
 			if err := check.index(c.child[0], length); err != nil {
+				if c.child[0].rval.IsValid() && isInt(c.child[0].typ.TypeOf()) {
+					return err // sbir patch 193: a negative or out of bounds constant
+				}
 				return c.cfgErrorf("index %s must be integer constant", c.child[0].typ.id())
 			}
 			n = c.child[1]
