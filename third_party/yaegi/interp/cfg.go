@@ -974,6 +974,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err = interfaceConstantError(n); err != nil { // sbir patch 180
 				break
 			}
+			if err = shiftOperandError(n); err != nil { // sbir patch 194
+				break
+			}
 			if c0.rval.IsValid() && c1.rval.IsValid() && (!isInterface(n.typ)) && constOp[n.action] != nil {
 				if err = typedConstantOpError(n); err != nil { // sbir patch 191
 					break
@@ -1159,6 +1162,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			if et := chanElement(n.child[0].typ); et != nil {
 				if err = operationUseError(n.child[1], et, "send"); err != nil { // sbir patch 190
+					break
+				}
+				if err = sendValueError(n.child[1], et); err != nil { // sbir patch 194
 					break
 				}
 			}

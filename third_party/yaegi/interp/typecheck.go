@@ -42,6 +42,9 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 		if err := operationUseError(n, typ, context); err != nil { // sbir patch 190
 			return err
 		}
+		if err := shiftAssignError(n, typ); err != nil { // sbir patch 194
+			return err
+		}
 	}
 	if n.typ.untyped {
 		if typ == nil || isInterface(typ) {
