@@ -689,6 +689,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 			wireChild(n)
+			redefined := redefinedVars(sc, n) // sbir patch 195
 			for i := 0; i < n.nleft; i++ {
 				dest, src := n.child[i], n.child[sbase+i]
 				updateSym := false
@@ -729,6 +730,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// the outer one, as it does in a function.
 						if pkg := interp.scopes[importPath]; sc == pkg || sc.anc == pkg {
 							sym, _, _ = sc.lookup(dest.ident)
+							if sym != nil && dest.redeclared { // sbir patch 195: gta's topLevelRedefined
+								dest.typ = sym.typ
+							}
+						}
+					}
+					if sym == nil {
+						// sbir patch 195: a, b := x, y assigns a declared
+						// variable of the block, of its own type.
+						if sym = redefined[dest]; sym != nil {
+							dest.typ = sym.typ
+							dest.redeclared = true
 						}
 					}
 					if sym == nil {
@@ -738,7 +750,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.val = src.val
 					dest.recv = src.recv
 					dest.findex = sym.index
-					updateSym = true
+					updateSym = !dest.redeclared // sbir patch 195
 				} else {
 					sym, level, _ = sc.lookup(dest.ident)
 				}
