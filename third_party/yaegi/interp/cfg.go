@@ -705,7 +705,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					break
 				}
 				if n.kind == defineStmt || (n.kind == assignStmt && dest.ident == "_") {
-					if atyp != nil {
+					if sym = redefined[dest]; sym == nil && dest.redeclared && sc.global {
+						sym, _, _ = sc.lookup(dest.ident) // gta's topLevelRedefined
+					}
+					if sym != nil {
+						// sbir patch 195: a, b := x, y assigns a declared
+						// variable of the block, of its own type.
+						dest.typ = sym.typ
+						dest.redeclared = true
+					} else if atyp != nil {
 						dest.typ = atyp
 					} else {
 						if src.typ, err = nodeType(interp, sc, src); err != nil {
@@ -723,24 +731,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if dest.typ.incomplete {
 						return
 					}
-					if sc.global {
+					if sc.global && sym == nil {
 						// Do not overload existing symbols (defined in GTA) in global scope.
 						// sbir patch 13: only at the top level itself: a := in a
 						// block nested there declares a new variable that shadows
 						// the outer one, as it does in a function.
 						if pkg := interp.scopes[importPath]; sc == pkg || sc.anc == pkg {
 							sym, _, _ = sc.lookup(dest.ident)
-							if sym != nil && dest.redeclared { // sbir patch 195: gta's topLevelRedefined
-								dest.typ = sym.typ
-							}
-						}
-					}
-					if sym == nil {
-						// sbir patch 195: a, b := x, y assigns a declared
-						// variable of the block, of its own type.
-						if sym = redefined[dest]; sym != nil {
-							dest.typ = sym.typ
-							dest.redeclared = true
 						}
 					}
 					if sym == nil {
@@ -2669,7 +2666,25 @@ func compDefineX(sc *scope, n *node) error {
 		// Careful to not reuse a variable which has been shadowed (it must not be a newSym).
 		sym, level, ok := sc.lookup(id)
 		canRedeclare := hasNewSymbol && len(symIsNew) > 1 && !symIsNew[id] && ok
-		if canRedeclare && level == n.child[i].level && sym.kind == varSym && sym.typ.id() == t.id() {
+		// sbir patch 195: a variable of another type is assigned, not
+		// declared again with the value's type. At the top level (a
+		// global, level -1) only an interface variable is, as a cell may
+		// give a name of an earlier cell a value of another type.
+		sameBlock := canRedeclare && sym.kind == varSym && level == n.child[i].level
+		top := canRedeclare && sym.kind == varSym && level < 0 && sc.global
+		if (sameBlock || top) && sym.typ.id() != t.id() {
+			rt, err := redeclaredResultType(n, i, t, sym.typ)
+			switch {
+			case err != nil && sameBlock:
+				return err
+			case err == nil && top && rt == sym.typ:
+				sameBlock = true
+			}
+			if err == nil {
+				t = rt
+			}
+		}
+		if sameBlock && sym.typ.id() == t.id() {
 			index = sym.index
 			n.child[i].redeclared = true
 		} else {

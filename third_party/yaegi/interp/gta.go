@@ -76,6 +76,10 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					err = n.cfgErrorf("cannot use _ as value")
 				}
 
+				if old := redefined[dest]; old != nil && old.typ.hasNil() && isPredeclaredNil(sc, src) {
+					dest.redeclared = true // sbir patch 195: nil assigned to a declared variable
+					continue
+				}
 				val := src.rval
 				if n.anc.kind == constDecl {
 					if _, err2 := interp.cfg(n, sc, importPath, pkgName); err2 != nil {

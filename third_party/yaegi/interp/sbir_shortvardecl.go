@@ -179,3 +179,35 @@ func rootNode(n *node) *node {
 	}
 	return n
 }
+
+// redeclaredResultType is the type the variable named by left operand i
+// of definition n (`v, err := f()`, a comma-ok form), declared in the
+// block with type vt, is assigned a value of type t with: vt, when t is
+// an interpreted function's result assignable to compiled interface type
+// vt, error or fmt.Stringer (the call converts it: a nil *T in an error
+// is not nil); t otherwise, which declares the variable again as before:
+// for the forms that write their value in place, and for an interface
+// the program declares, whose values the call's conversion does not
+// make (their methods were not found). It is gc's error when t cannot be
+// assigned to vt.
+func redeclaredResultType(n *node, i int, t, vt *itype) (*itype, error) {
+	src := n.lastChild()
+	if t.assignableTo(vt) && !(isBasicKind(t.TypeOf()) && isBasicKind(vt.TypeOf())) {
+		if (vt.cat == errorT || vt.cat == valueT) && isInterface(vt) && src.kind == callExpr && !isBinCall(src, n.scope) {
+			return vt, nil
+		}
+		return t, nil
+	}
+	what := "value"
+	switch {
+	case src.kind == indexExpr:
+		what = "map index expression"
+	case src.kind == typeAssertExpr || src.kind == unaryExpr && src.action == aRecv:
+		what = "comma, ok expression"
+	}
+	expr := exprString(src)
+	if expr == "constant" {
+		expr = "value"
+	}
+	return nil, src.cfgErrorf("cannot use %s (%s of %s) as %s value in assignment", expr, what, typeDescription(t), localTypeName(vt))
+}

@@ -33,6 +33,12 @@ func TestSbirShortVarRedeclaration(t *testing.T) {
 		{"other_type_op", "func f() {\n\tx := 1\n\tvar b int8\n\tb, y := x+300, 2\n\tfmt.Println(b, y)\n}\n", "f()", "10:10: cannot use x + 300 (value of type int) as int8 value in assignment", ""},
 		{"other_type_var", "func f() {\n\tx := 1\n\tvar b int8\n\tb, y := x, 2\n\tfmt.Println(b, y)\n}\n", "f()", "10:10: cannot use x (variable of type int) as int8 value in assignment", "10:10: cannot use type int as type int8 in assignment"},
 		{"other_type_const", "func f() {\n\tvar s string\n\ts, y := 1, 2\n\tfmt.Println(s, y)\n}\n", "f()", "9:10: cannot use 1 (untyped int constant) as string value in assignment", "9:10: cannot convert 1 to string"},
+		{"call_interface", "type MyErr struct{}\n\nfunc (*MyErr) Error() string { return \"my\" }\n\nfunc f() (int, *MyErr) { return 1, nil }\n", "var err error\n\tx, err := f()\n\tfmt.Println(x, err == nil)", "1 false\n", ""},
+		{"call_other_type", "func g() (int8, int) { return 1, 2 }\n\nfunc h() {\n\tvar a int\n\ta, b := g()\n\tfmt.Println(a, b)\n}\n", "h()", "11:10: cannot use g() (value of type int8) as int value in assignment", ""},
+		{"comma_ok_other_type", "func h() {\n\tvar v int\n\tm := map[string]int8{\"a\": 1}\n\tv, ok := m[\"a\"]\n\tfmt.Println(v, ok)\n}\n", "h()", "10:11: cannot use m[\"a\"] (map index expression of type int8) as int value in assignment", ""},
+		{"ok_comma_ok_same", "", "var v int8\n\tm := map[string]int8{\"a\": 127}\n\tv, ok := m[\"a\"]\n\tv++\n\tfmt.Println(v, ok)", "-128 true\n", ""},
+		{"call_interface_methods", "type MyErr struct{ s string }\n\nfunc (e *MyErr) Error() string { return \"my \" + e.s }\n\nfunc f() (int, *MyErr) { return 1, &MyErr{\"x\"} }\n\nfunc g() (int, *MyErr) { return 2, nil }\n", "var err error\n\tx, err := f()\n\tfmt.Println(x, err, err.Error())\n\ty, err := g()\n\tfmt.Println(y, err == nil)\n\tvar s fmt.Stringer\n\tz, s := 3, nil\n\tfmt.Println(z, s == nil)", "1 my x my x\n2 false\n3 true\n", ""},
+		{"declared_interface", "type Shape interface{ Area() int }\n\ntype Sq struct{ s int }\n\nfunc (q Sq) Area() int { return q.s * q.s }\n\nfunc mk(s int) (int, Sq) { return s, Sq{s} }\n", "var t Shape\n\tn, t := mk(5)\n\tvar u Shape\n\tm, u := 6, Sq{2}\n\tfmt.Println(n, t.Area(), m, u.Area())", "5 25 6 4\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkConstantOutcome(t, []string{constantProgram(tc.decls, tc.body)}, tc.gc, tc.want, false)
