@@ -7,7 +7,8 @@ import "testing"
 // be an integer type, and a value sent on a channel must be assignable
 // to the element type, as gc checks. Without the patch `var f float64 =
 // 1 << n` and `f = 1 << n` printed 0 (the int's bits in a float64),
-// `return 1 << n` from a func() float64 ran, and `ch <- x` with x an int
+// `return 1 << n` from a func() float64 ran, `float64(1 << n)` printed 8,
+// and `ch <- x` with x an int
 // on a chan int8 panicked in reflect when it ran. Shifts into integer
 // and interface destinations and sends of assignable values still run.
 // gc is go run's outcome.
@@ -19,6 +20,8 @@ func TestSbirShiftAndSendTypes(t *testing.T) {
 		{"shift_return", "func f(n int) float64 { return 1 << n }\n", "fmt.Println(f(3))", "7:32: invalid operation: shifted operand 1 (type float64) must be integer", ""},
 		{"shift_nested", "", "n := 3\n\tvar f float64 = 2 * (1 << n)\n\tfmt.Println(f)", "10:23: invalid operation: shifted operand 1 (type float64) must be integer", ""},
 		{"shift_float32", "", "n := 3\n\tvar f float32\n\tf = -(1 << n)\n\tfmt.Println(f)", "11:8: invalid operation: shifted operand 1 (type float32) must be integer", ""},
+		{"shift_conversion", "", "n := 3\n\tfmt.Println(float64(1 << n))", "10:22: invalid operation: shifted operand 1 (type float64) must be integer", ""},
+		{"ok_shift_conversions", "", "n := 3\n\tfmt.Println(float64(uint(1)<<n), int64(1<<n), uint8(1<<n), float64(1<<3), any(1<<n), float32(2*(n<<1)))", "8 8 8 8 8 12\n", ""},
 		{"send_var", "", "x := 1\n\tch := make(chan int8, 1)\n\tch <- x\n\tfmt.Println(<-ch)", "11:8: cannot use x (variable of type int) as int8 value in send", ""},
 		{"send_string", "", "s := \"a\"\n\tch := make(chan []byte, 1)\n\tch <- s\n\tfmt.Println(<-ch)", "11:8: cannot use s (variable of type string) as []byte value in send", "11:8: cannot use s (variable of type string) as []uint8 value in send"},
 		{"send_named", "type D int\n", "x := 1\n\tch := make(chan D, 1)\n\tch <- x\n\tfmt.Println(<-ch)", "12:8: cannot use x (variable of type int) as D value in send", ""},

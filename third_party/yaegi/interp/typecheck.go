@@ -695,6 +695,9 @@ func (check typecheck) conversion(n *node, typ *itype) error {
 	if err := typedConversionError(n, typ); err != nil { // sbir patch 191
 		return err
 	}
+	if err := shiftAssignError(n, typ); err != nil { // sbir patch 194: float64(1 << n)
+		return err
+	}
 	var ok bool
 	switch {
 	case c != nil && isConstType(typ):
