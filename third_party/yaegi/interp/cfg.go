@@ -698,6 +698,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 			wireChild(n)
+			redefined := redefinedVars(sc, n) // sbir patch 195
 			for i := 0; i < n.nleft; i++ {
 				dest, src := n.child[i], n.child[sbase+i]
 				updateSym := false
@@ -713,7 +714,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					break
 				}
 				if n.kind == defineStmt || (n.kind == assignStmt && dest.ident == "_") {
-					if atyp != nil {
+					if sym = redefined[dest]; sym == nil && dest.redeclared && sc.global {
+						sym, _, _ = sc.lookup(dest.ident) // gta's topLevelRedefined
+					}
+					if sym != nil {
+						// sbir patch 195: a, b := x, y assigns a declared
+						// variable of the block, of its own type.
+						dest.typ = sym.typ
+						dest.redeclared = true
+					} else if atyp != nil {
 						dest.typ = atyp
 					} else {
 						if src.typ, err = nodeType(interp, sc, src); err != nil {
@@ -731,7 +740,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if dest.typ.incomplete {
 						return
 					}
-					if sc.global {
+					if sc.global && sym == nil {
 						// Do not overload existing symbols (defined in GTA) in global scope.
 						// sbir patch 13: only at the top level itself: a := in a
 						// block nested there declares a new variable that shadows
@@ -747,7 +756,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.val = src.val
 					dest.recv = src.recv
 					dest.findex = sym.index
-					updateSym = true
+					updateSym = !dest.redeclared // sbir patch 195
 				} else {
 					sym, level, _ = sc.lookup(dest.ident)
 				}
@@ -983,7 +992,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err = interfaceConstantError(n); err != nil { // sbir patch 180
 				break
 			}
+			if err = shiftOperandError(n); err != nil { // sbir patch 194
+				break
+			}
 			if c0.rval.IsValid() && c1.rval.IsValid() && (!isInterface(n.typ)) && constOp[n.action] != nil {
+				if err = typedConstantOpError(n); err != nil { // sbir patch 191
+					break
+				}
 				n.typ.TypeOf()                                // Force compute of reflection type.
 				constOp[n.action](n)                          // Compute a constant result now rather than during exec.
 				if err = foldedConstantError(n); err != nil { // sbir patch 180
@@ -1119,6 +1134,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				fallthrough
 			case reflect.Slice, reflect.String:
 				n.gen = getIndexArray
+				if k == reflect.String {
+					l = constantStringLen(n.child[0]) // sbir patch 193: "abc"[5]
+				}
 			case reflect.Ptr:
 				if typ2 := typ.Elem(); typ2.Kind() == reflect.Array {
 					l = typ2.Len()
@@ -1160,6 +1178,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if !isChan(n.child[0].typ) {
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
+			}
+			if et := chanElement(n.child[0].typ); et != nil {
+				if err = operationUseError(n.child[1], et, "send"); err != nil { // sbir patch 190
+					break
+				}
+				if err = sendValueError(n.child[1], et); err != nil { // sbir patch 194
+					break
+				}
 			}
 			// sbir patch 45: an untyped constant sent takes the element type.
 			if v := n.child[1]; v.rval.IsValid() && v.typ != nil && v.typ.untyped {
@@ -1989,6 +2015,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err != nil {
 					return
 				}
+				if err = operationUseError(c, typ, "return statement"); err != nil { // sbir patch 190
+					return
+				}
 				// TODO(mpl): move any of that code to typecheck?
 				// sbir patch 33: the node is put back after the check:
 				// c.typ may be shared, as the type of a declared function
@@ -2253,6 +2282,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			fallthrough
 
 		case switchStmt:
+			if n.kind == switchStmt {
+				if err = switchCaseError(n); err != nil { // sbir patch 192
+					break
+				}
+			}
 			sc = sc.pop()
 			sbn := n.lastChild() // switch block node
 			clauses := sbn.child
@@ -2447,6 +2481,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 			// TODO: Optimisation: avoid allocation if boolean branch op (i.e. '!' in an 'if' expr)
 			if n.child[0].rval.IsValid() && !isInterface(n.typ) && constOp[n.action] != nil {
+				if err = typedConstantNegError(n); err != nil { // sbir patch 191
+					return
+				}
 				n.typ.TypeOf() // init reflect type
 				constOp[n.action](n)
 			}
@@ -2652,7 +2689,25 @@ func compDefineX(sc *scope, n *node) error {
 		// Careful to not reuse a variable which has been shadowed (it must not be a newSym).
 		sym, level, ok := sc.lookup(id)
 		canRedeclare := hasNewSymbol && len(symIsNew) > 1 && !symIsNew[id] && ok
-		if canRedeclare && level == n.child[i].level && sym.kind == varSym && sym.typ.id() == t.id() {
+		// sbir patch 195: a variable of another type is assigned, not
+		// declared again with the value's type. At the top level (a
+		// global, level -1) only an interface variable is, as a cell may
+		// give a name of an earlier cell a value of another type.
+		sameBlock := canRedeclare && sym.kind == varSym && level == n.child[i].level
+		top := canRedeclare && sym.kind == varSym && level < 0 && sc.global
+		if (sameBlock || top) && sym.typ.id() != t.id() {
+			rt, err := redeclaredResultType(n, i, t, sym.typ)
+			switch {
+			case err != nil && sameBlock:
+				return err
+			case err == nil && top && rt == sym.typ:
+				sameBlock = true
+			}
+			if err == nil {
+				t = rt
+			}
+		}
+		if sameBlock && sym.typ.id() == t.id() {
 			index = sym.index
 			n.child[i].redeclared = true
 		} else {

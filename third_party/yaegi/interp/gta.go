@@ -69,10 +69,16 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				sbase = len(n.child) - n.nright
 			}
 
+			redefined := topLevelRedefined(sc, n) // sbir patch 195
 			for i := 0; i < n.nleft; i++ {
 				dest, src := n.child[i], n.child[sbase+i]
 				if isBlank(src) {
 					err = n.cfgErrorf("cannot use _ as value")
+				}
+
+				if old := redefined[dest]; old != nil && old.typ.hasNil() && isPredeclaredNil(sc, src) {
+					dest.redeclared = true // sbir patch 195: nil assigned to a declared variable
+					continue
 				}
 				val := src.rval
 				if n.anc.kind == constDecl {
@@ -125,6 +131,10 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				}
 				if typ.isBinMethod {
 					typ = valueTOf(typ.methodCallType(), isBinMethod(), withScope(sc))
+				}
+				if old := redefined[dest]; old != nil && redefinable(n, old, typ) {
+					dest.redeclared = true // sbir patch 195: assigned by cfg, of its own type
+					continue
 				}
 				sc.dropImplicitImport(dest.ident, baseName) // sbir patch 11
 				sc.sym[dest.ident] = &symbol{kind: varSym, global: true, index: sc.add(typ), typ: typ, rval: val, node: n}

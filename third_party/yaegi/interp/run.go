@@ -915,6 +915,10 @@ func assign(n *node) {
 		level[i] = n.child[i].level
 	}
 
+	if n.kind == defineStmt && hasRedeclared(n) {
+		n.exec = redefine(n, next, svalue, index, level) // sbir patch 195
+		return
+	}
 	if n.kind == defineStmt {
 		// Handle a multiple var declararation / assign. It cannot be a swap.
 		n.exec = func(f *frame) bltn {

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"reflect"
+	"strings"
 )
 
 // intRepresentable reports whether integer constant x is a value of
@@ -124,6 +125,16 @@ func exprString(n *node) string {
 		return exprString(n.child[0]) + " " + n.action.String() + " " + exprString(n.child[1])
 	case selectorExpr:
 		return exprString(n.child[0]) + "." + exprString(n.child[1])
+	case callExpr: // sbir patch 190: int8(1) + 2, len(s) * 2
+		args := make([]string, len(n.child)-1)
+		for i, c := range n.child[1:] {
+			args[i] = exprString(c)
+		}
+		return exprString(n.child[0]) + "(" + strings.Join(args, ", ") + ")"
+	case indexExpr:
+		return exprString(n.child[0]) + "[" + exprString(n.child[1]) + "]"
+	case starExpr:
+		return "*" + exprString(n.child[0])
 	}
 	return "constant"
 }

@@ -504,6 +504,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				length = constToInt(v)
 			}
 		}
+		if !incomplete && length < 0 { // sbir patch 193: reflect.ArrayOf panicked
+			var sym *symbol
+			if c0.kind == identExpr {
+				sym, _, _ = sc.lookup(c0.ident)
+			}
+			return nil, arrayLengthError(c0, sym, length)
+		}
 		val, err := nodeType2(interp, sc, n.child[1], seen)
 		if err != nil {
 			return nil, err

@@ -38,6 +38,14 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	if n.typ == nil {
 		return n.cfgErrorf("invalid type in %s", context)
 	}
+	if context != "" {
+		if err := operationUseError(n, typ, context); err != nil { // sbir patch 190
+			return err
+		}
+		if err := shiftAssignError(n, typ); err != nil { // sbir patch 194
+			return err
+		}
+	}
 	if n.typ.untyped {
 		if typ == nil || isInterface(typ) {
 			if typ == nil && n.typ.cat == nilT {
@@ -307,23 +315,28 @@ func zeroConst(n *node) bool {
 }
 
 func (check typecheck) index(n *node, max int) error {
+	// sbir patch 193: an untyped constant that is not an int is gc's
+	// error ("1.5 (untyped float constant) truncated to int"), and a
+	// constant index is checked as gc checks it: an integer, not
+	// negative, within the length of an array or constant string.
+	if err := constantOperandError(n, check.scope.getType("int")); err != nil {
+		return err
+	}
 	if err := check.convertUntyped(n, check.scope.getType("int")); err != nil {
 		return err
 	}
 
 	if !isInt(n.typ.TypeOf()) {
+		if err := nonIntegerIndexError(n); err != nil { // sbir patch 193
+			return err
+		}
 		return n.cfgErrorf("index %s must be integer", n.typ.id())
 	}
 
-	if !n.rval.IsValid() || max < 1 {
+	if !n.rval.IsValid() {
 		return nil
 	}
-
-	if int(vInt(n.rval)) >= max {
-		return n.cfgErrorf("index %s is out of bounds", n.typ.id())
-	}
-
-	return nil
+	return constantIndexError(n, max) // sbir patch 193
 }
 
 // arrayLitExpr type checks an array composite literal expression.
@@ -338,6 +351,9 @@ func (check typecheck) arrayLitExpr(child []*node, typ *itype) error {
 		switch {
 		case c.kind == keyValueExpr:
 			if err := check.index(c.child[0], length); err != nil {
+				if c.child[0].rval.IsValid() && isInt(c.child[0].typ.TypeOf()) {
+					return err // sbir patch 193: a negative or out of bounds constant
+				}
 				return c.cfgErrorf("index %s must be integer constant", c.child[0].typ.id())
 			}
 			n = c.child[1]
@@ -674,6 +690,12 @@ func (check typecheck) conversion(n *node, typ *itype) error {
 	}
 
 	if err := constantConversionError(n, c, typ); err != nil { // sbir patch 180
+		return err
+	}
+	if err := typedConversionError(n, typ); err != nil { // sbir patch 191
+		return err
+	}
+	if err := shiftAssignError(n, typ); err != nil { // sbir patch 194: float64(1 << n)
 		return err
 	}
 	var ok bool
