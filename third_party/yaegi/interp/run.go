@@ -838,6 +838,7 @@ func genMapEntrySet(c *node) func(*frame, reflect.Value) {
 	if isInterfaceSrc(c.child[1].typ) && !isEmptyInterface(c.child[1].typ) {
 		key = genValueInterface(c.child[1])
 	}
+	key = genMapKey(c.child[0], c.child[1], key) // sbir patch 202
 	return func(f *frame, v reflect.Value) {
 		m := mapValue(f)
 		if v.Kind() == reflect.Interface && m.Type().Elem().Kind() != reflect.Interface {
@@ -870,6 +871,7 @@ func assign(n *node) {
 			} else {
 				ivalue[i] = genValue(dest.child[1])
 			}
+			ivalue[i] = genMapKey(dest.child[0], dest.child[1], ivalue[i]) // sbir patch 202
 			dvalue[i] = genValue(dest.child[0])
 		} else {
 			dvalue[i] = genValue(dest)
@@ -1598,7 +1600,7 @@ func call(n *node) {
 				// call: a declared function passed to a func-typed
 				// parameter reached the callee as its *node).
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || keepsTypeInAny(c.typ)):
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.rtype))
@@ -2517,7 +2519,7 @@ func getIndexMap(n *node) {
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := constMapKey(n) // sbir patch 202
 
 		switch {
 		case n.fnext != nil:
@@ -2541,7 +2543,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1], genValue(n.child[1])) // map index, sbir patch 202
 
 		switch {
 		case n.fnext != nil:
@@ -2592,7 +2594,7 @@ func getIndexMap2(n *node) {
 		return
 	}
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := constMapKey(n) // sbir patch 202
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2615,7 +2617,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1], genValue(n.child[1])) // map index, sbir patch 202
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -3230,7 +3232,7 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
-				if len(t.field) == 0 && len(c.typ.method) == 0 {
+				if len(t.field) == 0 && !keepsTypeInAny(c.typ) {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
@@ -3346,7 +3348,7 @@ func mapLit(n *node) {
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
-		keys[i] = genDestValue(n.typ.key, c.child[0])
+		keys[i] = genMapKey(n, c.child[0], genDestValue(n.typ.key, c.child[0])) // sbir patch 202
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
@@ -3543,7 +3545,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || keepsTypeInAny(val.typ)):
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -3744,6 +3746,12 @@ func rangeMap(n *node) {
 	tnext := getExec(n.tnext)
 
 	var value func(*frame) reflect.Value
+	if restore := genMapKeyRead(n.child[len(n.child)-2].typ); restore != nil {
+		// sbir patch 202: keys of a map keyed by interfaces are
+		// read back as interpreted code sees them.
+		rangeMapRestore(n, restore)
+		return
+	}
 	if len(n.child) == 4 {
 		index1 := n.child[1].findex  // map value location in frame
 		value = genValue(n.child[2]) // map
@@ -4013,11 +4021,13 @@ func _case(n *node) {
 		for i := range values {
 			values[i] = genValue(n.child[i])
 		}
-		if tag.typ != nil && (isInterfaceBin(tag.typ) || isInterfaceSrc(tag.typ) && !isEmptyInterface(tag.typ)) {
+		if tag.typ != nil && (isInterfaceBin(tag.typ) || isInterfaceSrc(tag.typ)) {
 			// sbir patch 65: a tag of an interface type (error) is
-			// compared with each case as == compares them.
+			// compared with each case as == compares them. sbir patch
+			// 200: an empty interface too (converting it to the case's
+			// type panicked), and with the tag's type known.
 			for i := range values {
-				values[i] = genEqualValue(n.child[i])
+				values[i] = genComparedValue(n.child[i], tag.typ)
 			}
 			n.exec = func(f *frame) bltn {
 				i0 := value(f).Interface()
@@ -4112,7 +4122,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsTypeInAny(arg.typ)):
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
@@ -4134,7 +4144,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsTypeInAny(n.child[2].typ)):
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)
@@ -4268,6 +4278,7 @@ func _delete(n *node) {
 			value1 = genValueAs(k, mt.Key())
 		}
 	}
+	value1 = genMapKey(n.child[1], n.child[2], value1) // sbir patch 202
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
