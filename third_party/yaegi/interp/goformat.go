@@ -223,7 +223,7 @@ func fmtFormatter(f *frame, v reflect.Value, t *itype) fmt.Formatter {
 // Format method; otherwise as yaegi passes interfaces.
 func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value {
 	var value func(*frame) reflect.Value
-	if isEmptyInterface(n.typ) {
+	if isEmptyInterface(n.typ) || isBinEmptyInterface(n.typ) {
 		value = genValue(n)
 	} else {
 		value = genValueInterfaceValue(n)

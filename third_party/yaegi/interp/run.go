@@ -629,12 +629,21 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
+			// sbir patch 203: a compiled `any` (sync.Map.Load's result)
+			// holding a value of a defined non-struct type kept with its
+			// type matches that type only, as patch 60b does for `any`.
+			exact, same := false, false
+			if vv, isVI := heldVI(v); isVI && vv.node != nil && isIndistinctDefined(vv.node.typ) && !isInterface(typ) {
+				exact, same = true, vv.node.typ.id() == typ.id()
+			}
 			v = valueInterfaceValue(v)
 			if vt := v.Type(); vt.Kind() == reflect.Struct && vt.Field(0).Name == "IValue" {
 				// Value is retrieved from an interface wrapper.
 				v = v.Field(0).Elem()
 			}
-			ok = canAssertTypes(v.Type(), rtype)
+			if ok = same; !exact {
+				ok = canAssertTypes(v.Type(), rtype)
+			}
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(v.Type(), rtype)
@@ -1337,7 +1346,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				typ := def.typ.arg[i]
 				switch {
 				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
+					d[i].Set(restoreAny(arg)) // sbir patch 203: sync.Map.Range's keys
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
@@ -2160,7 +2169,13 @@ func callBin(n *node) {
 				ind := c.findex + j
 				if goFormat && variadic >= 0 && i+rcvrOffset >= variadic {
 					// sbir patch 65: a compiled call's error result.
+					src := &n.interp.srcTypes
 					values = append(values, func(f *frame) reflect.Value {
+						// sbir patch 203: a compiled `any` result
+						// (atomic.Value.Load) may hold a valueInterface.
+						if g, ok := goFormatHeld(f, f.data[ind], wrapErr, src); ok {
+							return g
+						}
 						return goFormatWrapped(f, valueInterfaceValue(f.data[ind]), keepErr)
 					})
 					continue
@@ -2242,7 +2257,9 @@ func callBin(n *node) {
 				values = append(values, genGoFormatSpread(c, wrapErr)) // sbir patch 98b
 			case operand && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
-			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
+			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ) || isBinEmptyInterface(c.typ)):
+				// sbir patch 203: a compiled `any` (the result of
+				// sync.Map.Load) may hold a valueInterface too.
 				values = append(values, genGoFormatInterface(c, wrapErr))
 			case operand && isInterfaceBin(c.typ):
 				values = append(values, genGoFormatWrapped(c, keepErr)) // sbir patch 65
@@ -2271,9 +2288,13 @@ func callBin(n *node) {
 			}
 		}
 	}
+	// sbir patch 203: compiled containers keep the types of the values
+	// of defined types they are given and hand back.
+	held := false
+	values, callFn, held = containerCall(n, child, rcvrOffset, values, callFn)
 	l := len(values)
 
-	if getMapType == nil && !goFormat && !reworded && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !reworded && !held && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 
@@ -2673,7 +2694,7 @@ func getFunc(n *node) {
 				typ := n.typ.arg[i]
 				switch {
 				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
+					d[i].Set(restoreAny(arg)) // sbir patch 203: sync.Map.Range's keys
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
