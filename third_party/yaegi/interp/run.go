@@ -3253,6 +3253,10 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
+				if o := concreteOperand(c); o != nil && len(t.field) == 0 {
+					values[i] = genValueInterfaceOf(o, genHeldValue(c)) // sbir patch 200
+					break
+				}
 				if len(t.field) == 0 && !keepsTypeInAny(c.typ) {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
@@ -3278,9 +3282,11 @@ func _return(n *node) {
 		n.exec = nil
 	case 1:
 		switch {
-		case !child[0].rval.IsValid() && child[0].kind == binaryExpr:
+		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && concreteOperand(child[0]) == nil:
 			// No additional runtime operation is necessary for constants (not in frame) or
 			// binary expressions (stored directly at the right location in frame).
+			// sbir patch 200: but a result of a defined type returned as
+			// an `any` is then made a valueInterface (default case).
 			n.exec = nil
 		case isCall(child[0]) && n.child[0].typ.id() == def.typ.ret[0].id():
 			// Calls are optmized as long as no type conversion is involved.

@@ -235,3 +235,34 @@ func equalConstant(c *node) any {
 	}
 	return genComparedValue(c, other)(nil).Interface()
 }
+
+// concreteOperand returns, for an arithmetic operation n assigned,
+// defined or returned as an empty interface, the operand whose type the
+// result has when that type keeps its type in an interface. nodeType
+// gives such an operation the interface type, with the operands' type as
+// its val, so the result was stored bare (`var j any = c * 2`, `return
+// c + 1` from a func returning any: %T int for a celsius or a code).
+func concreteOperand(n *node) *node {
+	if n.kind != binaryExpr || n.typ == nil || !isEmptyInterface(n.typ) || n.typ.val == nil || !isArithmeticAction(n) {
+		return nil
+	}
+	for _, c := range n.child {
+		if c.typ != nil && !c.typ.untyped && c.typ.id() == n.typ.val.id() && keepsTypeInAny(c.typ) {
+			return c
+		}
+	}
+	return nil
+}
+
+// genHeldValue returns the value of n, whose frame slot may be an
+// interface, as the concrete value the interface holds.
+func genHeldValue(n *node) func(*frame) reflect.Value {
+	value := genValue(n)
+	return func(f *frame) reflect.Value {
+		v := value(f)
+		if v.IsValid() && v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
+		}
+		return v
+	}
+}

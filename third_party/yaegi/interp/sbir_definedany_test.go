@@ -39,9 +39,10 @@ type codeErr int
 
 func (e codeErr) Error() string { return fmt.Sprintf("code %d", int(e)) }
 
-func asAny(x int) any      { return celsius(x) }
-func codeAny(x int) any    { return code(x) }
+func asAny(x int) any       { return celsius(x) }
+func codeAny(x int) any     { return code(x) }
 func labelAny(s string) any { return label(s) }
+func double(c code) any     { return c * 2 }
 func ident[T any](v T) any  { return v }
 
 func kind(v any) string {
@@ -71,6 +72,9 @@ const definedAnyStmts = `	// == and != between interfaces holding defined types 
 	c := code(3)
 	var x any = c
 	fmt.Println(x == c, x == any(c), x == 3, ident(c) == x, ident(3) == x, ident(celsius(3)) == x)
+
+	var prod any = 3 * c
+	fmt.Printf("%T %T %v %v\n", double(c), prod, prod == code(9), double(c) == any(6))
 
 	// switch on an any
 	fmt.Println(kind(asAny(1)), kind(codeAny(1)), kind(1), kind(labelAny("a")), kind("a"), kind(x))
@@ -151,6 +155,7 @@ false true true true false
 false true false false true
 false true true false false true
 true true false true false false
+main.code main.code true false
 celsius(1) code(1) 1 label(a) a other
 main.code 4 main.code main.code
 main.code=5 main.label=l main.ratio=1.5 main.flag=false main.code=6 main.label

@@ -155,6 +155,9 @@ func genValue(n *node) func(*frame) reflect.Value {
 
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
+	if o := concreteOperand(n); o != nil && isEmptyInterface(typ) {
+		return genValueInterfaceOf(o, genHeldValue(n)) // sbir patch 200
+	}
 	switch {
 	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || keepsTypeInAny(n.typ)):
 		return genValueInterface(n)
