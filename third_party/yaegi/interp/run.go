@@ -2264,7 +2264,7 @@ func callBin(n *node) {
 			case operand && isInterfaceBin(c.typ):
 				values = append(values, genGoFormatWrapped(c, keepErr)) // sbir patch 65
 			case isEmptyInterface(c.typ):
-				values = append(values, genValue(c))
+				values = append(values, genBareAny(c)) // sbir patch 204
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
@@ -2292,6 +2292,11 @@ func callBin(n *node) {
 	// of defined types they are given and hand back.
 	held := false
 	values, callFn, held = containerCall(n, child, rcvrOffset, values, callFn)
+	if getMapType != nil && !goFormat && !spreadFmt && jsonArgPos < 0 && !xmlFunc && !held {
+		// sbir patch 204: the host's display functions (display.Show)
+		// read their arguments by reflection, at every depth.
+		callFn = bareArgsCall(callFn)
+	}
 	l := len(values)
 
 	if getMapType == nil && !goFormat && !reworded && !held && directBinCall(n, values, tnext, fnext) {
