@@ -51,6 +51,7 @@ PROGRAMS = [
     ("fieldsfunc", "strings.FieldsFunc with a closure over DoD abstracts"),
     ("sortslice", "sort.Slice with a less func, 200,000 records"),
     ("methods", "struct method calls in a loop, 2M iterations"),
+    ("ifaces", "method calls through interfaces, 1M iterations"),
     ("closures", "closures called in a loop, 2M iterations"),
     ("apply", "award_data.Apply over every award"),
     ("textmining", "text mining: top 10 words in DoD abstracts"),

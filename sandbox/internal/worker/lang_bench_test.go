@@ -15,7 +15,7 @@ import (
 
 // langPrograms are the programs of bench/lang (bench/lang.sh runs them
 // through the kernel, CPython and gc).
-var langPrograms = []string{"loop", "fib", "wordcount", "knapsack", "fieldsfunc", "sortslice", "methods", "closures", "apply", "textmining"}
+var langPrograms = []string{"loop", "fib", "wordcount", "knapsack", "fieldsfunc", "sortslice", "methods", "ifaces", "closures", "apply", "textmining"}
 
 // smallSize matches a size line a program marks with its CI value.
 var smallSize = regexp.MustCompile(`(?m)^(\s*(?:const\s+)?\w+\s*=\s*)[\d_]+(\s*// small: ([\d_]+))\s*$`)

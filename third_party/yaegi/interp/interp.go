@@ -332,6 +332,11 @@ type Interpreter struct {
 	// intTiers counts the functions compiled for the int tier (sbir
 	// patch S9), for tests.
 	intTiers atomic.Int64
+	// intMethods counts the methods among them (sbir patch S17).
+	intMethods atomic.Int64
+	// ifaceMethods counts the methods that call sites through interfaces
+	// learnt to run directly (sbir patch S18), for tests.
+	ifaceMethods atomic.Int64
 	// intDeopts counts the calls of the int tier that panicked and ran
 	// again in the interpreter (sbir patch S9), for tests.
 	intDeopts atomic.Int64

@@ -1677,8 +1677,19 @@ func call(n *node) {
 	// in a new frame directly; the receiver goes in the slot after the
 	// results and the arguments follow it.
 	method, rcvr := directMethod(n, c0)
+	// sbir patch S18: x.m(...) through an interface runs x's method
+	// directly too; its callee computes the method value only when the
+	// call cannot (storeMethod).
+	var iface *ifaceSite
+	var storeMethod func(*frame)
+	var ifaceValue func(*frame) reflect.Value
+	if method == nil {
+		if iface = ifaceMethodSite(n, c0); iface != nil {
+			storeMethod, ifaceValue = storeMethodByName(c0), genValue(c0.child[0])
+		}
+	}
 	argStart := numRet
-	if method != nil {
+	if method != nil || iface != nil {
 		argStart++
 	}
 
@@ -1736,7 +1747,7 @@ func call(n *node) {
 	// their own; the general one, whose entry alone (a large frame to
 	// set up) cost a tenth of a call of a closure that runs in the tier,
 	// runs the others.
-	var general func(f *frame, def *node, anc *frame, bf reflect.Value) bltn
+	var general func(f *frame, def *node, anc *frame, bf, rv reflect.Value) bltn
 	n.exec = func(f *frame) bltn {
 		def, anc, bf := resolve(f)
 		if def != nil && !bf.IsValid() && (def.kind == funcDecl || def.kind == funcLit) {
@@ -1754,9 +1765,10 @@ func call(n *node) {
 				}
 			}
 		}
-		return general(f, def, anc, bf)
+		return general(f, def, anc, bf, reflect.Value{})
 	}
-	general = func(f *frame, def *node, anc *frame, bf reflect.Value) bltn {
+	// general runs every other call: rv is a method's receiver.
+	general = func(f *frame, def *node, anc *frame, bf, rv reflect.Value) bltn {
 		// Call bin func if defined
 		if bf.IsValid() {
 			var callf func([]reflect.Value) []reflect.Value
@@ -1820,8 +1832,8 @@ func call(n *node) {
 		}
 		var vararg reflect.Value
 
-		if method != nil {
-			recv.set(def, nf.data[numRet], rcvr(f)) // sbir patch S11a
+		if method != nil || iface != nil {
+			recv.set(def, nf.data[numRet], rv) // sbir patch S11a
 		}
 
 		// Init variadic argument vector
@@ -1894,20 +1906,49 @@ func call(n *node) {
 		releaseFrameAt(&spare, def, pf) // sbir patch S8
 		return next
 	}
+	// callMethodAt runs def, a method, with the receiver rv: in its int
+	// tier (sbir patch S17) or in a frame.
+	callMethodAt := func(f *frame, def *node, rv reflect.Value) bltn {
+		if fn := intFuncOf(def); fn != nil && fn.method != nil {
+			if res, ok := fn.callMethod(f, rv, values); ok {
+				setIntResult(fn, rvalues, f, res)
+				if fnext != nil && res == 0 {
+					return fnext
+				}
+				return tnext
+			}
+		}
+		return general(f, def, f, reflect.Value{}, rv)
+	}
 	switch {
 	case method != nil:
-		// A method runs in no int tier; resolve's steps for it.
+		// resolve's steps for a method.
 		n.exec = func(f *frame) bltn {
 			def := method
 			if def.latest != nil {
 				def = currentDecl(def)
 			}
-			return general(f, def, f, reflect.Value{})
+			return callMethodAt(f, def, rcvr(f))
+		}
+	case iface != nil:
+		n.exec = func(f *frame) bltn {
+			def, rv := iface.method(ifaceValue(f))
+			if def == nil {
+				// getMethodByName's way: the method value, called as
+				// any func value.
+				storeMethod(f)
+				def, anc, bf := resolve(f)
+				return general(f, def, anc, bf, reflect.Value{})
+			}
+			if def.latest != nil {
+				def = currentDecl(def)
+			}
+			return callMethodAt(f, def, rv)
 		}
 	case goroutine:
 		n.exec = func(f *frame) bltn {
 			def, anc, bf := resolve(f)
-			return general(f, def, anc, bf)
+			return general(f, def, anc, bf, reflect.Value{})
 		}
 	}
 }
@@ -2753,12 +2794,23 @@ func getMethod(n *node) {
 
 func getMethodByName(n *node) {
 	next := getExec(n.tnext)
+	store := storeMethodByName(n)
+	n.exec = func(f *frame) bltn {
+		store(f)
+		return next
+	}
+}
+
+// storeMethodByName returns what getMethodByName's exec does for n, x.m
+// of an interface x: the method value stored in n's slot. An interface
+// call site that S18 does not run directly runs it too.
+func storeMethodByName(n *node) func(f *frame) {
 	value0 := genValue(n.child[0])
 	name := n.child[1].ident
 	i := n.findex
 	l := n.level
 
-	n.exec = func(f *frame) bltn {
+	return func(f *frame) {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
 		val0 := value0(f)
 		val, ok := value0(f).Interface().(valueInterface)
@@ -2796,7 +2848,7 @@ func getMethodByName(n *node) {
 
 		if met := val.value.MethodByName(name); met.IsValid() {
 			getFrame(f, l).data[i] = met
-			return next
+			return
 		}
 
 		typ := val.node.typ
@@ -2806,14 +2858,14 @@ func getMethodByName(n *node) {
 			if _, ok := typ.rtype.MethodByName(name); !ok {
 				panic(n.cfgErrorf("method not found: %s", name))
 			}
-			return next
+			return
 		}
 
 		// Finally search method recursively in embedded valueInterfaces.
 		r, m, li := lookupMethodValue(val, name)
 		if r.IsValid() {
 			getFrame(f, l).data[i] = r
-			return next
+			return
 		}
 		if m == nil {
 			panic(n.cfgErrorf("method not found: %s", name))
@@ -2823,7 +2875,6 @@ func getMethodByName(n *node) {
 		nod.val = &nod
 		nod.recv = &receiver{nil, val.value, li}
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
-		return next
 	}
 }
 

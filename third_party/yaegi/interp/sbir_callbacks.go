@@ -91,6 +91,9 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 	switch t {
 	case typeRuneBool:
 		fn = func(r rune) bool {
+			if res, ok := c.intTier(int64(r), 0, 1); ok { // sbir patch S19
+				return res != 0
+			}
 			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)
@@ -100,6 +103,9 @@ func (c *callback) typedFunc(t reflect.Type) (reflect.Value, bool) {
 		}
 	case typeRuneRune:
 		fn = func(r rune) rune {
+			if res, ok := c.intTier(int64(r), 0, 1); ok { // sbir patch S19
+				return rune(res)
+			}
 			fr, def, pf := c.enter()
 			fr.data[a].SetInt(int64(r))
 			c.run(fr, def)

@@ -67,13 +67,15 @@ type intFunc struct {
 	body   intStmt
 	rtype  reflect.Type // the result's type
 	// resTyp is rtype's descriptor (typeWord) when the result is an int of
-	// eight bytes, else nil: a destination of that type is set at its
-	// address (sbir patch S15).
+	// eight bytes or a bool, else nil: a destination of that type is set
+	// at its address (sbir patches S15, S17).
 	resTyp unsafe.Pointer
-	writes bool      // it writes a variable outside it (sbir_inttier_outer.go)
-	panics bool      // it may panic, or call a function that may
-	loops  bool      // it has a loop, which panics when the run is stopped
-	leaf   leafCache // its leaf form, for typed callbacks (sbir patch S14)
+	void   bool       // it has no result (register 0 is unused): sbir patch S17
+	method *intMethod // its receiver, for a method (sbir patch S17)
+	writes bool       // it writes a variable outside it (sbir_inttier_outer.go)
+	panics bool       // it may panic, or call a function that may
+	loops  bool       // it has a loop, which panics when the run is stopped
+	leaf   leafCache  // its leaf form, for typed callbacks (sbir patch S14)
 }
 
 // Registers hold an int, or a bool as 0 or 1.
@@ -111,10 +113,14 @@ func intFuncOf(def *node) *intFunc {
 	defer s.ints.mu.Unlock()
 	if s.ints.state.Load() == intTierUnknown {
 		st := intTierNo
-		if fn := compileIntFunc(def); fn != nil {
+		fn := compileIntFunc(def)
+		if fn != nil {
 			s.ints.fn.Store(fn)
 			st = intTierYes
 			def.interp.intTiers.Add(1)
+			if fn.method != nil {
+				def.interp.intMethods.Add(1)
+			}
 		}
 		s.ints.state.Store(st)
 	}
@@ -201,24 +207,19 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 		return fn, true
 	}
 	if (def.kind != funcDecl && def.kind != funcLit) || def.debug != nil || len(def.child) < 4 || def.child[3] == nil ||
-		len(def.child[0].child) != 0 || def.typ == nil || def.typ.cat != funcT {
+		def.typ == nil || def.typ.cat != funcT {
 		return nil, false
 	}
 	ft := def.typ
-	if len(ft.ret) != 1 || len(def.types) == 0 {
+	if len(ft.ret) > 1 || len(def.types) == 0 {
 		return nil, false
 	}
-	fn := &intFunc{def: def, size: 1 + len(ft.arg), rtype: ft.ret[0].TypeOf()}
-	ok, isBool := intKind(ft.ret[0])
-	if !ok {
+	fn := &intFunc{def: def, size: 1 + len(ft.arg), void: len(ft.ret) == 0}
+	if !fn.void && !fn.resultKind(ft.ret[0]) {
 		return nil, false
-	}
-	fn.result = isBool
-	if rt := fn.rtype; !isBool && rt != nil && rt.Size() == 8 && (rt.Kind() == reflect.Int || rt.Kind() == reflect.Int64) {
-		fn.resTyp = typeWord(rt)
 	}
 	for _, a := range ft.arg {
-		ok, isBool := intKind(a)
+		ok, isBool, _ := intKindNarrow(a) // sbir patch S19: runes too
 		if !ok {
 			return nil, false
 		}
@@ -228,6 +229,9 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 	outer, outerRegs := c.fn, c.regs
 	c.fn, c.regs = fn, map[int]int{}
 	defer func() { c.fn, c.regs = outer, outerRegs }()
+	if len(def.child[0].child) != 0 && !c.receiver(def, len(ft.ret)) {
+		return nil, false
+	}
 	if !c.signatureSlots(def) {
 		return nil, false
 	}
@@ -235,20 +239,55 @@ func (c *intCompiler) function(def *node) (*intFunc, bool) {
 	if !ok || (fn.writes && fn.panics) {
 		return nil, false
 	}
+	if fn.method != nil {
+		body = fn.method.withLoads(body)
+		fn.method.regs = nil
+	}
 	fn.body = body
 	return fn, true
+}
+
+// resultKind records the kind of the function's one result, t, and
+// reports whether the tier computes on it.
+func (fn *intFunc) resultKind(t *itype) bool {
+	ok, isBool, _ := intKindNarrow(t) // sbir patch S19: runes too
+	if !ok {
+		return false
+	}
+	fn.result, fn.rtype = isBool, t.TypeOf()
+	switch rt := fn.rtype; {
+	case rt == nil:
+	case !isBool && rt.Size() == 8 && (rt.Kind() == reflect.Int || rt.Kind() == reflect.Int64):
+		fn.resTyp = typeWord(rt)
+	case isBool && rt.Kind() == reflect.Bool:
+		fn.resTyp = typeWord(rt) // sbir patch S17
+	}
+	return true
 }
 
 // signatureSlots maps the frame indexes of def's result and parameters
 // to their registers: a call puts the result first and the parameters
 // after it, in order (numRet, argStart in call), as the frame's types
-// list them.
+// list them. A function without a result keeps register 0, unused; a
+// method's receiver, after the result in the frame, has no register
+// (sbir patch S17).
 func (c *intCompiler) signatureSlots(def *node) bool {
-	if len(def.types) < c.fn.size {
+	numRet := 1
+	if c.fn.void {
+		numRet = 0
+	}
+	slot := numRet
+	if c.fn.method != nil {
+		slot++
+	}
+	if len(def.types) < slot+len(c.fn.params) {
 		return false
 	}
-	for i := 0; i < c.fn.size; i++ {
-		c.regs[i] = i
+	if numRet == 1 {
+		c.regs[0] = 0
+	}
+	for i := range c.fn.params {
+		c.regs[slot+i] = 1 + i
 	}
 	return true
 }

@@ -24,7 +24,7 @@ func (c *intCompiler) value(n *node, isBool bool) (intExpr, bool) {
 
 // intExpr compiles n, an expression of type int or int64.
 func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
-	if ok, isBool := intKind(n.typ); !ok || isBool {
+	if ok, isBool, _ := intKindNarrow(n.typ); !ok || isBool {
 		return nil, false
 	}
 	if k, ok := intConst(n); ok {
@@ -55,7 +55,7 @@ func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
 		var b intExpr
 		if k, ok := intConst(n.child[1]); ok {
 			if f := arithConst(n.action, a, k); f != nil {
-				return f, true
+				return narrowed(n.typ, f), true // sbir patch S19
 			}
 			// A constant shift count may be typed uint: its value is
 			// what counts.
@@ -65,11 +65,14 @@ func (c *intCompiler) intExpr(n *node) (intExpr, bool) {
 		} else if mayPanic(n.action) {
 			c.fn.panics = true
 		}
-		f := arith(n.action, a, b)
+		f := narrowed(n.typ, arith(n.action, a, b)) // sbir patch S19
 		return f, f != nil
 	case callExpr:
 		return c.call(n)
 	case indexExpr, selectorExpr:
+		if l, ok := c.fieldLoc(n); ok {
+			return l.load(), true // sbir patch S17
+		}
 		return c.sliceRead(n)
 	}
 	return nil, false
@@ -86,11 +89,11 @@ func (c *intCompiler) unary(n *node) (intExpr, bool) {
 	}
 	switch n.action {
 	case aNeg:
-		return func(r []int64, t *intRun) int64 { return -a(r, t) }, true
+		return narrowed(n.typ, func(r []int64, t *intRun) int64 { return -a(r, t) }), true // sbir patch S19
 	case aPos:
 		return a, true
 	case aBitNot:
-		return func(r []int64, t *intRun) int64 { return ^a(r, t) }, true
+		return narrowed(n.typ, func(r []int64, t *intRun) int64 { return ^a(r, t) }), true
 	}
 	return nil, false
 }
@@ -195,6 +198,8 @@ func (c *intCompiler) boolExpr(n *node) (boolExpr, bool) {
 		var ok bool
 		if n.kind == callExpr {
 			e, ok = c.call(n)
+		} else if l, isField := c.fieldLoc(n); isField {
+			e, ok = l.load(), true // sbir patch S17
 		} else {
 			e, ok = c.sliceRead(n)
 		}
@@ -230,8 +235,8 @@ func (c *intCompiler) compare(n *node) (boolExpr, bool) {
 	if len(n.child) != 2 {
 		return nil, false
 	}
-	ok0, b0 := intKind(n.child[0].typ)
-	ok1, b1 := intKind(n.child[1].typ)
+	ok0, b0, _ := intKindNarrow(n.child[0].typ) // sbir patch S19: runes too
+	ok1, b1, _ := intKindNarrow(n.child[1].typ)
 	if !ok0 || !ok1 || b0 != b1 || (b0 && n.action != aEqual && n.action != aNotEqual) {
 		return nil, false
 	}
@@ -300,6 +305,9 @@ func (c *intCompiler) call(n *node) (intExpr, bool) {
 		return nil, false
 	}
 	c0 := n.child[0]
+	if c0.kind == selectorExpr && len(c0.child) == 2 && c0.child[0].typ != nil && c0.child[0].typ.cat == binPkgT {
+		return c.binCall(n) // sbir patch S19
+	}
 	if c0.kind != identExpr || c0.sym == nil || c0.sym.kind != funcSym {
 		return nil, false
 	}
@@ -311,7 +319,7 @@ func (c *intCompiler) call(n *node) (intExpr, bool) {
 		decl = currentDecl(decl)
 	}
 	callee, ok := c.function(decl)
-	if !ok || len(callee.params) != len(n.child)-1 || callee.writes {
+	if !ok || len(callee.params) != len(n.child)-1 || callee.writes || callee.void {
 		// A callee writing outside itself would write again when the
 		// call is run again (sbir_inttier_outer.go).
 		return nil, false

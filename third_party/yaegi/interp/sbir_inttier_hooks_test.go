@@ -9,6 +9,10 @@ func DisableIntTier(i *Interpreter) { i.noIntTier = true }
 // counts none tests nothing.
 func IntTierFunctions(i *Interpreter) int { return int(i.intTiers.Load()) }
 
+// IntTierMethods returns how many of those functions are methods (sbir
+// patch S17).
+func IntTierMethods(i *Interpreter) int { return int(i.intMethods.Load()) }
+
 // IntTierDeopts returns how many calls of the int tier i ran panicked and
 // ran again in the interpreter (sbir patch S9).
 func IntTierDeopts(i *Interpreter) int { return int(i.intDeopts.Load()) }
@@ -23,3 +27,11 @@ func StopRunning(i *Interpreter) {
 	i.mutex.Unlock()
 	i.stop()
 }
+
+// PointerWordsProbed reports whether the int tier reads a pointer
+// receiver's Value through its words (sbir patch S17).
+func PointerWordsProbed() bool { return ptrIndir.ok }
+
+// InterfaceMethodsLearnt returns how many (call site, concrete type)
+// pairs of calls through interfaces i runs directly (sbir patch S18).
+func InterfaceMethodsLearnt(i *Interpreter) int { return int(i.ifaceMethods.Load()) }

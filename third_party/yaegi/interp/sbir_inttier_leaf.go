@@ -85,7 +85,7 @@ func compileLeaf(fn *intFunc) (body leafStmt) {
 		}
 	}()
 	def := fn.def
-	if len(fn.params) > 2 || !sliceWordsOK {
+	if len(fn.params) > 2 || !sliceWordsOK || fn.method != nil || fn.void {
 		return nil
 	}
 	// The tier's compiler maps the parameters to registers 1 and 2 (the

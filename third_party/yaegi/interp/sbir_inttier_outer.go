@@ -21,9 +21,10 @@ import (
 // intLoc is where an assignment of the int tier stores: a register, or a
 // variable outside the function.
 type intLoc struct {
-	reg    int // the register, when level is 0
-	level  int // how many frames out (globalFrame for a global), or 0
-	index  int // the variable's index in that frame
+	reg    int     // the register, when level is 0
+	level  int     // how many frames out (globalFrame for a global), or 0, or fieldLevel
+	index  int     // the variable's index in that frame
+	off    uintptr // a pointer receiver's field's offset, when level is fieldLevel (sbir patch S17)
 	isBool bool
 	// typ is the type descriptor (typeWord) of an int variable of eight
 	// bytes outside the function, or nil (sbir patch S15): one whose value
@@ -45,11 +46,17 @@ func outerLoc(n *node, level, index int, isBool bool) intLoc {
 // loc returns where n, the left side of an assignment (a declaration when
 // define is set), stores.
 func (c *intCompiler) loc(n *node, define bool) (intLoc, bool) {
-	ok, isBool := intKind(n.typ)
+	ok, isBool, _ := intKindNarrow(n.typ) // sbir patch S19: runes too
 	if !ok {
 		return intLoc{}, false
 	}
 	if !define {
+		if l, ok := c.fieldLoc(n); ok {
+			if l.level == fieldLevel {
+				c.fn.writes = true
+			}
+			return l, true
+		}
 		if level, index, ok := c.outer(n); ok {
 			c.fn.writes = true
 			return outerLoc(n, level, index, isBool), true
@@ -88,9 +95,12 @@ func (t *intRun) outerFrame(level int) *frame {
 
 // load returns the value at l.
 func (l intLoc) load() intExpr {
-	if l.level == 0 {
+	switch l.level {
+	case 0:
 		d := l.reg
 		return func(r []int64, _ *intRun) int64 { return r[d] }
+	case fieldLevel:
+		return fieldRead(l.off, l.isBool)
 	}
 	level, index := l.level, l.index
 	if l.isBool {
@@ -110,12 +120,15 @@ func (l intLoc) load() intExpr {
 
 // store returns the statement storing e's value at l.
 func (l intLoc) store(e intExpr) intStmt {
-	if l.level == 0 {
+	switch l.level {
+	case 0:
 		d := l.reg
 		return func(r []int64, t *intRun) intCtl {
 			r[d] = e(r, t)
 			return ctlNext
 		}
+	case fieldLevel:
+		return fieldStore(l.off, l.isBool, e)
 	}
 	level, index := l.level, l.index
 	if l.isBool {
@@ -149,6 +162,13 @@ func (l intLoc) setTo(r []int64, t *intRun, v int64) {
 	switch {
 	case l.level == 0:
 		r[l.reg] = v
+	case l.level == fieldLevel:
+		p := unsafe.Add(t.recv, l.off)
+		if l.isBool {
+			*(*bool)(p) = v != 0
+		} else {
+			*(*int64)(p) = v
+		}
 	case l.isBool:
 		t.outerFrame(l.level).data[l.index].SetBool(v != 0)
 	default:
@@ -163,6 +183,6 @@ func (c *intCompiler) outerRead(n *node) (intExpr, bool) {
 	if !ok {
 		return nil, false
 	}
-	_, isBool := intKind(n.typ)
+	_, isBool, _ := intKindNarrow(n.typ)
 	return outerLoc(n, level, index, isBool).load(), true
 }

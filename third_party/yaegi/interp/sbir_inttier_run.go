@@ -3,6 +3,7 @@ package interp
 import (
 	"reflect"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Running the int tier (sbir patch S9).
@@ -21,6 +22,9 @@ type intRun struct {
 	stop  *uint64 // the interpreter's run id
 	id    uint64  // the run id the call started in
 	anc   *frame  // the frame a literal closes over, or the caller's (its root holds the globals)
+	// recv is the struct a method's receiver points to, or is, while a
+	// method runs (sbir patch S17): a pointer the garbage collector sees.
+	recv unsafe.Pointer
 }
 
 // Panic values of the int tier, recovered by intFunc.call.
@@ -122,17 +126,26 @@ func (t *intRun) callGrown(callee *intFunc, args []intExpr, r []int64) int64 {
 // interpreter instead: it panicked (the interpreter raises the panic
 // again, with its position), or a function it calls was declared again.
 func (fn *intFunc) call(f, anc *frame, values []func(*frame) reflect.Value) (res int64, ok bool) {
+	if fn.method != nil {
+		return 0, false // a method value: its receiver is not at hand here
+	}
+	return fn.callWith(f, anc, nil, values)
+}
+
+// callWith is call, with recv the struct of a method's receiver.
+func (fn *intFunc) callWith(f, anc *frame, recv unsafe.Pointer, values []func(*frame) reflect.Value) (res int64, ok bool) {
 	t := f.ints
 	if t == nil {
 		t = &intRun{}
 	}
 	f.ints = nil
 	w := t.start(fn, anc, f.runid())
+	t.recv = recv
 	for i, v := range values {
 		if fn.params[i] {
 			w[1+i] = b2i(v(f).Bool())
 		} else {
-			w[1+i] = v(f).Int()
+			w[1+i] = intOf(v(f)) // sbir patch S17: inlined for an int
 		}
 	}
 	ok = t.run(fn, w)
@@ -165,7 +178,7 @@ func (t *intRun) start(fn *intFunc, anc *frame, id uint64) []int64 {
 
 // end forgets what start set but the stack.
 func (t *intRun) end() {
-	t.stack, t.sp, t.stop, t.anc = nil, 0, nil, nil
+	t.stack, t.sp, t.stop, t.anc, t.recv = nil, 0, nil, nil, nil
 }
 
 // intTier runs c's function in its int tier with n arguments, a0 and a1,
@@ -184,7 +197,7 @@ func (c *callback) intTier(a0, a1 int64, n int) (int64, bool) {
 		def = currentDecl(def)
 	}
 	fn := intFuncOf(def)
-	if fn == nil || len(fn.params) != n {
+	if fn == nil || len(fn.params) != n || fn.method != nil || fn.void {
 		return 0, false
 	}
 	id := c.anc.root.runid() // sbir patch 114: the latest evaluation's run
@@ -236,13 +249,17 @@ func setIntResult(fn *intFunc, rvalues []func(*frame) reflect.Value, f *frame, r
 	}
 	dst := rvalues[0](f)
 	if p := addrOfType(dst, fn.resTyp); p != nil && dst.CanSet() {
-		*(*int64)(p) = res // sbir patch S15
+		if fn.result {
+			*(*bool)(p) = res != 0 // sbir patch S17
+		} else {
+			*(*int64)(p) = res // sbir patch S15
+		}
 		return
 	}
 	switch {
 	case fn.result && dst.Kind() == reflect.Bool:
 		dst.SetBool(res != 0)
-	case !fn.result && (dst.Kind() == reflect.Int || dst.Kind() == reflect.Int64):
+	case !fn.result && (dst.Kind() == reflect.Int || dst.Kind() == reflect.Int64 || dst.Kind() == reflect.Int32):
 		dst.SetInt(res)
 	default:
 		v := reflect.New(fn.rtype).Elem()

@@ -226,7 +226,7 @@ func (c *intCompiler) assign(n *node) (intStmt, bool) {
 		if n.child[i].ident == "_" {
 			lt = e.typ
 		}
-		ok, isBool := intKind(lt)
+		ok, isBool, _ := intKindNarrow(lt) // sbir patch S19: runes too
 		if !ok {
 			return nil, false
 		}
@@ -283,7 +283,7 @@ func (c *intCompiler) opAssign(n *node) (intStmt, bool) {
 	if !ok {
 		return nil, false
 	}
-	if ok, isBool := intKind(n.child[0].typ); !ok || isBool {
+	if ok, isBool, _ := intKindNarrow(n.child[0].typ); !ok || isBool {
 		return nil, false
 	}
 	l, ok := c.loc(n.child[0], false)
@@ -300,7 +300,7 @@ func (c *intCompiler) opAssign(n *node) (intStmt, bool) {
 	} else if mayPanic(op) {
 		c.fn.panics = true
 	}
-	f := arith(op, l.load(), e)
+	f := narrowed(n.child[0].typ, arith(op, l.load(), e)) // sbir patch S19
 	if f == nil {
 		return nil, false
 	}
@@ -319,19 +319,19 @@ func (c *intCompiler) incDec(n *node) (intStmt, bool) {
 	if len(n.child) != 1 {
 		return nil, false
 	}
-	if ok, isBool := intKind(n.child[0].typ); !ok || isBool {
+	if ok, isBool, _ := intKindNarrow(n.child[0].typ); !ok || isBool {
 		return nil, false
 	}
 	l, ok := c.loc(n.child[0], false)
 	if !ok {
 		return nil, false
 	}
-	if l.level != 0 {
+	if l.level != 0 || isNarrow(n.child[0].typ) {
 		by := int64(1)
 		if n.action == aDec {
 			by = -1
 		}
-		return l.store(arithConst(aAdd, l.load(), by)), true
+		return l.store(narrowed(n.child[0].typ, arithConst(aAdd, l.load(), by))), true // sbir patch S19
 	}
 	d := l.reg
 	if n.action == aDec {

@@ -252,7 +252,7 @@ func genValueInterfaceOf(n *node, value func(*frame) reflect.Value) func(*frame)
 
 		for v.IsValid() {
 			// traverse interface indirections to find out concrete type
-			vi, ok := v.Interface().(valueInterface)
+			vi, ok := heldValueInterfaceOf(v)
 			if !ok {
 				break
 			}
