@@ -159,7 +159,7 @@ func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 		return genValueInterfaceOf(o, genHeldValue(n)) // sbir patch 200
 	}
 	switch {
-	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || keepsTypeInAny(n.typ)):
+	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || keepsTypeInAny(n.typ)): // sbir patch 200
 		return genValueInterface(n)
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
