@@ -39,11 +39,12 @@ type codeErr int
 
 func (e codeErr) Error() string { return fmt.Sprintf("code %d", int(e)) }
 
-func asAny(x int) any       { return celsius(x) }
-func codeAny(x int) any     { return code(x) }
-func labelAny(s string) any { return label(s) }
-func double(c code) any     { return c * 2 }
-func ident[T any](v T) any  { return v }
+func asAny(x int) any            { return celsius(x) }
+func codeAny(x int) any          { return code(x) }
+func labelAny(s string) any      { return label(s) }
+func double(c code) any          { return c * 2 }
+func codePair(x int) (code, int) { return code(x), x }
+func ident[T any](v T) any       { return v }
 
 func kind(v any) string {
 	switch v {
@@ -73,6 +74,9 @@ const definedAnyStmts = `	// == and != between interfaces holding defined types 
 	var x any = c
 	fmt.Println(x == c, x == any(c), x == 3, ident(c) == x, ident(3) == x, ident(celsius(3)) == x)
 
+	var fromPair any
+	fromPair, _ = codePair(8)
+	fmt.Printf("%T %v %v\n", fromPair, fromPair == code(8), fromPair == any(8))
 	var prod any = 3 * c
 	fmt.Printf("%T %T %v %v\n", double(c), prod, prod == code(9), double(c) == any(6))
 
@@ -155,6 +159,7 @@ false true true true false
 false true false false true
 false true true false false true
 true true false true false false
+main.code true false
 main.code main.code true false
 celsius(1) code(1) 1 label(a) a other
 main.code 4 main.code main.code
