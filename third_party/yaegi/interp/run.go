@@ -4828,6 +4828,9 @@ func _select(n *node) {
 			chanValues[i] = genValue(chans[i])
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
+				if cases[i].Dir == reflect.SelectSend {
+					assignedValues[i] = genSentValue(chans[i], assigned[i]) // sbir patch 200
+				}
 			}
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
@@ -4844,7 +4847,7 @@ func _select(n *node) {
 			// The comm clause as an empty body clause after channel send.
 			chanValues[i] = genValue(c0.child[0])
 			cases[i].Dir = reflect.SelectSend
-			assignedValues[i] = genValue(c0.child[1])
+			assignedValues[i] = genSentValue(c0.child[0], c0.child[1]) // sbir patch 200
 			clause[i] = func(*frame) bltn { return next }
 		}
 	}

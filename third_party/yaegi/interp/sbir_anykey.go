@@ -266,3 +266,18 @@ func genHeldValue(n *node) func(*frame) reflect.Value {
 		return v
 	}
 }
+
+// genSentValue returns the value v a select case sends on the channel
+// ch, converted to the channel's element type as a send statement
+// converts it (sbir patch 200: `case ch <- c:` on a chan any stored a
+// value of a defined type bare, where `ch <- c` keeps its type).
+func genSentValue(ch, v *node) func(*frame) reflect.Value {
+	t := ch.typ
+	for t != nil && t.cat == linkedT && t.val != nil {
+		t = t.val
+	}
+	if t == nil || (t.cat != chanT && t.cat != chanSendT) || t.val == nil || !isEmptyInterface(t.val) {
+		return genValue(v)
+	}
+	return genDestValue(t.val, v)
+}

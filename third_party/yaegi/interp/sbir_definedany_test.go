@@ -94,6 +94,11 @@ const definedAnyStmts = `	// == and != between interfaces holding defined types 
 		fmt.Printf("%T=%v ", e, e)
 	}
 	fmt.Printf("%T\n", <-ch)
+	sel := make(chan any, 1)
+	select {
+	case sel <- code(10):
+	}
+	fmt.Printf("%T\n", <-sel)
 
 	// struct fields and arrays of interface type
 	fmt.Println(holder{asAny(1)} == holder{any(1)}, holder{asAny(1)} == holder{asAny(1)}, holder{codeAny(1)} == holder{1}, holder{codeAny(1)} == holder{code(1)})
@@ -164,6 +169,7 @@ main.code main.code true false
 celsius(1) code(1) 1 label(a) a other
 main.code 4 main.code main.code
 main.code=5 main.label=l main.ratio=1.5 main.flag=false main.code=6 main.label
+main.code
 false true false true
 true false true
 true 1
