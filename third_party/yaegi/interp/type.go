@@ -1893,42 +1893,92 @@ func (t *itype) fieldSeq(seq []int) *itype {
 
 // lookupField returns a list of indices, i.e. a path to access a field in a struct object.
 func (t *itype) lookupField(name string) []int {
-	seen := map[*itype]bool{}
-	var lookup func(*itype) []int
+	// sbir patch 210: as Go's selector rule, a field is promoted only
+	// from an embedded field, and the shallowest one wins. The search
+	// went depth first into every struct-typed field, embedded or not:
+	// with type S struct{ in Inner; Inner }, s.v selected s.in.v (a
+	// wrong answer where gc selects s.Inner.v), and with no embedded
+	// field at all it selected a field gc reports undefined. It is now
+	// breadth first over embedded fields only; two matches at the same
+	// depth of a struct, or one reached by two paths, are ambiguous (gc's
+	// "ambiguous selector"): no field, so the selector is an error rather
+	// than either one.
 	tias := isStruct(t)
-
-	lookup = func(typ *itype) []int {
-		if seen[typ] {
-			return nil
-		}
-		seen[typ] = true
-
-		switch typ.cat {
-		case linkedT, ptrT:
-			return lookup(typ.val)
-		}
-		if fi := typ.fieldIndex(name); fi >= 0 {
-			return []int{fi}
-		}
-
-		for i, f := range typ.field {
-			switch f.typ.cat {
-			case ptrT, structT, interfaceT, linkedT:
-				if tias != isStruct(f.typ) {
-					// Interface fields are not valid embedded struct fields.
-					// Struct fields are not valid interface fields.
-					break
+	seen := map[*itype]bool{}
+	level := []embeddedAt{{typ: t}}
+	for len(level) > 0 {
+		var found, next []embeddedAt
+		for _, e := range consolidateEmbedded(level, seen) {
+			if fi := e.typ.fieldIndex(name); fi >= 0 {
+				e.path = append(append([]int{}, e.path...), fi)
+				found = append(found, e)
+				continue
+			}
+			for i, f := range e.typ.field {
+				if !f.embed {
+					continue
 				}
-				if index2 := lookup(f.typ); len(index2) > 0 {
-					return append([]int{i}, index2...)
+				switch f.typ.cat {
+				case ptrT, structT, interfaceT, linkedT:
+					if tias != isStruct(f.typ) {
+						// Interface fields are not valid embedded struct fields.
+						// Struct fields are not valid interface fields.
+						continue
+					}
+					next = append(next, embeddedAt{typ: f.typ, path: append(append([]int{}, e.path...), i), multiple: e.multiple})
 				}
 			}
 		}
-
-		return nil
+		switch {
+		case len(found) == 0:
+			level = next
+		case !tias || (len(found) == 1 && !found[0].multiple):
+			// An interface's method may come from several embedded
+			// interfaces.
+			return found[0].path
+		default:
+			return nil
+		}
 	}
+	return nil
+}
 
-	return lookup(t)
+// embeddedAt is a type lookupField searches, at path from the type it
+// started from; multiple when two paths of the same depth reach it.
+type embeddedAt struct {
+	typ      *itype
+	path     []int
+	multiple bool
+}
+
+// consolidateEmbedded returns the types of one depth of lookupField's
+// search, as structs (not the pointers or names to them), each once
+// (multiple when reached twice), without those seen at a shallower
+// depth, which shadow them; it adds them to seen (sbir patch 210).
+func consolidateEmbedded(level []embeddedAt, seen map[*itype]bool) []embeddedAt {
+	// maxTypeDepth bounds the pointers and names looked through to a
+	// struct (type P *P is a valid type).
+	const maxTypeDepth = 16
+	var out []embeddedAt
+	at := map[*itype]int{}
+	for _, e := range level {
+		for n := 0; (e.typ.cat == linkedT || e.typ.cat == ptrT) && e.typ.val != nil && n < maxTypeDepth; n++ {
+			e.typ = e.typ.val
+		}
+		if seen[e.typ] {
+			continue
+		}
+		if k, ok := at[e.typ]; ok {
+			out[k].multiple = true
+			continue
+		}
+		at[e.typ] = len(out)
+		out = append(out, e)
+	}
+	for _, e := range out {
+		seen[e.typ] = true
+	}
+	return out
 }
 
 // lookupBinField returns a structfield and a path to access an embedded binary field in a struct object.
