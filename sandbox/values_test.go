@@ -263,3 +263,36 @@ func (Badge) MIMEBundle() map[string]any { return map[string]any{"text/html": "<
 		}
 	}
 }
+
+// TestValueOfDefinedTypesInInterfaces checks that a cell's value holding
+// values of the cell's defined types without methods in interfaces shows
+// them as themselves (yaegi patches 200 and 204): the interpreter keeps
+// them with their types in an `any`, and the display reads the value by
+// reflection, so it showed the interpreter's wrapper.
+func TestValueOfDefinedTypesInInterfaces(t *testing.T) {
+	sess := newTestSession(t, nil)
+	if r := run(t, sess, "type code int\ntype label string\nvar x any = code(5)"); !r.Success {
+		t.Fatalf("declarations: %s: %s", r.ErrorName, r.ErrorMessage)
+	}
+	cases := []struct{ code, value string }{
+		{"x", "5"},
+		{"[]any{x, label(\"l\"), 2}", "[5 l 2]"},
+		{"map[string]any{\"a\": code(1)}", "map[a:1]"},
+		{"struct{ V any }{code(3)}", "{3}"},
+	}
+	for _, tc := range cases {
+		if r := run(t, sess, tc.code); !r.Success || value(r) != tc.value {
+			t.Errorf("%q: %v %s: %s, value %q; want %q", tc.code, r.Success, r.ErrorName, r.ErrorMessage, value(r), tc.value)
+		}
+	}
+	// Once the session has a type with a String method, values go
+	// through the worker's catcher instead of the plain evaluation.
+	if r := run(t, sess, "type celsius int\nfunc (c celsius) String() string { return \"C\" }"); !r.Success {
+		t.Fatalf("celsius: %s: %s", r.ErrorName, r.ErrorMessage)
+	}
+	for _, tc := range append(cases, struct{ code, value string }{"celsius(1)", "C"}) {
+		if r := run(t, sess, tc.code); !r.Success || value(r) != tc.value {
+			t.Errorf("with a Stringer: %q: %v %s: %s, value %q; want %q", tc.code, r.Success, r.ErrorName, r.ErrorMessage, value(r), tc.value)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"reflect"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
@@ -112,6 +113,9 @@ func (s *session) runChunk(ctx context.Context, cc compiledChunk) (map[string]an
 		if err != nil || !v.IsValid() || !v.CanInterface() {
 			return nil, err
 		}
+		// A value of a cell's defined type without methods held in an
+		// interface is shown as itself (yaegi patch 204).
+		v = interp.BareValues(v)
 		return s.bundle(ctx, []any{v.Interface()})
 	case runShow:
 		if _, err := s.in.ExecuteWithContext(ctx, cc.prog); err != nil {
@@ -125,7 +129,14 @@ func (s *session) runChunk(ctx context.Context, cc compiledChunk) (map[string]an
 		if cc.ch.Quiet || vals == nil {
 			return nil, nil
 		}
-		return s.showBundle(ctx, cc.ch, *vals)
+		bare := make([]any, len(*vals))
+		for i, x := range *vals {
+			bare[i] = x
+			if b := interp.BareValues(reflect.ValueOf(x)); b.IsValid() && b.CanInterface() {
+				bare[i] = b.Interface() // yaegi patch 204, as above
+			}
+		}
+		return s.showBundle(ctx, cc.ch, bare)
 	}
 	_, err := s.in.ExecuteWithContext(ctx, cc.prog)
 	return nil, err

@@ -1400,7 +1400,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					// Convert type to interface while keeping a reference to the original concrete type.
 					// besides type, the node value remains preserved.
 					t := *c0.typ
-					if isEmptyInterface(c0.typ) && isInterfaceSrc(c0.typ) && hasInterpMethods(c1.typ) {
+					if isEmptyInterface(c0.typ) && isInterfaceSrc(c0.typ) && (hasInterpMethods(c1.typ) || isBasicDefined(c1.typ)) { // sbir patch 200: a defined basic type too
 						// sbir patch 62: any(x) of a value whose type has
 						// interpreted methods keeps its type, as the
 						// assignment to an interface{} variable does.

@@ -223,7 +223,7 @@ func fmtFormatter(f *frame, v reflect.Value, t *itype) fmt.Formatter {
 // Format method; otherwise as yaegi passes interfaces.
 func genGoFormatInterface(n *node, wrapsErrors bool) func(*frame) reflect.Value {
 	var value func(*frame) reflect.Value
-	if isEmptyInterface(n.typ) {
+	if isEmptyInterface(n.typ) || isBinEmptyInterface(n.typ) {
 		value = genValue(n)
 	} else {
 		value = genValueInterfaceValue(n)
@@ -593,8 +593,22 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 			b.WriteString("map[")
 		}
 		keys := v.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
-		for i, k := range keys {
+		// sbir patch 202: a map keyed by interfaces holds canonical
+		// keys; they are printed (and sorted) as interpreted code sees
+		// them, and looked up as they are.
+		shown := keys
+		if hasInterfacePart(v.Type().Key(), 0) {
+			shown = make([]reflect.Value, len(keys))
+			for i, k := range keys {
+				shown[i] = restoreKey(k)
+			}
+		}
+		order := make([]int, len(keys))
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(i, j int) bool { return lessKey(shown[order[i]], shown[order[j]]) })
+		for i, o := range order {
 			if i > 0 {
 				if sharp {
 					b.WriteString(", ")
@@ -602,9 +616,9 @@ func writeGo(b *strings.Builder, v reflect.Value, t *itype, plus, sharp bool, de
 					b.WriteByte(' ')
 				}
 			}
-			writeGo(b, k, u.key, plus, sharp, depth+1, dir, f, src)
+			writeGo(b, shown[o], u.key, plus, sharp, depth+1, dir, f, src)
 			b.WriteByte(':')
-			writeGo(b, v.MapIndex(k), u.val, plus, sharp, depth+1, dir, f, src)
+			writeGo(b, v.MapIndex(keys[o]), u.val, plus, sharp, depth+1, dir, f, src)
 		}
 		if sharp {
 			b.WriteByte('}')

@@ -313,6 +313,7 @@ type Interpreter struct {
 	// (sbir patch 60).
 	refuseIndistinct bool
 	indistinct       indistinctTypes
+	keyTypes         keyTypes // sbir patch 202: identities of interpreted types in map keys
 	funcs            sync.Map // sbir patch S3: uintptr → *funcRecord of the func values made
 	srcTypes         srcTypes // sbir patch 83: reflect types of named structs → their types
 	generic          map[string]*node

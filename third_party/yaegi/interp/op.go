@@ -1520,7 +1520,7 @@ func addAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -1654,7 +1654,7 @@ func andAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -1721,7 +1721,7 @@ func andNotAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -1791,7 +1791,7 @@ func mulAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -1903,7 +1903,7 @@ func orAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -1973,7 +1973,7 @@ func quoAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -2088,7 +2088,7 @@ func remAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -2155,7 +2155,7 @@ func shlAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -2222,7 +2222,7 @@ func shrAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -2295,7 +2295,7 @@ func subAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -2407,7 +2407,7 @@ func xorAssign(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	if c1.rval.IsValid() {
@@ -2480,7 +2480,7 @@ func dec(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	switch typ.Kind() {
@@ -2542,7 +2542,7 @@ func inc(n *node) {
 
 	if setMap {
 		mapValue = genValue(c0.child[0])
-		indexValue = genValue(c0.child[1])
+		indexValue = genMapKey(c0.child[0], c0.child[1], genValue(c0.child[1])) // sbir patch 202
 	}
 
 	switch typ.Kind() {
@@ -2695,7 +2695,7 @@ func equal(n *node) {
 				return tnext
 			}
 		case c0.rval.IsValid():
-			i0 := c0.rval.Interface()
+			i0 := equalConstant(c0) // sbir patch 200
 			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
@@ -2717,7 +2717,7 @@ func equal(n *node) {
 				}
 			}
 		case c1.rval.IsValid():
-			i1 := c1.rval.Interface()
+			i1 := equalConstant(c1) // sbir patch 200
 			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
@@ -3203,7 +3203,7 @@ func equal(n *node) {
 				return tnext
 			}
 		case c0.rval.IsValid():
-			i0 := c0.rval.Interface()
+			i0 := equalConstant(c0) // sbir patch 200
 			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
@@ -3225,7 +3225,7 @@ func equal(n *node) {
 				}
 			}
 		case c1.rval.IsValid():
-			i1 := c1.rval.Interface()
+			i1 := equalConstant(c1) // sbir patch 200
 			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
@@ -4622,7 +4622,7 @@ func notEqual(n *node) {
 				return tnext
 			}
 		case c0.rval.IsValid():
-			i0 := c0.rval.Interface()
+			i0 := equalConstant(c0) // sbir patch 200
 			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
@@ -4644,7 +4644,7 @@ func notEqual(n *node) {
 				}
 			}
 		case c1.rval.IsValid():
-			i1 := c1.rval.Interface()
+			i1 := equalConstant(c1) // sbir patch 200
 			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
@@ -5130,7 +5130,7 @@ func notEqual(n *node) {
 				return tnext
 			}
 		case c0.rval.IsValid():
-			i0 := c0.rval.Interface()
+			i0 := equalConstant(c0) // sbir patch 200
 			v1 := genEqualValue(c1) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)
@@ -5152,7 +5152,7 @@ func notEqual(n *node) {
 				}
 			}
 		case c1.rval.IsValid():
-			i1 := c1.rval.Interface()
+			i1 := equalConstant(c1) // sbir patch 200
 			v0 := genEqualValue(c0) // sbir patch 65
 			if n.fnext != nil {
 				fnext := getExec(n.fnext)

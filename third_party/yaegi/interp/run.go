@@ -629,12 +629,21 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
+			// sbir patch 203: a compiled `any` (sync.Map.Load's result)
+			// holding a value of a defined non-struct type kept with its
+			// type matches that type only, as patch 60b does for `any`.
+			exact, same := false, false
+			if vv, isVI := heldVI(v); isVI && vv.node != nil && isIndistinctDefined(vv.node.typ) && !isInterface(typ) {
+				exact, same = true, vv.node.typ.id() == typ.id()
+			}
 			v = valueInterfaceValue(v)
 			if vt := v.Type(); vt.Kind() == reflect.Struct && vt.Field(0).Name == "IValue" {
 				// Value is retrieved from an interface wrapper.
 				v = v.Field(0).Elem()
 			}
-			ok = canAssertTypes(v.Type(), rtype)
+			if ok = same; !exact {
+				ok = canAssertTypes(v.Type(), rtype)
+			}
 			if !ok {
 				if !withOk {
 					method := firstMissingMethod(v.Type(), rtype)
@@ -838,6 +847,7 @@ func genMapEntrySet(c *node) func(*frame, reflect.Value) {
 	if isInterfaceSrc(c.child[1].typ) && !isEmptyInterface(c.child[1].typ) {
 		key = genValueInterface(c.child[1])
 	}
+	key = genMapKey(c.child[0], c.child[1], key) // sbir patch 202
 	return func(f *frame, v reflect.Value) {
 		m := mapValue(f)
 		if v.Kind() == reflect.Interface && m.Type().Elem().Kind() != reflect.Interface {
@@ -870,6 +880,7 @@ func assign(n *node) {
 			} else {
 				ivalue[i] = genValue(dest.child[1])
 			}
+			ivalue[i] = genMapKey(dest.child[0], dest.child[1], ivalue[i]) // sbir patch 202
 			dvalue[i] = genValue(dest.child[0])
 		} else {
 			dvalue[i] = genValue(dest)
@@ -1339,7 +1350,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				typ := def.typ.arg[i]
 				switch {
 				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
+					d[i].Set(restoreAny(arg)) // sbir patch 203: sync.Map.Range's keys
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
@@ -1610,7 +1621,7 @@ func call(n *node) {
 				// call: a declared function passed to a func-typed
 				// parameter reached the callee as its *node).
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || keepsTypeInAny(c.typ)): // sbir patch 200
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.rtype))
@@ -2211,7 +2222,13 @@ func callBin(n *node) {
 				ind := c.findex + j
 				if goFormat && variadic >= 0 && i+rcvrOffset >= variadic {
 					// sbir patch 65: a compiled call's error result.
+					src := &n.interp.srcTypes
 					values = append(values, func(f *frame) reflect.Value {
+						// sbir patch 203: a compiled `any` result
+						// (atomic.Value.Load) may hold a valueInterface.
+						if g, ok := goFormatHeld(f, f.data[ind], wrapErr, src); ok {
+							return g
+						}
 						return goFormatWrapped(f, valueInterfaceValue(f.data[ind]), keepErr)
 					})
 					continue
@@ -2293,12 +2310,14 @@ func callBin(n *node) {
 				values = append(values, genGoFormatSpread(c, wrapErr)) // sbir patch 98b
 			case operand && useGoFormat(c.typ, wrapErr):
 				values = append(values, genGoFormat(c))
-			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ)):
+			case operand && (isEmptyInterface(c.typ) || isInterfaceSrc(c.typ) || isBinEmptyInterface(c.typ)):
+				// sbir patch 203: a compiled `any` (the result of
+				// sync.Map.Load) may hold a valueInterface too.
 				values = append(values, genGoFormatInterface(c, wrapErr))
 			case operand && isInterfaceBin(c.typ):
 				values = append(values, genGoFormatWrapped(c, keepErr)) // sbir patch 65
 			case isEmptyInterface(c.typ):
-				values = append(values, genValue(c))
+				values = append(values, genBareAny(c)) // sbir patch 204
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
@@ -2322,9 +2341,18 @@ func callBin(n *node) {
 			}
 		}
 	}
+	// sbir patch 203: compiled containers keep the types of the values
+	// of defined types they are given and hand back.
+	held := false
+	values, callFn, held = containerCall(n, child, rcvrOffset, values, callFn)
+	if getMapType != nil && !goFormat && !spreadFmt && jsonArgPos < 0 && !xmlFunc && !held {
+		// sbir patch 204: the host's display functions (display.Show)
+		// read their arguments by reflection, at every depth.
+		callFn = bareArgsCall(callFn)
+	}
 	l := len(values)
 
-	if getMapType == nil && !goFormat && !reworded && directBinCall(n, values, tnext, fnext) {
+	if getMapType == nil && !goFormat && !reworded && !held && directBinCall(n, values, tnext, fnext) {
 		return // sbir patch S4
 	}
 
@@ -2570,7 +2598,7 @@ func getIndexMap(n *node) {
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := constMapKey(n) // sbir patch 202
 
 		switch {
 		case n.fnext != nil:
@@ -2594,7 +2622,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1], genValue(n.child[1])) // map index, sbir patch 202
 
 		switch {
 		case n.fnext != nil:
@@ -2645,7 +2673,7 @@ func getIndexMap2(n *node) {
 		return
 	}
 	if n.child[1].rval.IsValid() { // constant map index
-		mi := n.child[1].rval
+		mi := constMapKey(n) // sbir patch 202
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2668,7 +2696,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1], genValue(n.child[1])) // map index, sbir patch 202
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2724,7 +2752,7 @@ func getFunc(n *node) {
 				typ := n.typ.arg[i]
 				switch {
 				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
+					d[i].Set(restoreAny(arg)) // sbir patch 203: sync.Map.Range's keys
 				case isInterfaceSrc(typ):
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
 				default:
@@ -3305,7 +3333,11 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
-				if len(t.field) == 0 && len(c.typ.method) == 0 {
+				if o := concreteOperand(c); o != nil && len(t.field) == 0 {
+					values[i] = genValueInterfaceOf(o, genHeldValue(c)) // sbir patch 200
+					break
+				}
+				if len(t.field) == 0 && !keepsTypeInAny(c.typ) { // sbir patch 200
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
@@ -3330,10 +3362,12 @@ func _return(n *node) {
 		n.exec = nil
 	case 1:
 		switch {
-		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && returnedInPlace(def, child[0]):
+		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && returnedInPlace(def, child[0]) && concreteOperand(child[0]) == nil:
 			// No additional runtime operation is necessary for constants (not in frame) or
 			// binary expressions (stored directly at the right location in frame; sbir
-			// patch 220: unless the result is an interface, which the value is converted to).
+			// patch 220: unless the result is an interface, which the value is converted to;
+			// sbir patch 200: a result of a defined type returned as an `any` is made a
+			// valueInterface in the default case).
 			n.exec = nil
 		case isCall(child[0]) && n.child[0].typ.id() == def.typ.ret[0].id():
 			// Calls are optmized as long as no type conversion is involved.
@@ -3430,7 +3464,7 @@ func mapLit(n *node) {
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
-		keys[i] = genDestValue(n.typ.key, c.child[0])
+		keys[i] = genMapKey(n, c.child[0], genDestValue(n.typ.key, c.child[0])) // sbir patch 202
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
@@ -3627,7 +3661,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || keepsTypeInAny(val.typ)): // sbir patch 200
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -3835,6 +3869,12 @@ func rangeMap(n *node) {
 	tnext := getExec(n.tnext)
 
 	var value func(*frame) reflect.Value
+	if restore := genMapKeyRead(n.child[len(n.child)-2].typ); restore != nil {
+		// sbir patch 202: keys of a map keyed by interfaces are
+		// read back as interpreted code sees them.
+		rangeMapRestore(n, restore)
+		return
+	}
 	if len(n.child) == 4 {
 		index1 := n.child[1].findex  // map value location in frame
 		value = genValue(n.child[2]) // map
@@ -4104,11 +4144,13 @@ func _case(n *node) {
 		for i := range values {
 			values[i] = genValue(n.child[i])
 		}
-		if tag.typ != nil && (isInterfaceBin(tag.typ) || isInterfaceSrc(tag.typ) && !isEmptyInterface(tag.typ)) {
+		if tag.typ != nil && (isInterfaceBin(tag.typ) || isInterfaceSrc(tag.typ)) {
 			// sbir patch 65: a tag of an interface type (error) is
-			// compared with each case as == compares them.
+			// compared with each case as == compares them. sbir patch
+			// 200: an empty interface too (converting it to the case's
+			// type panicked), and with the tag's type known.
 			for i := range values {
-				values[i] = genEqualValue(n.child[i])
+				values[i] = genComparedValue(n.child[i], tag.typ)
 			}
 			n.exec = func(f *frame) bltn {
 				i0 := value(f).Interface()
@@ -4203,7 +4245,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsTypeInAny(arg.typ)): // sbir patch 200
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
@@ -4225,7 +4267,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsTypeInAny(n.child[2].typ)): // sbir patch 200
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)
@@ -4359,6 +4401,7 @@ func _delete(n *node) {
 			value1 = genValueAs(k, mt.Key())
 		}
 	}
+	value1 = genMapKey(n.child[1], n.child[2], value1) // sbir patch 202
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
@@ -4825,6 +4868,9 @@ func _select(n *node) {
 			chanValues[i] = genValue(chans[i])
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
+				if cases[i].Dir == reflect.SelectSend {
+					assignedValues[i] = genSentValue(chans[i], assigned[i]) // sbir patch 200
+				}
 			}
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
@@ -4841,7 +4887,7 @@ func _select(n *node) {
 			// The comm clause as an empty body clause after channel send.
 			chanValues[i] = genValue(c0.child[0])
 			cases[i].Dir = reflect.SelectSend
-			assignedValues[i] = genValue(c0.child[1])
+			assignedValues[i] = genSentValue(c0.child[0], c0.child[1]) // sbir patch 200
 			clause[i] = func(*frame) bltn { return next }
 		}
 	}

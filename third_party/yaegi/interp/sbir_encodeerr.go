@@ -108,7 +108,7 @@ func rewordedErrors(n *node, callFn func(reflect.Value, []reflect.Value) []refle
 	case isJSONDecodeFunc(n.interp, c0):
 		return n.interp.jsonDecodeCall(last, callFn), true
 	case isTemplateExec(c0):
-		return n.interp.templateExecCall(last, callFn), true
+		return n.interp.templateExecCall(last, bareDataCall(callFn)), true // sbir patch 204
 	case isEncodeFunc(n.interp, c0):
 		args := make([]*itype, len(child))
 		for i, c := range child {

@@ -28,14 +28,11 @@ type typedOperand struct {
 // other operand is an interface: a typedOperand when c has a concrete
 // interpreted type, c's value otherwise (sbir patch 65).
 func genEqualValue(c *node) func(*frame) reflect.Value {
-	value := genValue(c)
-	t := c.typ
-	if t == nil || t.untyped || t.cat == nilT || t.cat == valueT || isInterface(t) || c.rval.IsValid() {
-		return value
+	var other *itype
+	if o := otherOperand(c); o != nil {
+		other = o.typ
 	}
-	return func(f *frame) reflect.Value {
-		return reflect.ValueOf(typedOperand{t, value(f)})
-	}
+	return genComparedValue(c, other)
 }
 
 // sbirEqualValues reports whether a == b, seeing through valueInterface,
@@ -44,8 +41,15 @@ func sbirEqualValues(a, b any) bool {
 	ta, va, wa := unwrapValueInterface(a)
 	tb, vb, wb := unwrapValueInterface(b)
 	if !wa || !wb {
-		// A bare value has lost its interpreted type: compare the values.
-		return va == vb
+		// sbir patch 200: a value of a defined non-struct type is held
+		// with its type (keepsTypeInAny), so a bare value beside it is
+		// of another type, its Go type: any(celsius(1)) == any(1) is
+		// false. A bare value may still be a value of a struct type
+		// without methods that lost its type: compare the values.
+		if wa && heldDefinedType(a) || wb && heldDefinedType(b) {
+			return false
+		}
+		return equalHeld(va, vb)
 	}
 	if ta != tb {
 		return false
@@ -53,7 +57,7 @@ func sbirEqualValues(a, b any) bool {
 	if va != nil && !reflect.TypeOf(va).Comparable() {
 		panic(&uncomparableError{ta})
 	}
-	return va == vb
+	return equalHeld(va, vb)
 }
 
 // uncomparableError is gc's run-time error for == on interfaces holding

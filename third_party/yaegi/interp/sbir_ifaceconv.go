@@ -62,7 +62,7 @@ func genResultConversion(ncall *node, i int, dest *itype) func(*frame) reflect.V
 	switch {
 	case convertsToCompiledInterface(dest, rt):
 		return genInterfaceWrapperOf(res, dest.TypeOf(), value)
-	case isInterfaceSrc(dest) && !isInterface(rt) && (!isEmptyInterface(dest) || len(rt.methods()) > 0):
+	case isInterfaceSrc(dest) && !isInterface(rt) && (!isEmptyInterface(dest) || len(rt.methods()) > 0 || isBasicDefined(rt)): // sbir patch 200: a defined basic type too
 		// The value keeps its type in an interpreted interface (and a
 		// value with methods in an interface{}), as an assignment of it
 		// does.

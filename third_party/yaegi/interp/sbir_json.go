@@ -150,7 +150,9 @@ func genJSONArg(c *node, decode bool, recv func(*frame) reflect.Value) func(*fra
 		}
 	}
 	fallback := value // what callBin passes otherwise
-	if !isEmptyInterface(t) {
+	if isEmptyInterface(t) {
+		fallback = genBareAny(c) // sbir patch 204: a value of a type without methods, bare
+	} else {
 		fallback = genValueInterfaceValue(c)
 	}
 	return func(f *frame) reflect.Value {

@@ -390,10 +390,16 @@ func (check typecheck) mapLitExpr(child []*node, ktyp, vtyp *itype) error {
 
 		if key.rval.IsValid() {
 			kval := key.rval.Interface()
-			if visited[kval] {
+			// sbir patch 202: in a map keyed by an interface, constants
+			// of different types are different keys (code(1) and 1).
+			var seen interface{} = kval
+			if isInterface(ktyp) && key.typ != nil {
+				seen = [2]interface{}{key.typ.id(), kval}
+			}
+			if visited[seen] {
 				return c.cfgErrorf("duplicate key %s in map literal", kval)
 			}
-			visited[kval] = true
+			visited[seen] = true
 		}
 
 		if err := check.assignment(val, vtyp, "map literal"); err != nil {

@@ -155,8 +155,11 @@ func genValue(n *node) func(*frame) reflect.Value {
 
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
+	if o := concreteOperand(n); o != nil && isEmptyInterface(typ) {
+		return genValueInterfaceOf(o, genHeldValue(n)) // sbir patch 200
+	}
 	switch {
-	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || len(n.typ.method) > 0):
+	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || keepsTypeInAny(n.typ)): // sbir patch 200
 		return genValueInterface(n)
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
