@@ -71,13 +71,10 @@ func ifaceMethodSite(n, c0 *node) *ifaceSite {
 // and its receiver, or a nil def when the call takes getMethodByName's
 // way.
 func (s *ifaceSite) method(v0 reflect.Value) (def *node, rv reflect.Value) {
-	w := (*valueWords)(unsafe.Pointer(&v0))
-	if w.typ != valueInterfaceWord {
+	vi, ok := heldVI(v0)
+	if !ok {
 		return nil, reflect.Value{} // an interface in an any, or in a struct
 	}
-	// A valueInterface is four words: a Value of it, addressable or not,
-	// points at them.
-	vi := (*valueInterface)(w.ptr)
 	if vi.node == nil || !vi.value.IsValid() {
 		return nil, reflect.Value{} // a nil interface: getMethodByName panics
 	}
@@ -89,7 +86,7 @@ func (s *ifaceSite) method(v0 reflect.Value) (def *node, rv reflect.Value) {
 			}
 		}
 	}
-	def = s.learn(vi, rtyp)
+	def = s.learn(&vi, rtyp)
 	return def, vi.value
 }
 
@@ -177,21 +174,16 @@ func ownMethod(typ *itype, name string) *node {
 var valueInterfaceWord = typeWord(valueInterfaceType)
 
 // heldValueInterfaceOf returns the valueInterface v is or holds, as
-// v.Interface().(valueInterface) does, reading a Value of the type itself
-// in place (sbir patch S18): boxing it to assert its type allocated four
-// words at every assignment of an interface value to another
-// (s := shapes[i]), a tenth of a loop of calls through interfaces.
+// v.Interface().(valueInterface) does, without boxing a Value of the
+// type itself (heldVI) or of any other type but an interface, which
+// cannot hold one (sbir patch S18).
 func heldValueInterfaceOf(v reflect.Value) (valueInterface, bool) {
-	if !valueWordsOK {
+	if vi, ok := heldVI(v); ok {
+		return vi, true
+	}
+	if v.IsValid() && (v.Kind() == reflect.Interface || !valueWordsOK) {
 		vi, ok := v.Interface().(valueInterface)
 		return vi, ok
 	}
-	if w := (*valueWords)(unsafe.Pointer(&v)); w.typ == valueInterfaceWord {
-		return *(*valueInterface)(w.ptr), true
-	}
-	if v.Kind() != reflect.Interface {
-		return valueInterface{}, false // another type: no boxing to find out
-	}
-	vi, ok := v.Interface().(valueInterface)
-	return vi, ok
+	return valueInterface{}, false
 }

@@ -167,7 +167,7 @@ func (c *intCompiler) fieldLoc(n *node) (intLoc, bool) {
 // fieldLevel is the level of an intLoc of a pointer receiver's field.
 const fieldLevel = -2
 
-// fieldLoad returns the value of the field at off of the receiver.
+// fieldRead returns the value of the field at off of the receiver.
 func fieldRead(off uintptr, isBool bool) intExpr {
 	if isBool {
 		return func(_ []int64, t *intRun) int64 { return b2i(*(*bool)(unsafe.Add(t.recv, off))) }

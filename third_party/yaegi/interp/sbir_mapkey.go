@@ -3,6 +3,7 @@ package interp
 import (
 	"reflect"
 	"sync"
+	"unsafe"
 )
 
 // sbir patch 202: keys of maps whose key type holds interfaces
@@ -102,8 +103,17 @@ func genMapKey(m, k *node, key func(*frame) reflect.Value) func(*frame) reflect.
 	return func(f *frame) reflect.Value { return kts.canon(key(f)) }
 }
 
-// heldVI returns the valueInterface v is, if it is one.
+// heldVI returns the valueInterface v is, if it is one. The struct is
+// read in place (sbir patch S18): a Value of it, addressable or not,
+// points at its words, and boxing it to assert its type allocated at
+// every assignment of an interface value and every call through one.
 func heldVI(v reflect.Value) (valueInterface, bool) {
+	if valueWordsOK {
+		if w := (*valueWords)(unsafe.Pointer(&v)); w.typ == valueInterfaceWord && v.CanInterface() {
+			return *(*valueInterface)(w.ptr), true
+		}
+		return valueInterface{}, false
+	}
 	if !v.IsValid() || v.Type() != valueInterfaceType || !v.CanInterface() {
 		return valueInterface{}, false
 	}
